@@ -1,0 +1,24 @@
+// Bundles the CLI and the library into dist/ (one file each, plus lazily loaded chunks for spec files
+// and subcommands), so start-up loads only what a run uses.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+await build({
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  define: { SAFE_RUN_VERSION: JSON.stringify(version) },
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+  legalComments: 'none',
+  // commander is CommonJS: give its require() calls a real require in the ESM output.
+  banner: {
+    js: "import { createRequire as __safeRunRequire } from 'node:module'; const require = __safeRunRequire(import.meta.url);",
+  },
+});

@@ -1,0 +1,80 @@
+import { charBoundaryBefore, EMPTY, LF } from './cut-points.js';
+
+// Added after the last line of a stream that did not end with a newline.
+export const NO_NEWLINE_MARK = ' [safe-run: no newline at end]';
+
+const NEWLINE = Buffer.from('\n');
+
+// Turns one stage's live stderr into whole lines, each starting with the stage's prefix
+// ("[grep] "), so that several stages writing at once never mix within a line. A partial line is
+// held until its newline (or the end); a line longer than maxLine bytes is passed on in pieces of
+// at most maxLine bytes, each prefixed and ended with a newline, so memory stays bounded.
+export class LinePrefixer {
+  private readonly prefix: Buffer;
+  private readonly partial: Buffer;
+  private partialLength = 0;
+
+  constructor(
+    prefix: string,
+    readonly maxLine: number = 16 * 1024,
+  ) {
+    if (!Number.isSafeInteger(maxLine) || maxLine < 4) {
+      throw new RangeError(`maxLine must be a whole number >= 4, got ${maxLine}`);
+    }
+    this.prefix = Buffer.from(prefix);
+    this.partial = Buffer.allocUnsafe(maxLine);
+  }
+
+  get heldBytes(): number {
+    return this.partialLength;
+  }
+
+  push(chunk: Buffer): Buffer {
+    const parts: Buffer[] = [];
+    let start = 0;
+    let newline = chunk.indexOf(LF);
+    while (newline !== -1) {
+      const length = newline - start;
+      if (this.partialLength === 0 && length <= this.maxLine) {
+        parts.push(this.prefix, chunk.subarray(start, newline + 1));
+      } else {
+        this.append(parts, chunk, start, newline);
+        this.emitPartial(parts, NEWLINE);
+      }
+      start = newline + 1;
+      newline = chunk.indexOf(LF, start);
+    }
+    if (start < chunk.length) this.append(parts, chunk, start, chunk.length);
+    return parts.length === 0 ? EMPTY : Buffer.concat(parts);
+  }
+
+  // The stream ended: pass on its last line even without a newline, and say so.
+  flush(): Buffer {
+    if (this.partialLength === 0) return EMPTY;
+    const parts: Buffer[] = [];
+    this.emitPartial(parts, Buffer.from(`${NO_NEWLINE_MARK}\n`));
+    return Buffer.concat(parts);
+  }
+
+  // Adds chunk[from, to) (no newline in it) to the held line, passing on full pieces.
+  private append(parts: Buffer[], chunk: Buffer, from: number, to: number): void {
+    while (to - from > this.maxLine - this.partialLength) {
+      const fill = this.maxLine - this.partialLength;
+      chunk.copy(this.partial, this.partialLength, from, from + fill);
+      from += fill;
+      this.partialLength = this.maxLine;
+      let cut = charBoundaryBefore(this.partial, this.maxLine);
+      if (cut === 0) cut = this.maxLine;
+      parts.push(this.prefix, Buffer.from(this.partial.subarray(0, cut)), NEWLINE);
+      this.partial.copy(this.partial, 0, cut, this.maxLine);
+      this.partialLength = this.maxLine - cut;
+    }
+    chunk.copy(this.partial, this.partialLength, from, to);
+    this.partialLength += to - from;
+  }
+
+  private emitPartial(parts: Buffer[], ending: Buffer): void {
+    parts.push(this.prefix, Buffer.from(this.partial.subarray(0, this.partialLength)), ending);
+    this.partialLength = 0;
+  }
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_SETTINGS } from '../defaults.js';
+import { RequestError } from '../errors.js';
+import { parseInline } from '../inputs/inline-grammar.js';
+import { assignStageNames } from '../inputs/stage-names.js';
+import { parseDuration, parseSize } from '../inputs/units.js';
+import type { OnLimit, Plan, Settings, StageSpec } from '../types.js';
+import type { CliOptions } from './options.js';
+
+export interface SpecInput {
+  stages: StageSpec[];
+  settings: Partial<Settings>;
+}
+
+function stagesFromArgv(argv: string[]): StageSpec[] {
+  const [name] = assignStageNames([argv[0]!]);
+  return [{ ...blankStage(), name: name!, argv }];
+}
+
+export function blankStage(): Omit<StageSpec, 'name' | 'argv'> {
+  return {
+    env: {},
+    cwd: null,
+    okCodes: [0],
+    optional: false,
+    timeoutMs: null,
+    maxStdout: null,
+    maxStderr: null,
+  };
+}
+
+function stagesFromInline(text: string): StageSpec[] {
+  const parsed = parseInline(text);
+  const names = assignStageNames(parsed.map((stage) => stage.argv[0]!));
+  return parsed.map((stage, i) => ({ ...blankStage(), name: names[i]!, argv: stage.argv, env: stage.env }));
+}
+
+function parseOkCodes(entries: string[], stages: StageSpec[]): void {
+  for (const entry of entries) {
+    const match = /^([^=]+)=(\d{1,3}(?:,\d{1,3})*)$/.exec(entry);
+    if (!match) {
+      throw new RequestError(
+        'usage.ok-codes',
+        `--ok-codes ${entry}: expected STAGE=CODES, e.g. grep=0,1 or 2=0,1 (STAGE: a name or a 1-based index)`,
+      );
+    }
+    const key = match[1]!;
+    const index = /^\d+$/.test(key) ? Number(key) - 1 : stages.findIndex((stage) => stage.name === key);
+    const stage = stages[index];
+    if (!stage) {
+      const names = stages.map((s, i) => `${i + 1}=${s.name}`).join(', ');
+      throw new RequestError('usage.ok-codes', `--ok-codes ${entry}: no stage "${key}" (stages: ${names})`);
+    }
+    const codes = match[2]!.split(',').map(Number);
+    const bad = codes.find((code) => code > 255);
+    if (bad !== undefined)
+      throw new RequestError('usage.ok-codes', `--ok-codes ${entry}: ${bad} is not an exit code (0-255)`);
+    stage.okCodes = codes;
+  }
+}
+
+function settingsFromFlags(options: CliOptions, env: NodeJS.ProcessEnv): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  if (options.policy) out.policy = options.policy as Settings['policy'];
+  if (options.sigpipe) out.sigpipe = options.sigpipe as Settings['sigpipe'];
+  if (options.stdin !== undefined) {
+    out.stdin =
+      options.stdin === 'inherit' || options.stdin === 'null'
+        ? { kind: options.stdin }
+        : { kind: 'file', path: path.resolve(options.stdin) };
+  }
+  if (options.timeout) out.timeoutMs = parseDuration(options.timeout, '--timeout');
+  if (options.idleTimeout) out.idleTimeoutMs = parseDuration(options.idleTimeout, '--idle-timeout');
+  if (options.killAfter) out.killAfterMs = parseDuration(options.killAfter, '--kill-after');
+  if (options.drainTimeout) out.drainTimeoutMs = parseDuration(options.drainTimeout, '--drain-timeout');
+  if (options.maxStdout) out.maxStdout = parseSize(options.maxStdout, '--max-stdout');
+  if (options.maxStderr) out.maxStderr = parseSize(options.maxStderr, '--max-stderr');
+  if (options.maxLog) out.maxLog = parseSize(options.maxLog, '--max-log');
+  if (options.onLimit) out.onLimit = options.onLimit as OnLimit;
+  if (options.logDir) out.logDir = path.resolve(options.logDir);
+  if (options.leftovers) out.leftovers = options.leftovers as Settings['leftovers'];
+  if (options.failFast) out.failFast = true;
+  if (options.mask.length > 0) out.mask = options.mask;
+  if (options.liveStdout) out.liveStdout = options.liveStdout as Settings['liveStdout'];
+  if (options.facts === false) out.facts = null;
+  else if (typeof options.facts === 'string') out.facts = path.resolve(options.facts);
+  else out.facts = defaultFactsPath(env);
+  return out;
+}
+
+export function defaultFactsPath(env: NodeJS.ProcessEnv): string {
+  if (env.SAFE_RUN_FACTS) return path.resolve(env.SAFE_RUN_FACTS);
+  const state = env.XDG_STATE_HOME || path.join(env.HOME || '/tmp', '.local', 'state');
+  return path.join(state, 'safe-run', 'facts.jsonl');
+}
+
+function checkWritableDir(file: string, flag: string): void {
+  const dir = path.dirname(path.resolve(file));
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new RequestError(
+      'usage.path',
+      `${flag} ${file}: directory ${dir} does not exist or is not writable`,
+    );
+  }
+}
+
+// Merges defaults, the spec file (if any) and command-line flags (which win) into one validated plan.
+export function buildPlan(options: CliOptions, spec: SpecInput | null, env: NodeJS.ProcessEnv): Plan {
+  const inputs = [options.argv.length > 0, options.command !== undefined, options.file !== undefined];
+  const given = inputs.filter(Boolean).length;
+  if (given === 0) {
+    throw new RequestError(
+      'usage.no-pipeline',
+      'nothing to run: give a command after --, an inline pipeline with -c, or a spec file with -f (see safe-run --help)',
+    );
+  }
+  if (given > 1) {
+    throw new RequestError('usage.conflict', 'give only one of: a command after --, -c PIPELINE, -f FILE');
+  }
+  const source: Plan['source'] = spec ? 'spec' : options.command !== undefined ? 'inline' : 'argv';
+  const stages = spec
+    ? spec.stages
+    : options.command !== undefined
+      ? stagesFromInline(options.command)
+      : stagesFromArgv(options.argv);
+  parseOkCodes(options.okCodes, stages);
+  const settings: Settings = {
+    ...DEFAULT_SETTINGS,
+    ...(spec?.settings ?? {}),
+    ...settingsFromFlags(options, env),
+  };
+  if (settings.stdin.kind === 'file' && !fs.existsSync(settings.stdin.path)) {
+    throw new RequestError('usage.stdin', `--stdin ${settings.stdin.path}: no such file`);
+  }
+  if (options.report) checkWritableDir(options.report, '--report');
+  return { source, stages, settings };
+}

@@ -1,0 +1,108 @@
+import { Chalk } from 'chalk';
+import { startRun } from '../engine/run-pipeline.js';
+import { isRequestError } from '../errors.js';
+import { EXIT_REQUEST } from '../policy/verdict.js';
+import { renderTable } from '../report/table.js';
+import { writeFileAtomic } from '../report/write-atomic.js';
+import type { Plan, Report } from '../types.js';
+import { buildPlan, type SpecInput } from './build-plan.js';
+import { parseCli } from './options.js';
+
+declare const SAFE_RUN_VERSION: string;
+
+export interface CliIO {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+function colorLevel(io: CliIO): 0 | 1 {
+  if (io.env.NO_COLOR) return 0;
+  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return 1;
+  return io.stderr.isTTY ? 1 : 0;
+}
+
+async function loadSpecInput(file: string): Promise<SpecInput> {
+  const { loadSpec } = await import('../spec/load-spec.js');
+  return loadSpec(file);
+}
+
+async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
+  if (args[0] === 'schema') {
+    const { specJsonSchema } = await import('../spec/schema.js');
+    io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
+  if (args[0] === 'facts') {
+    const { factsCommand } = await import('./facts-command.js');
+    return factsCommand(args.slice(1), io);
+  }
+  return null;
+}
+
+async function execute(
+  plan: Plan,
+  json: boolean,
+  quiet: boolean,
+  reportFile: string | undefined,
+  io: CliIO,
+): Promise<number> {
+  const handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  let received = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    received += 1;
+    // A second interrupt means "now": skip the grace period.
+    handle.cancel(received > 1 ? 'SIGKILL' : signal);
+  };
+  for (const signal of FORWARDED) process.on(signal, onSignal);
+  let report: Report;
+  try {
+    report = await handle.report;
+  } finally {
+    for (const signal of FORWARDED) process.off(signal, onSignal);
+  }
+  const document = `${JSON.stringify(report, null, 2)}\n`;
+  if (reportFile) writeFileAtomic(reportFile, document);
+  if (json) io.stdout.write(document);
+  if (!json && !(quiet && report.ok))
+    io.stderr.write(renderTable(report, new Chalk({ level: colorLevel(io) })));
+  return report.exitCode;
+}
+
+// The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
+export async function main(args: string[], io: CliIO): Promise<number> {
+  try {
+    const sub = await runSubcommand(args, io);
+    if (sub !== null) return sub;
+    const { options, answered } = parseCli(
+      args,
+      typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',
+    );
+    if (answered !== null) {
+      io.stdout.write(answered);
+      return 0;
+    }
+    const spec = options.file !== undefined ? await loadSpecInput(options.file) : null;
+    const plan = buildPlan(options, spec, io.env);
+    if (options.dryRun) {
+      const { dryRun } = await import('./dry-run.js');
+      return dryRun(plan, Boolean(options.json), io);
+    }
+    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
+  } catch (error) {
+    if (isRequestError(error)) {
+      io.stderr.write(
+        `${error.message
+          .split('\n')
+          .map((line) => `safe-run: ${line}`)
+          .join('\n')}\n`,
+      );
+      return EXIT_REQUEST;
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`safe-run: internal error: ${text}\n`);
+    return EXIT_REQUEST;
+  }
+}

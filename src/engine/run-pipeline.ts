@@ -1,0 +1,276 @@
+import fs from 'node:fs';
+import { secretValuesFromEnv } from '../capture/mask.js';
+import { RequestError } from '../errors.js';
+import { signalNumber } from '../policy/signals.js';
+import { classifyEnding } from '../policy/stage-status.js';
+import { decideVerdict, successes } from '../policy/verdict.js';
+import { createMarker } from '../teardown/marker.js';
+import { startWatchdog } from '../teardown/watchdog.js';
+import type { Plan, Report, StageResult, StreamReport } from '../types.js';
+import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
+import { preflight } from './preflight.js';
+import type { Resolved } from './resolve-program.js';
+import { spawnStage } from './spawn-stage.js';
+import { stageEnvironment } from './stage-env.js';
+import { newStageRun, type StageRun, stageFinished } from './stage-run.js';
+import { readStream } from './stream-reader.js';
+import { createStreamSinks } from './stream-sinks.js';
+import { Supervisor } from './supervisor.js';
+
+export interface RunIO {
+  // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
+  stdout?: NodeJS.WritableStream | null;
+  // Where every stage's stderr streams live, whole lines, prefixed by stage name when there are several.
+  stderr?: NodeJS.WritableStream | null;
+}
+
+export interface RunHandle {
+  readonly report: Promise<Report>;
+  // Forwards a signal to every stage, then escalates to SIGKILL after kill-after (safe-run was stopped).
+  cancel(signal: NodeJS.Signals): void;
+}
+
+const NOT_CAPTURED: StreamReport = {
+  bytes: null,
+  truncated: false,
+  omittedBytes: 0,
+  text: null,
+  binary: false,
+  logFile: null,
+};
+
+// Runs a validated plan. Problems with the request reject with RequestError before anything starts;
+// everything that happens to a stage is data in the report.
+export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
+  const marker = createMarker();
+  const startedAt = new Date();
+  const t0 = performance.now();
+  let cancelRequest: NodeJS.Signals | null = null;
+  let supervisor: Supervisor | null = null;
+
+  const report = (async (): Promise<Report> => {
+    const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
+    const stdinFd = openStdin(plan);
+    const failedPreflight = preflight(runs);
+    if (failedPreflight || cancelRequest) {
+      closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
+      return buildReport(plan, runs, startedAt, t0, false, cancelRequest, [], []);
+    }
+
+    const n = runs.length;
+    const pipes = createKernelPipes(n - 1 + n + 1);
+    const links = pipes.slice(0, n - 1);
+    const errPipes = pipes.slice(n - 1, 2 * n - 1);
+    const outPipe = pipes[2 * n - 1]!;
+    const sup = new Supervisor(plan.settings, runs, marker);
+    const watchdog = startWatchdog(marker);
+    const secrets = secretValuesFromEnv(Object.assign({}, ...runs.map((run) => run.env)), plan.settings.mask);
+    supervisor = sup;
+    const several = n > 1;
+    let stdoutReaderGone = false;
+
+    for (const [i, run] of runs.entries()) {
+      const errPipe = errPipes[i]!;
+      run.stderrSinks = createStreamSinks({
+        cap: run.spec.maxStderr ?? plan.settings.maxStderr,
+        secrets,
+        live: io.stderr ?? null,
+        prefix: several ? run.spec.name : null,
+        capLive: true,
+        label: `stage "${run.spec.name}" stderr`,
+        onBytes: () => sup.noteActivity(),
+        onCapExceeded: () => sup.stopForLimit(run),
+        settings: plan.settings,
+        logName: `${run.index}-${run.spec.name}.stderr`,
+      });
+      const isLast = i === n - 1;
+      if (isLast) {
+        run.stdoutSinks = createStreamSinks({
+          cap: run.spec.maxStdout ?? plan.settings.maxStdout,
+          secrets,
+          live: io.stdout ?? null,
+          prefix: null,
+          capLive: plan.settings.liveStdout === 'capped',
+          label: `stage "${run.spec.name}" stdout`,
+          onBytes: () => sup.noteActivity(),
+          onCapExceeded: () => sup.stopForLimit(run),
+          settings: plan.settings,
+          logName: `${run.index}-${run.spec.name}.stdout`,
+        });
+      }
+      const stdin = i === 0 ? stdinFd : links[i - 1]!.readFd;
+      const stdout = isLast ? outPipe.writeFd : links[i]!.writeFd;
+      try {
+        const spawned = spawnStage(
+          run.spec.argv,
+          run.resolution as Resolved,
+          { stdin, stdout, stderr: errPipe.writeFd },
+          run.env,
+          run.cwd,
+        );
+        run.child = spawned.child;
+        run.pid = spawned.pid;
+      } catch (error) {
+        run.spawnError = {
+          code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN',
+          message: String(error),
+        };
+      }
+      run.startedAt = new Date();
+      run.startNs = performance.now();
+      if (run.child) {
+        run.child.on('error', (error: NodeJS.ErrnoException) => {
+          if (run.pid === null || run.exit === null) {
+            run.spawnError = { code: error.code ?? 'EUNKNOWN', message: error.message };
+            run.markExited(null, null);
+          }
+        });
+        run.child.on('exit', (code, signal) => {
+          run.endNs = performance.now();
+          run.markExited(code, signal);
+          sup.onStageExit(run);
+        });
+        if (run.pid !== null) {
+          watchdog.watchGroup(run.pid);
+          sup.watch(run);
+        }
+      } else {
+        run.markExited(null, null);
+      }
+      run.readers.push(readStream(errPipe.readFd, (chunk) => run.stderrSinks!.push(chunk)));
+      run.readFds.push(errPipe.readFd);
+      if (isLast) {
+        const outReader = readStream(outPipe.readFd, (chunk) => run.stdoutSinks!.push(chunk));
+        run.readers.push(outReader);
+        run.readFds.push(outPipe.readFd);
+        io.stdout?.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EPIPE') return;
+          // Whoever read safe-run's stdout is gone: close the last stage's pipe so it meets SIGPIPE,
+          // as it would have in a shell pipeline.
+          stdoutReaderGone = true;
+          run.stdoutSinks?.detachLive();
+          outReader.abandon();
+        });
+      }
+    }
+    // The children hold their ends now; safe-run keeping a write end would hide EOF from a reader.
+    for (const pipe of links) {
+      closeQuietly(pipe.readFd);
+      closeQuietly(pipe.writeFd);
+    }
+    for (const pipe of errPipes) closeQuietly(pipe.writeFd);
+    closeQuietly(outPipe.writeFd);
+    closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
+
+    if (cancelRequest) sup.cancel(cancelRequest);
+    sup.start();
+    await Promise.all(runs.map((run) => stageFinished(run, plan.settings, sup)));
+    const leftovers = await sup.finish();
+    watchdog.disarm();
+    return buildReport(
+      plan,
+      runs,
+      startedAt,
+      t0,
+      stdoutReaderGone,
+      sup.interruptedBy(),
+      leftovers,
+      sup.warnings,
+    );
+  })();
+
+  return {
+    report,
+    cancel(signal) {
+      cancelRequest ??= signal;
+      supervisor?.cancel(signal);
+    },
+  };
+}
+
+export function run(plan: Plan, io: RunIO = {}): Promise<Report> {
+  return startRun(plan, io).report;
+}
+
+function openStdin(plan: Plan): number | 'inherit' | 'ignore' {
+  const source = plan.settings.stdin;
+  if (source.kind === 'inherit') return 'inherit';
+  if (source.kind === 'null') return 'ignore';
+  try {
+    return fs.openSync(source.path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new RequestError('usage.stdin', `--stdin ${source.path}: cannot open it for reading (${code})`);
+  }
+}
+
+function buildReport(
+  plan: Plan,
+  runs: StageRun[],
+  startedAt: Date,
+  t0: number,
+  stdoutReaderGone: boolean,
+  interrupted: NodeJS.Signals | null,
+  leftovers: Report['leftovers'],
+  warnings: string[],
+): Report {
+  const anyNotStarted = runs.some((run) => run.preflightError !== null);
+  const stages: StageResult[] = runs.map((run) => {
+    const notStarted = run.preflightError ?? run.spawnError;
+    const status = notStarted
+      ? 'not-started'
+      : run.exit === null
+        ? anyNotStarted
+          ? 'skipped'
+          : 'cancelled'
+        : classifyEnding(
+            { exitCode: run.exit.code, signal: run.exit.signal, stoppedAs: run.stoppedAs },
+            run.spec.okCodes,
+          );
+    return {
+      index: run.index,
+      name: run.spec.name,
+      argv: run.spec.argv,
+      resolvedPath: run.resolvedPath,
+      status,
+      succeeded: false,
+      exitCode: status === 'not-started' || status === 'skipped' ? null : (run.exit?.code ?? null),
+      signal: run.exit?.signal ?? null,
+      pid: run.pid,
+      startedAt: run.startedAt?.toISOString() ?? null,
+      durationMs: run.endNs !== null && run.startNs !== null ? Math.round(run.endNs - run.startNs) : null,
+      optional: run.spec.optional,
+      stdout: run.stdoutSinks?.finish() ?? NOT_CAPTURED,
+      stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
+      stop: run.stopDetail,
+      error: notStarted,
+      hint: notStarted
+        ? 'an environment problem: running the same command again will not help until the machine changes'
+        : null,
+    };
+  });
+  const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;
+  const input = {
+    policy: plan.settings.policy,
+    sigpipe: plan.settings.sigpipe,
+    stdoutReaderGone,
+    interruptedBy,
+  };
+  const ok = successes(stages, input);
+  for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;
+  const verdict = decideVerdict(stages, input);
+  return {
+    schemaVersion: 1,
+    ok: verdict.ok,
+    exitCode: verdict.exitCode,
+    policy: plan.settings.policy,
+    verdict,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    stages,
+    settings: plan.settings,
+    leftovers,
+    facts: [],
+    warnings,
+  };
+}

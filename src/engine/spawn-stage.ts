@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import type { Resolved } from './resolve-program.js';
+
+export interface StageFds {
+  stdin: number | 'inherit' | 'ignore';
+  stdout: number;
+  stderr: number;
+}
+
+export interface SpawnedStage {
+  child: ChildProcess;
+  // Null when the process could not be created (the error arrives through onSpawnError).
+  pid: number | null;
+}
+
+// Starts one stage as argv, without a shell, as the leader of its own process group (detached), with
+// argv[0] exactly as the user wrote it. A script with no #! line runs under /bin/sh, as bash does.
+export function spawnStage(
+  argv: readonly string[],
+  resolved: Resolved,
+  fds: StageFds,
+  env: Record<string, string>,
+  cwd: string,
+): SpawnedStage {
+  const [program, ...args] = argv as [string, ...string[]];
+  const interpreter = resolved.interpreter;
+  const file = interpreter ?? resolved.path;
+  const fileArgs = interpreter ? [resolved.path, ...args] : args;
+  const child = spawn(file, fileArgs, {
+    argv0: interpreter ? path.basename(interpreter) : program,
+    cwd,
+    env,
+    stdio: [fds.stdin, fds.stdout, fds.stderr],
+    detached: true,
+    windowsHide: true,
+  });
+  return { child, pid: child.pid ?? null };
+}

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { HeadTailKeeper } from '../capture/head-tail.js';
+import { LinePrefixer } from '../capture/line-prefixer.js';
+import { LiveCap } from '../capture/live-cap.js';
+import { StreamLog } from '../capture/log-file.js';
+import { StreamMasker } from '../capture/mask.js';
+import type { Settings, StreamReport } from '../types.js';
+
+export interface SinkOptions {
+  // What is kept for the report, head and tail.
+  cap: number;
+  secrets: readonly string[];
+  live: NodeJS.WritableStream | null;
+  // Stage name prefixed to each live line, or null to stream bytes as they come.
+  prefix: string | null;
+  // False for the last stage's stdout unless --live-stdout capped: the pipeline's product streams whole.
+  capLive: boolean;
+  label: string;
+  settings: Settings;
+  logName: string;
+  onBytes: () => void;
+  onCapExceeded: () => void;
+}
+
+export interface StreamSinks {
+  push(chunk: Buffer): void;
+  // Stop streaming live (safe-run's own output went away); capture and logs go on.
+  detachLive(): void;
+  finish(): StreamReport;
+}
+
+// Everything one stream's bytes go to, in order: the count and head/tail kept for the report, the
+// whole-stream log, and the live display. Secrets are masked before anything is written anywhere.
+export function createStreamSinks(options: SinkOptions): StreamSinks {
+  const keeper = new HeadTailKeeper(options.cap, options.secrets);
+  const needsMasked = options.live !== null || options.settings.logDir !== null;
+  const masker = needsMasked && options.secrets.length > 0 ? new StreamMasker(options.secrets) : null;
+  const log = options.settings.logDir
+    ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog)
+    : null;
+  let live = options.live;
+  const prefixer = live && options.prefix !== null ? new LinePrefixer(`[${options.prefix}] `) : null;
+  const liveCap = live && options.capLive ? new LiveCap(options.cap, options.label) : null;
+  let bytes = 0;
+  let finished: StreamReport | null = null;
+
+  const emit = (masked: Buffer, end: boolean) => {
+    if (log && masked.length > 0) log.write(masked);
+    if (!live) return;
+    let out = liveCap ? liveCap.push(masked) : masked;
+    if (prefixer) out = end ? Buffer.concat([prefixer.push(out), prefixer.flush()]) : prefixer.push(out);
+    if (out.length > 0) live.write(out);
+  };
+
+  return {
+    push(chunk) {
+      bytes += chunk.length;
+      options.onBytes();
+      keeper.push(chunk);
+      if (bytes > options.cap && bytes - chunk.length <= options.cap) options.onCapExceeded();
+      if (log || live) emit(masker ? masker.push(chunk) : chunk, false);
+    },
+    detachLive() {
+      live = null;
+    },
+    finish() {
+      if (finished) return finished;
+      emit(masker ? masker.flush() : Buffer.alloc(0), true);
+      const kept = keeper.finish();
+      const saved = log?.close() ?? null;
+      finished = { ...kept, bytes, logFile: saved?.path ?? null };
+      return finished;
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import { formatDuration } from '../inputs/units.js';
+import { classifyEnding } from '../policy/stage-status.js';
+import type { Marker } from '../teardown/marker.js';
+import type { Leftover, Settings } from '../types.js';
+import type { DrainWatcher, StageRun } from './stage-run.js';
+import { dealWithLeftovers, findHolders, killProcesses, signalGroup } from './teardown.js';
+
+type StopReason = 'timeout' | 'limit' | 'cancelled';
+
+// Watches a running pipeline: time limits, output limits, fail-fast, signals to safe-run, and the
+// drain of pipes after a leader exits. It only ever signals process groups and marked processes.
+export class Supervisor implements DrainWatcher {
+  readonly warnings: string[] = [];
+  private readonly settings: Settings;
+  private readonly runs: StageRun[];
+  private readonly marker: Marker;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly t0 = performance.now();
+  private lastActivity = performance.now();
+  private lastIoTotal = -1;
+  private idleFired = false;
+  private interrupted: NodeJS.Signals | null = null;
+  private readonly leftovers: Leftover[] = [];
+
+  constructor(settings: Settings, runs: StageRun[], marker: Marker) {
+    this.settings = settings;
+    this.runs = runs;
+    this.marker = marker;
+  }
+
+  start(): void {
+    const { timeoutMs, idleTimeoutMs } = this.settings;
+    if (timeoutMs !== null) {
+      this.after(timeoutMs, () =>
+        this.stopAll('timeout', `the pipeline timeout (${formatDuration(timeoutMs)})`),
+      );
+    }
+    if (idleTimeoutMs !== null) {
+      const tick = Math.max(20, Math.min(1000, Math.floor(idleTimeoutMs / 4)));
+      const interval = setInterval(() => this.checkIdle(idleTimeoutMs), tick);
+      this.timers.add(interval);
+    }
+  }
+
+  watch(run: StageRun): void {
+    const limit = run.spec.timeoutMs;
+    if (limit !== null) {
+      this.after(limit, () =>
+        this.stop(run, 'timeout', 'SIGTERM', `the stage timeout (${formatDuration(limit)})`),
+      );
+    }
+  }
+
+  noteActivity(): void {
+    this.lastActivity = performance.now();
+  }
+
+  stopForLimit(run: StageRun): void {
+    if (this.settings.onLimit === 'kill') this.stop(run, 'limit', 'SIGTERM', 'its output crossed the cap');
+  }
+
+  onStageExit(run: StageRun): void {
+    if (!this.settings.failFast || run.exit === null || run.stoppedAs !== null) return;
+    const status = classifyEnding(
+      { ...run.exit, exitCode: run.exit.code, stoppedAs: null },
+      run.spec.okCodes,
+    );
+    if (status === 'failed' || status === 'signaled') {
+      for (const other of this.runs) {
+        if (other !== run)
+          this.stop(other, 'cancelled', 'SIGTERM', `--fail-fast: stage "${run.spec.name}" ${status}`);
+      }
+    }
+  }
+
+  cancel(signal: NodeJS.Signals): void {
+    this.interrupted ??= signal;
+    for (const run of this.runs) this.stop(run, 'cancelled', signal, `safe-run received ${signal}`);
+  }
+
+  interruptedBy(): NodeJS.Signals | null {
+    return this.interrupted;
+  }
+
+  async onDrainTimeout(run: StageRun): Promise<void> {
+    const holders = findHolders(run, this.marker);
+    const names = holders.map((holder) => `${holder.pid} (${holder.command})`).join(', ');
+    const who = holders.length > 0 ? `held by ${names}` : 'holder not identified';
+    const action = this.settings.leftovers === 'kill' ? 'killed' : 'left running (--leftovers keep)';
+    this.warnings.push(
+      `stage "${run.spec.name}": its leader exited but its output pipes stayed open for ` +
+        `${formatDuration(this.settings.drainTimeoutMs)}, ${who}; ${holders.length > 0 ? action : 'stopped waiting'}`,
+    );
+    const why = 'held a stage output pipe open after the stage exited';
+    if (this.settings.leftovers === 'kill') {
+      this.leftovers.push(...(await killProcesses(holders, this.runs, this.settings.killAfterMs, why)));
+    } else {
+      for (const holder of holders) {
+        this.leftovers.push({
+          pid: holder.pid,
+          command: holder.command,
+          stage: run.spec.name,
+          how: why,
+          action: 'kept',
+        });
+      }
+    }
+  }
+
+  // Ends the run: clears timers and deals with every process still carrying the run's marker.
+  async finish(): Promise<Leftover[]> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    const known = new Set(this.leftovers.map((leftover) => leftover.pid));
+    const keep = this.settings.leftovers === 'keep';
+    const rest = await dealWithLeftovers(
+      this.runs,
+      this.marker,
+      this.settings.killAfterMs,
+      keep,
+      'outlived its stage',
+    );
+    for (const leftover of rest) if (!known.has(leftover.pid)) this.leftovers.push(leftover);
+    return this.leftovers;
+  }
+
+  private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, why: string): void {
+    if (!run.running) return;
+    if (run.stoppedAs === null) {
+      run.stoppedAs = reason;
+      run.stopDetail = { reason: why, afterMs: Math.round(performance.now() - this.t0), signals: [] };
+    }
+    run.stopDetail?.signals.push(signal);
+    signalGroup(run.pid!, signal);
+    this.after(this.settings.killAfterMs, () => {
+      if (!run.running) return;
+      run.stopDetail?.signals.push('SIGKILL');
+      signalGroup(run.pid!, 'SIGKILL');
+    });
+  }
+
+  private stopAll(reason: StopReason, why: string): void {
+    for (const run of this.runs) this.stop(run, reason, 'SIGTERM', why);
+  }
+
+  private after(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  // Bytes through the pipes between stages never pass through safe-run, so activity also counts as
+  // any change in the stages' read/write counters (/proc/PID/io on Linux).
+  private checkIdle(idleMs: number): void {
+    let total = 0;
+    for (const run of this.runs) {
+      if (run.running) total += ioCounter(run.pid!);
+    }
+    if (total !== this.lastIoTotal) {
+      if (this.lastIoTotal !== -1) this.noteActivity();
+      this.lastIoTotal = total;
+    }
+    if (!this.idleFired && performance.now() - this.lastActivity >= idleMs) {
+      this.idleFired = true;
+      this.stopAll('timeout', `the idle timeout (${formatDuration(idleMs)} without output)`);
+    }
+  }
+}
+
+function ioCounter(pid: number): number {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
+    const read = /rchar:\s*(\d+)/.exec(text);
+    const written = /wchar:\s*(\d+)/.exec(text);
+    return Number(read?.[1] ?? 0) + Number(written?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,107 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { killGroups, terminate } from '../teardown/kill-tree.js';
+import type { Marker } from '../teardown/marker.js';
+import { findPipeHolders } from '../teardown/pipe-holders.js';
+import { findProcesses, type ProcInfo } from '../teardown/proc-scan.js';
+import type { Leftover } from '../types.js';
+import type { StageRun } from './stage-run.js';
+
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    killGroups([pgid], signal);
+  } catch {
+    // a pgid that is not a stage group is never signalled
+  }
+}
+
+// Who keeps a stage's output pipes open after its leader exited (the classic hang).
+export function findHolders(run: StageRun, marker: Marker): ProcInfo[] {
+  const candidates = findProcesses({ marker }).map((info) => info.pid);
+  const seen = new Map<number, ProcInfo>();
+  for (const fd of run.openReadFds()) {
+    try {
+      for (const holder of findPipeHolders(fd, { candidates })) seen.set(holder.pid, holder);
+    } catch {
+      // the fd closed meanwhile: nobody holds it any more
+    }
+  }
+  return [...seen.values()];
+}
+
+function stageOf(info: ProcInfo, runs: readonly StageRun[]): string | null {
+  const own = runs.find((run) => run.pid === info.pgid || run.pid === info.sid);
+  return own ? own.spec.name : null;
+}
+
+function describeEscape(how: string, why: string): string {
+  if (how === 'setsid') return `${why}; left its stage's session (setsid)`;
+  if (how === 'other-group') return `${why}; left its stage's process group`;
+  return why;
+}
+
+// Every process still in a stage's group or carrying the run's marker: killed (SIGTERM, then SIGKILL
+// after kill-after) or, with --leftovers keep, only listed.
+export async function dealWithLeftovers(
+  runs: readonly StageRun[],
+  marker: Marker,
+  killAfterMs: number,
+  keep: boolean,
+  why: string,
+): Promise<Leftover[]> {
+  const pgids = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
+  if (keep) {
+    return findProcesses({ marker, pgids }).map((info) => ({
+      pid: info.pid,
+      command: info.command,
+      stage: stageOf(info, runs),
+      how: why,
+      action: 'kept' as const,
+    }));
+  }
+  const killed = await terminate({ pgids, marker, killAfterMs });
+  return killed.map((info) => ({
+    pid: info.pid,
+    command: info.command,
+    stage: stageOf(info, runs),
+    how: describeEscape(info.how, why),
+    action: info.survived ? ('kept' as const) : ('killed' as const),
+  }));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function send(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
+  }
+}
+
+// Stops exactly these processes (the holders of one stage's pipes), leaving other stages alone.
+export async function killProcesses(
+  holders: readonly ProcInfo[],
+  runs: readonly StageRun[],
+  killAfterMs: number,
+  why: string,
+): Promise<Leftover[]> {
+  for (const holder of holders) send(holder.pid, 'SIGTERM');
+  const deadline = Date.now() + killAfterMs;
+  while (holders.some((holder) => alive(holder.pid)) && Date.now() < deadline) await delay(20);
+  const hard = holders.filter((holder) => alive(holder.pid));
+  for (const holder of hard) send(holder.pid, 'SIGKILL');
+  return holders.map((holder) => ({
+    pid: holder.pid,
+    command: holder.command,
+    stage: stageOf(holder, runs),
+    how: why,
+    action: 'killed' as const,
+  }));
+}

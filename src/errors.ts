@@ -1,0 +1,16 @@
+// Problems with the request itself (bad flag, refused syntax, invalid spec). They are raised before
+// anything starts and become exit 125 in exactly one place, the CLI's exit path. Everything that
+// happens to a stage is data in its result, never one of these.
+export class RequestError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'RequestError';
+    this.code = code;
+  }
+}
+
+export function isRequestError(value: unknown): value is RequestError {
+  return value instanceof RequestError;
+}

@@ -1,0 +1,6 @@
+// The library: `import { run } from 'safe-run'`. It never prints; the CLI is a thin layer over it.
+export { DEFAULT_SETTINGS } from './defaults.js';
+export { type RunHandle, type RunIO, run, startRun } from './engine/run-pipeline.js';
+export { RequestError } from './errors.js';
+export { type PlanOptions, planFromArgv, planFromInline } from './plan.js';
+export type * from './types.js';

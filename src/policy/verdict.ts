@@ -1,0 +1,120 @@
+import type { Policy, SigpipeMode, StageResult, StageStatus, Verdict } from '../types.js';
+import { shellStatus } from './signals.js';
+
+export const EXIT_TIMEOUT = 124;
+export const EXIT_REQUEST = 125;
+export const EXIT_NOT_EXECUTABLE = 126;
+export const EXIT_NOT_FOUND = 127;
+// A stage stopped for crossing its output cap (--on-limit kill): 128 + SIGXFSZ, "file size limit exceeded".
+export const EXIT_LIMIT = 153;
+
+export interface VerdictInput {
+  policy: Policy;
+  sigpipe: SigpipeMode;
+  // True when the reader of safe-run's own stdout went away (EPIPE): the last stage's SIGPIPE was earned.
+  stdoutReaderGone: boolean;
+  // Set when safe-run itself was stopped by a signal (e.g. 'SIGINT').
+  interruptedBy: { signal: string; number: number } | null;
+}
+
+type Outcome = Pick<StageResult, 'status' | 'exitCode' | 'signal' | 'optional' | 'name' | 'index' | 'error'>;
+
+// Which stages count as successes. A SIGPIPE death is tolerated when the stage reading from it
+// succeeded: evaluated from the right, so a chain of early-closed writers is tolerated as a whole.
+export function successes(stages: readonly Outcome[], input: VerdictInput): boolean[] {
+  const result = new Array<boolean>(stages.length).fill(false);
+  for (let i = stages.length - 1; i >= 0; i -= 1) {
+    const stage = stages[i]!;
+    if (stage.status === 'ok') result[i] = true;
+    else if (stage.status === 'sigpipe' && input.sigpipe === 'tolerate') {
+      result[i] = i === stages.length - 1 ? input.stdoutReaderGone : result[i + 1]!;
+    }
+  }
+  return result;
+}
+
+function codeOf(stage: Outcome): number {
+  switch (stage.status) {
+    case 'timeout':
+      return EXIT_TIMEOUT;
+    case 'limit':
+      return EXIT_LIMIT;
+    case 'not-started':
+      return stage.error?.code === 'ENOENT' ? EXIT_NOT_FOUND : EXIT_NOT_EXECUTABLE;
+    default: {
+      const code = shellStatus(stage.exitCode, stage.signal);
+      // An exit code the user declared unacceptable must never read as success.
+      return code === 0 ? 1 : code;
+    }
+  }
+}
+
+function describe(stage: Outcome): string {
+  const who = `stage ${stage.index} "${stage.name}"`;
+  switch (stage.status) {
+    case 'failed':
+      return `${who} failed with exit ${stage.exitCode}`;
+    case 'signaled':
+    case 'sigpipe':
+      return `${who} was killed by ${stage.signal}`;
+    case 'not-started':
+      return `${who} could not be started (${stage.error?.code ?? 'error'})`;
+    default:
+      return `${who} ended as ${stage.status}`;
+  }
+}
+
+function pick(candidates: Outcome[], policy: Policy): Outcome | undefined {
+  return policy === 'first-failure' ? candidates[0] : candidates[candidates.length - 1];
+}
+
+// Turns stage outcomes into one verdict and exit code, by the policy the user chose.
+export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): Verdict {
+  const ok = successes(stages, input);
+  const decisive = stages.filter((stage) => !stage.optional);
+  const failing = decisive.filter((stage) => !ok[stage.index - 1] && stage.status !== 'skipped');
+  const policyText = `policy ${input.policy}`;
+
+  if (input.interruptedBy) {
+    return {
+      ok: false,
+      exitCode: 128 + input.interruptedBy.number,
+      blamedStage: null,
+      reason: `safe-run was stopped by ${input.interruptedBy.signal}; running stages were cancelled`,
+    };
+  }
+  const notStarted = failing.filter((stage) => stage.status === 'not-started');
+  if (notStarted.length > 0) {
+    const blamed = pick(notStarted, input.policy)!;
+    return {
+      ok: false,
+      exitCode: codeOf(blamed),
+      blamedStage: blamed.index,
+      reason: `preflight: ${describe(blamed)}; nothing was started`,
+    };
+  }
+  const timedOut = failing.filter((stage) => stage.status === 'timeout');
+  if (timedOut.length > 0) {
+    const blamed = pick(timedOut, input.policy)!;
+    return { ok: false, exitCode: EXIT_TIMEOUT, blamedStage: blamed.index, reason: `${describe(blamed)}` };
+  }
+
+  const considered = input.policy === 'last' ? failing.filter((s) => s.index === stages.length) : failing;
+  // Stages cancelled because another failed (--fail-fast) are consequences, not causes.
+  const causes = considered.filter((stage) => stage.status !== 'cancelled');
+  const blamed = pick(causes.length > 0 ? causes : considered, input.policy);
+  if (!blamed) {
+    const shown = failing.length > 0 ? `; ${failing.length} non-deciding stage(s) did not succeed` : '';
+    return { ok: true, exitCode: 0, blamedStage: null, reason: `${policyText}: satisfied${shown}` };
+  }
+  return {
+    ok: false,
+    exitCode: codeOf(blamed),
+    blamedStage: blamed.index,
+    reason: `${policyText}: ${describe(blamed)}`,
+  };
+}
+
+export function isStopStatus(status: StageStatus): boolean {
+  return status === 'timeout' || status === 'limit' || status === 'cancelled';
+}

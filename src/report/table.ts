@@ -1,0 +1,90 @@
+import type { ChalkInstance } from 'chalk';
+import { formatBytes, formatDuration } from '../inputs/units.js';
+import type { Report, StageResult, StageStatus, StreamReport } from '../types.js';
+
+type Paint = (text: string) => string;
+
+function statusPaint(chalk: ChalkInstance, status: StageStatus, succeeded: boolean): Paint {
+  if (status === 'ok') return chalk.green;
+  if (status === 'skipped') return chalk.dim;
+  if (succeeded) return chalk.yellow;
+  return chalk.red;
+}
+
+function exitText(stage: StageResult): string {
+  if (stage.signal !== null) return stage.signal;
+  if (stage.exitCode !== null) return String(stage.exitCode);
+  return '-';
+}
+
+function streamText(stage: StageResult, stream: StreamReport): string {
+  if (stage.status === 'not-started' || stage.status === 'skipped') return '-';
+  if (stream.bytes === null) return 'piped';
+  const size = formatBytes(stream.bytes);
+  return stream.truncated ? `${size}*` : size;
+}
+
+function statusText(stage: StageResult): string {
+  if (stage.status === 'sigpipe' && stage.succeeded) return 'sigpipe (tolerated)';
+  if (stage.optional && !stage.succeeded && stage.status !== 'skipped') return `${stage.status} (optional)`;
+  return stage.status;
+}
+
+function pad(cells: string[][]): string[] {
+  const widths = cells[0]!.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  return cells.map((row) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+// The per-stage table printed on stderr after a run, then the verdict and anything worth a warning.
+export function renderTable(report: Report, chalk: ChalkInstance): string {
+  const header = ['#', 'STAGE', 'STATUS', 'EXIT', 'TIME', 'STDOUT', 'STDERR'];
+  const rows = report.stages.map((stage) => [
+    String(stage.index),
+    stage.name,
+    statusText(stage),
+    exitText(stage),
+    stage.durationMs === null ? '-' : formatDuration(stage.durationMs),
+    streamText(stage, stage.stdout),
+    streamText(stage, stage.stderr),
+  ]);
+  const lines = pad([header, ...rows]);
+  const out: string[] = [chalk.bold(lines[0]!)];
+  report.stages.forEach((stage, i) => {
+    const line = lines[i + 1]!;
+    const paint = statusPaint(chalk, stage.status, stage.succeeded);
+    out.push(paint(line));
+    if (stage.error) out.push(chalk.red(`   ${stage.error.code}: ${stage.error.message}`));
+    if (stage.hint) out.push(chalk.dim(`   hint: ${stage.hint}`));
+    if (stage.stop) {
+      const signals = stage.stop.signals.join(' then ');
+      out.push(
+        chalk.yellow(
+          `   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason} (${signals})`,
+        ),
+      );
+    }
+    for (const stream of [stage.stdout, stage.stderr]) {
+      if (stream.logFile) out.push(chalk.dim(`   log: ${stream.logFile}`));
+    }
+  });
+  if (report.stages.some((stage) => stage.stdout.truncated || stage.stderr.truncated)) {
+    out.push(chalk.dim('* more than the cap was written: head and tail kept in the report'));
+  }
+  for (const leftover of report.leftovers) {
+    out.push(
+      chalk.yellow(
+        `leftover: pid ${leftover.pid} (${leftover.command}) ${leftover.how}${leftover.stage ? ` from stage "${leftover.stage}"` : ''}: ${leftover.action}`,
+      ),
+    );
+  }
+  for (const warning of report.warnings) out.push(chalk.yellow(`warning: ${warning}`));
+  const verdict = report.verdict;
+  const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
+  out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${verdict.reason})`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { specError } from './format-problems.js';
+import type { SpecFormat } from './parse-text.js';
+
+// Where a spec's text came from: its label in messages, the directory its relative paths are
+// relative to, and how to parse it.
+export interface SpecSource {
+  text: string;
+  label: string;
+  baseDir: string;
+  format: SpecFormat;
+}
+
+export const STDIN_LABEL = '<stdin>';
+
+// `-` is stdin. A `.json` file is JSON; anything else (.yaml, .yml, stdin, /dev/fd/N from a shell's
+// process substitution) is YAML, which also reads JSON.
+export function readSpecSource(path: string, stdinText: () => string): SpecSource {
+  if (path === '-') {
+    return { text: readWith(stdinText, STDIN_LABEL), label: STDIN_LABEL, baseDir: process.cwd(), format: 'yaml' };
+  }
+  const format: SpecFormat = extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
+  const text = readWith(() => readFileSync(path, 'utf8'), path);
+  return { text, label: path, baseDir: dirname(resolve(path)), format };
+}
+
+const READ_ERRORS: Record<string, [code: string, message: string]> = {
+  ENOENT: ['spec.not-found', 'no such file'],
+  ENOTDIR: ['spec.not-found', 'no such file (a parent is not a directory)'],
+  EISDIR: ['spec.unreadable', 'is a directory, not a spec file'],
+  EACCES: ['spec.unreadable', 'permission denied'],
+  EPERM: ['spec.unreadable', 'permission denied'],
+};
+
+function readWith(read: () => string, label: string): string {
+  if (label === '') throw specError('spec.not-found', '(no file)', [{ path: [], message: 'no spec file given' }]);
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const [errorCode, message] = READ_ERRORS[code] ?? ['spec.unreadable', `cannot be read (${code || 'error'})`];
+    throw specError(errorCode, label, [{ path: [], message }]);
+  }
+}

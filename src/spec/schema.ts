@@ -1,0 +1,288 @@
+import { z } from 'zod';
+import { DEFAULT_SETTINGS } from '../defaults.js';
+import { RequestError } from '../errors.js';
+import { parseInline } from '../inputs/inline-grammar.js';
+import type { LeftoversMode, OnLimit, Policy, SigpipeMode } from '../types.js';
+import {
+  allOf,
+  argvSchema,
+  booleanSchema,
+  durationSchema,
+  enumSchema,
+  envMapSchema,
+  envNameSchema,
+  exitCodesSchema,
+  expected,
+  quote,
+  sizeSchema,
+  stageNameSchema,
+  textSchema,
+} from './value-schemas.js';
+
+// The one definition of the spec-file format. Validation, the TypeScript types and
+// docs/schema/spec.schema.json (through specJsonSchema) all come from here.
+
+const POLICIES = allOf<Policy>()(['pipefail', 'first-failure', 'last']);
+const SIGPIPE_MODES = allOf<SigpipeMode>()(['tolerate', 'fail']);
+const ON_LIMIT = allOf<OnLimit>()(['truncate', 'kill']);
+const LEFTOVERS = allOf<LeftoversMode>()(['kill', 'keep']);
+
+// JSON Schema `default`s, kept beside the schema rather than applied by zod: a spec file reports only
+// what it sets, so that command-line flags and DEFAULT_SETTINGS fill in the rest.
+const DEFAULTS = new Map<unknown, unknown>();
+
+function described<T extends z.ZodType>(schema: T, description: string, defaultValue?: unknown): T {
+  const withMeta = schema.meta({ description });
+  if (defaultValue !== undefined) DEFAULTS.set(withMeta, defaultValue);
+  return withMeta;
+}
+
+function durationText(ms: number): string {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
+    if (bytes % size === 0) return `${bytes / size}${unit}`;
+  }
+  return String(bytes);
+}
+
+const RUN_EXPECTED = 'a non-empty array of strings, or one string in the inline grammar';
+
+// `run` as one string goes through the same grammar as `safe-run -c`, and must name exactly one stage.
+function runSchema() {
+  return z
+    .union([argvSchema(), textSchema(RUN_EXPECTED)], {
+      error: (issue) =>
+        issue.input === undefined ? `required: the command to run, as ${RUN_EXPECTED}` : expected(RUN_EXPECTED)(issue),
+    })
+    .transform((run, ctx) => {
+      if (Array.isArray(run)) return { argv: run, env: {} as Record<string, string> };
+      try {
+        const stages = parseInline(run);
+        const stage = stages[0];
+        if (stages.length === 1 && stage && stage.argv.length > 0) return stage;
+        ctx.issues.push({
+          code: 'custom',
+          input: run,
+          message:
+            stages.length > 1
+              ? `expected one stage, but ${quote(run)} is a pipeline of ${stages.length}; declare each as its own stage`
+              : `${quote(run)} names no command`,
+        });
+      } catch (error) {
+        if (!(error instanceof RequestError)) throw error;
+        ctx.issues.push({ code: 'custom', input: run, message: inSpecTerms(error.message) });
+      }
+      return z.NEVER;
+    });
+}
+
+// The grammar's messages speak of `-c` and the command line; in a spec the same advice reads differently.
+function inSpecTerms(message: string): string {
+  return message.replace(/^-c: /, '').replace("or run: safe-run -- bash -c '...'", 'or write run: [bash, -c, "..."]');
+}
+
+export const stageObjectSchema = z.strictObject(
+  {
+    name: described(
+      stageNameSchema().optional(),
+      'Unique name shown in reports and used for log files. Default: the program basename, made unique (cat, cat-2).',
+    ),
+    run: described(
+      runSchema(),
+      'The command: an argv array (no shell), or one string in the inline grammar that yields exactly one stage.',
+    ),
+    env: described(
+      envMapSchema().optional(),
+      'Variables added to (or overriding) the inherited environment. Values must be strings.',
+      {},
+    ),
+    cwd: described(
+      textSchema('a directory path').optional(),
+      "Working directory; a relative path is relative to the spec file's directory. Default: the directory safe-run was started in.",
+    ),
+    'ok-codes': described(exitCodesSchema().optional(), 'Exit codes that count as success.', [0]),
+    optional: described(
+      booleanSchema().optional(),
+      "An optional stage's failure is shown but never decides the verdict.",
+      false,
+    ),
+    timeout: described(
+      durationSchema().optional(),
+      "This stage's time limit (250ms, 5s, 2m, 1h). Default: none of its own.",
+    ),
+    'max-stdout': described(
+      sizeSchema().optional(),
+      "Bytes of this stage's stdout kept in the report. Default: the pipeline's max-stdout.",
+    ),
+    'max-stderr': described(
+      sizeSchema().optional(),
+      "Bytes of this stage's stderr kept in the report. Default: the pipeline's max-stderr.",
+    ),
+  },
+  { error: expected('a stage: a mapping with at least "run"') },
+);
+
+// A variable set both in `run` ("FOO=1 cmd") and in `env` would leave a reviewer guessing which wins.
+const stageSchema = stageObjectSchema.transform((stage, ctx) => {
+  for (const key of Object.keys(stage.env ?? {})) {
+    if (Object.hasOwn(stage.run.env, key)) {
+      ctx.issues.push({
+        code: 'custom',
+        input: stage.env,
+        path: ['env', key],
+        message: `also set in "run"; set it in one place`,
+      });
+    }
+  }
+  return stage;
+});
+
+export const specObjectSchema = z
+  .strictObject(
+    {
+      $schema: described(
+        z.string({ error: expected('a string') }).optional(),
+        'The JSON Schema this file follows, for editors; ignored by safe-run.',
+      ),
+      version: described(
+        z.literal(1, {
+          error: (issue) =>
+            issue.input === undefined
+              ? 'required: add "version: 1"'
+              : `expected 1, the only spec version this safe-run reads, got ${describeInput(issue.input)}`,
+        }),
+        'Spec format version; must be 1.',
+      ),
+      policy: described(
+        enumSchema(POLICIES).optional(),
+        'Which stage outcomes decide the exit code.',
+        DEFAULT_SETTINGS.policy,
+      ),
+      sigpipe: described(
+        enumSchema(SIGPIPE_MODES).optional(),
+        'Whether a stage killed by SIGPIPE (its reader exited early) counts as a success.',
+        DEFAULT_SETTINGS.sigpipe,
+      ),
+      stdin: described(
+        textSchema('"inherit", "null" or a file path').optional(),
+        "The first stage's stdin: inherit, null, or a file path (relative to the spec file's directory).",
+        'inherit',
+      ),
+      timeout: described(durationSchema().optional(), 'Time limit for the whole pipeline. Default: none.'),
+      'idle-timeout': described(
+        durationSchema().optional(),
+        'Stop the pipeline when no stage writes output for this long. Default: none.',
+      ),
+      'kill-after': described(
+        durationSchema().optional(),
+        'Grace period between SIGTERM and SIGKILL.',
+        durationText(DEFAULT_SETTINGS.killAfterMs),
+      ),
+      'drain-timeout': described(
+        durationSchema().optional(),
+        'How long to wait for output streams to close after the stages exit.',
+        durationText(DEFAULT_SETTINGS.drainTimeoutMs),
+      ),
+      'max-stdout': described(
+        sizeSchema().optional(),
+        "Bytes of each stage's stdout kept in the report (head and tail).",
+        sizeText(DEFAULT_SETTINGS.maxStdout),
+      ),
+      'max-stderr': described(
+        sizeSchema().optional(),
+        "Bytes of each stage's stderr kept in the report (head and tail).",
+        sizeText(DEFAULT_SETTINGS.maxStderr),
+      ),
+      'max-log': described(
+        sizeSchema().optional(),
+        'Largest log file written per stream under log-dir.',
+        sizeText(DEFAULT_SETTINGS.maxLog),
+      ),
+      'on-limit': described(
+        enumSchema(ON_LIMIT).optional(),
+        'What happens when a stream passes its limit: keep running and truncate, or kill the stage.',
+        DEFAULT_SETTINGS.onLimit,
+      ),
+      'log-dir': described(
+        textSchema('a directory path').optional(),
+        "Directory where every stream is saved in full (relative to the spec file's directory). Default: none.",
+      ),
+      leftovers: described(
+        enumSchema(LEFTOVERS).optional(),
+        'What to do with processes a stage left running after it exited.',
+        DEFAULT_SETTINGS.leftovers,
+      ),
+      'fail-fast': described(
+        booleanSchema().optional(),
+        'Stop the other stages as soon as one fails.',
+        DEFAULT_SETTINGS.failFast,
+      ),
+      mask: described(
+        z.array(envNameSchema(), { error: expected('a list of variable names') }).optional(),
+        'Environment variables whose values are masked in output, besides the secret-looking ones.',
+        DEFAULT_SETTINGS.mask,
+      ),
+      stages: described(
+        z
+          .array(stageSchema, {
+            error: (issue) =>
+              issue.input === undefined
+                ? 'required: list the stages under "stages"'
+                : expected('a non-empty list of stages')(issue),
+          })
+          .min(1, { error: expected('a non-empty list of stages') }),
+        "The stages, in pipeline order: each one reads the previous stage's stdout.",
+      ),
+    },
+    { error: expected('a mapping with "version" and "stages"') },
+  )
+  .meta({
+    title: 'safe-run pipeline spec',
+    description: 'A pipeline for `safe-run -f`: its stages, and what counts as success for each.',
+  });
+
+function describeInput(input: unknown): string {
+  return typeof input === 'string' ? `the string ${quote(input)}` : JSON.stringify(input) ?? 'nothing';
+}
+
+export const specSchema = specObjectSchema;
+
+export const PIPELINE_KEYS: readonly string[] = Object.keys(specObjectSchema.shape);
+export const STAGE_KEYS: readonly string[] = Object.keys(stageObjectSchema.shape);
+
+// What a spec file holds, as written (kebab-case keys, durations and sizes as text).
+export type SpecDocument = z.input<typeof specSchema>;
+export type StageDocument = z.input<typeof stageObjectSchema>;
+// The same after validation: durations in ms, sizes in bytes, `run` split into argv and env.
+export type ParsedSpec = z.output<typeof specSchema>;
+export type ParsedStage = ParsedSpec['stages'][number];
+
+// The JSON Schema of the spec format, for `safe-run schema` and docs/schema/spec.schema.json.
+export function specJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(specSchema, {
+    io: 'input',
+    target: 'draft-2020-12',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (DEFAULTS.has(zodSchema)) jsonSchema.default = structuredClone(DEFAULTS.get(zodSchema));
+    },
+  }) as Record<string, unknown>;
+}
+
+// docs/schema/spec.schema.json exactly as scripts/gen-spec-schema.mjs writes it.
+export function specJsonSchemaText(): string {
+  return `${JSON.stringify(specJsonSchema(), null, 2)}\n`;
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { parseDuration, parseSize } from '../inputs/units.js';
+
+// The zod pieces the spec schema is built from. Each one carries the sentence a user sees when the
+// value is wrong, and durations and sizes are converted by the same parsers the CLI flags use.
+
+// The same grammar parseDuration and parseSize accept (a test checks they agree), spelled without
+// regex flags so the JSON Schema `pattern` means the same thing in editors.
+export const DURATION_PATTERN = /^\d+(?:\.\d+)?(?:ms|s|m|h)$/;
+export const SIZE_PATTERN = /^\d+(?:\.\d+)?\s*(?:[bB]|[kKmMgG](?:[iI]?[bB])?)?$/;
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const STAGE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+export const STAGE_NAME_MAX = 64;
+
+// Node's timers cannot wait longer than 2^31-1 ms; a longer delay silently fires after 1ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+// Every value of T, and nothing else: a compile error if src/types.ts gains or loses a member.
+export function allOf<T extends string>() {
+  return <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)) => values;
+}
+
+export function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return 'nothing';
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
+  if (value instanceof Uint8Array) return 'binary data';
+  if (value instanceof Date) return 'a date';
+  return 'a mapping';
+}
+
+// A user's text inside a one-line message: quoted, escaped, and cut when long.
+export function quote(text: string): string {
+  const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return JSON.stringify(cut);
+}
+
+type IssueInput = { input?: unknown };
+
+// The message for a wrong value: what was expected, and what was found. A missing required key says so.
+export function expected(what: string): (issue: IssueInput) => string {
+  return (issue) =>
+    issue.input === undefined ? `missing; expected ${what}` : `expected ${what}; got ${describeValue(issue.input)}`;
+}
+
+const NO_NUL = (text: string) => !text.includes('\0');
+const NUL_MESSAGE = 'contains a NUL character, which no argument, path or variable can hold';
+
+export function textSchema(what: string) {
+  return z
+    .string({ error: expected(what) })
+    .min(1, { error: expected(what) })
+    .refine(NO_NUL, { error: NUL_MESSAGE });
+}
+
+export function booleanSchema() {
+  return z.boolean({ error: expected('true or false') });
+}
+
+export function enumSchema<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: expected(`one of ${values.join(', ')}`) });
+}
+
+const DURATION_EXPECTED = 'a duration with a unit, such as 250ms, 5s, 2m or 1h';
+
+export function durationSchema() {
+  return z
+    .string({ error: expected(DURATION_EXPECTED) })
+    .regex(DURATION_PATTERN, { error: expected(DURATION_EXPECTED) })
+    .transform((text, ctx) => {
+      const ms = parseDuration(text, 'duration');
+      if (ms <= MAX_TIMER_MS) return ms;
+      ctx.issues.push({ code: 'custom', input: text, message: `${quote(text)} is too long; the limit is 596h` });
+      return z.NEVER;
+    });
+}
+
+const SIZE_EXPECTED = 'a size: a byte count, or a number with a unit such as 64KiB, 10MB or 1GiB';
+
+export function sizeSchema() {
+  const error = expected(SIZE_EXPECTED);
+  return z
+    .union(
+      [
+        z.number({ error }).int({ error }).nonnegative({ error }),
+        z.string({ error }).regex(SIZE_PATTERN, { error }),
+      ],
+      { error },
+    )
+    .transform((value, ctx) => {
+      const bytes = typeof value === 'number' ? value : parseSize(value, 'size');
+      if (Number.isSafeInteger(bytes)) return bytes;
+      ctx.issues.push({ code: 'custom', input: value, message: `${quote(String(value))} is too large` });
+      return z.NEVER;
+    });
+}
+
+export function envNameSchema() {
+  const what = 'a variable name: letters, digits and _, not starting with a digit';
+  return z
+    .string({ error: expected(what) })
+    .regex(ENV_NAME_PATTERN, { error: expected(what) })
+    .refine((name) => name !== '__proto__', { error: '"__proto__" cannot be a variable name here' });
+}
+
+export function envMapSchema() {
+  return z.record(
+    envNameSchema(),
+    z
+      .string({
+        error: (issue) =>
+          typeof issue.input === 'number' || typeof issue.input === 'boolean'
+            ? `expected a string; got ${describeValue(issue.input)}: quote it, "${String(issue.input)}"`
+            : expected('a string')(issue),
+      })
+      .refine(NO_NUL, { error: NUL_MESSAGE }),
+    { error: expected('a mapping of variable names to string values') },
+  );
+}
+
+export function stageNameSchema() {
+  const what = `a name of letters, digits, ".", "_" and "-" (at most ${STAGE_NAME_MAX}), not starting with "." or "-"`;
+  return z
+    .string({ error: expected(what) })
+    .regex(STAGE_NAME_PATTERN, { error: expected(what) })
+    .max(STAGE_NAME_MAX, { error: expected(what) });
+}
+
+export function exitCodesSchema() {
+  const what = 'a non-empty list of exit codes (integers 0-255)';
+  const code = z
+    .number({ error: expected('an exit code (an integer 0-255)') })
+    .int({ error: expected('an exit code (an integer 0-255)') })
+    .min(0, { error: expected('an exit code (an integer 0-255)') })
+    .max(255, { error: expected('an exit code (an integer 0-255)') });
+  return z.array(code, { error: expected(what) }).min(1, { error: expected(what) });
+}
+
+export function argvSchema() {
+  const what = 'a non-empty array of strings';
+  return z
+    .array(textOrEmptySchema(), { error: expected(what) })
+    .min(1, { error: expected(what) })
+    .refine((argv) => argv[0] !== '', { path: [0], error: 'the program name is empty' });
+}
+
+function textOrEmptySchema() {
+  return z.string({ error: expected('a string') }).refine(NO_NUL, { error: NUL_MESSAGE });
+}

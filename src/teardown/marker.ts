@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+
+// Every stage's environment carries this variable; escaped processes keep it, so a sweep of /proc finds
+// them after they have left their stage's process group and session.
+export const MARKER_NAME = 'SAFE_RUN_ID';
+
+export interface Marker {
+  name: string;
+  value: string;
+}
+
+export function createMarker(): Marker {
+  return { name: MARKER_NAME, value: randomBytes(8).toString('hex') };
+}
+
+// The marker ends up in a grep pattern of the watchdog and in environment blocks; allowing only plain
+// characters keeps both exact.
+export function assertMarker(marker: Marker): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(marker.name)) {
+    throw new TypeError(`marker name "${marker.name}" is not a plain environment variable name`);
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(marker.value)) {
+    throw new TypeError(`marker value "${marker.value}" may only contain letters, digits, '.', '_' and '-'`);
+  }
+}
+
+export function markerEntry(marker: Marker): string {
+  return `${marker.name}=${marker.value}`;
+}

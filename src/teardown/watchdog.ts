@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { assertMarker, type Marker, markerEntry } from './marker.js';
+
+// Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
+// instead: it reads "g PGID" and "m NAME=value" lines from a pipe whose other end only Node holds, and
+// when that pipe reaches EOF without a "q" line first (Node died), it kills every listed group with
+// SIGKILL and then every process carrying the marker, scanning again until a scan finds nobody (at
+// most 50 scans: a process stuck in the kernel cannot be waited for). Written for dash, whose kill
+// takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`.
+const SCRIPT = `groups= entry=
+while read -r cmd arg; do
+  case $cmd in
+    g) case $arg in ''|*[!0-9]*) ;; *) [ "$arg" -gt 1 ] && groups="$groups $arg" ;; esac ;;
+    m) entry=$arg ;;
+    q) exit 0 ;;
+  esac
+done
+for g in $groups; do kill -9 -$g 2>/dev/null; done
+[ -n "$entry" ] || exit 0
+round=0
+while [ $round -lt 50 ]; do
+  pids=
+  for f in $(grep -lszxF -e "$entry" /proc/[0-9]*/environ); do
+    p=\${f#/proc/}; p=\${p%/environ}
+    [ "$p" = $$ ] || pids="$pids $p"
+  done
+  [ -n "$pids" ] || exit 0
+  kill -9 $pids 2>/dev/null
+  round=$((round + 1))
+done`;
+
+export interface Watchdog {
+  // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded.
+  readonly pid: number | null;
+  watchGroup(pgid: number): void;
+  // Normal end: the watchdog exits without killing anything.
+  disarm(): void;
+}
+
+// Starts the watchdog for one run. It lives in its own process group and session so that whatever
+// kills safe-run does not kill it too, holds no descriptor but its stdin, sits in / so it keeps no
+// directory busy, and does not keep Node's event loop alive.
+export function startWatchdog(marker: Marker): Watchdog {
+  assertMarker(marker);
+  const child = spawn('/bin/sh', ['-c', SCRIPT], {
+    argv0: 'safe-run-watchdog',
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    cwd: '/',
+    // Its own environment has no marker, so its sweep never finds itself or its grep.
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+  });
+  const input = child.stdin as Socket;
+  child.on('error', () => {});
+  input.on('error', () => {});
+  child.unref();
+  input.unref();
+  let armed = child.pid !== undefined;
+  // Writes to a pipe with an empty queue complete synchronously in libuv, so a line written just
+  // before Node is SIGKILLed has reached the watchdog.
+  const send = (line: string) => {
+    if (armed) input.write(`${line}\n`);
+  };
+  send(`m ${markerEntry(marker)}`);
+  return {
+    pid: child.pid ?? null,
+    watchGroup(pgid: number) {
+      if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
+      send(`g ${pgid}`);
+    },
+    disarm() {
+      send('q');
+      armed = false;
+      input.end();
+    },
+  };
+}

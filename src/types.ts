@@ -1,0 +1,143 @@
+// The data that flows through safe-run: inputs become a Plan, the engine turns a Plan into a Report.
+// Nothing downstream of the engine reaches back into it.
+
+export type Policy = 'pipefail' | 'first-failure' | 'last';
+export type SigpipeMode = 'tolerate' | 'fail';
+export type OnLimit = 'truncate' | 'kill';
+export type LeftoversMode = 'kill' | 'keep';
+
+export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };
+
+// One stage as the user declared it, after validation.
+export interface StageSpec {
+  name: string;
+  // argv[0] is the program as asked (a name looked up on PATH, or a path).
+  argv: string[];
+  // Variables added to (or overriding) the inherited environment.
+  env: Record<string, string>;
+  cwd: string | null;
+  okCodes: number[];
+  // An optional stage's failure is shown but never decides the verdict.
+  optional: boolean;
+  timeoutMs: number | null;
+  maxStdout: number | null;
+  maxStderr: number | null;
+}
+
+// Pipeline-wide settings; the effective values are echoed in the report.
+export interface Settings {
+  policy: Policy;
+  sigpipe: SigpipeMode;
+  stdin: StdinSource;
+  timeoutMs: number | null;
+  idleTimeoutMs: number | null;
+  killAfterMs: number;
+  drainTimeoutMs: number;
+  maxStdout: number;
+  maxStderr: number;
+  onLimit: OnLimit;
+  // The last stage's stdout is the pipeline's product: streamed whole by default, or capped like stderr.
+  liveStdout: 'full' | 'capped';
+  logDir: string | null;
+  maxLog: number;
+  leftovers: LeftoversMode;
+  failFast: boolean;
+  // Names of environment variables whose values are masked, in addition to the secret-looking ones.
+  mask: string[];
+  // Path of the environment-facts ledger, or null when disabled.
+  facts: string | null;
+}
+
+export interface Plan {
+  source: 'argv' | 'inline' | 'spec';
+  stages: StageSpec[];
+  settings: Settings;
+}
+
+export type StageStatus =
+  | 'ok'
+  | 'failed'
+  | 'signaled'
+  | 'sigpipe'
+  | 'not-started'
+  | 'skipped'
+  | 'timeout'
+  | 'limit'
+  | 'cancelled';
+
+export interface StreamReport {
+  // Bytes the stage wrote to this stream; null when the stream went straight into the next stage's pipe.
+  bytes: number | null;
+  truncated: boolean;
+  omittedBytes: number;
+  // Kept text (head and tail, with a marker at the cut); null when not captured or binary.
+  text: string | null;
+  binary: boolean;
+  // Where the whole stream was saved (--log-dir), else null.
+  logFile: string | null;
+}
+
+export interface StageError {
+  code: string;
+  message: string;
+}
+
+// Why and when safe-run stopped a stage, and the signals it sent (in order).
+export interface StageStop {
+  reason: string;
+  afterMs: number;
+  signals: string[];
+}
+
+export interface StageResult {
+  index: number;
+  name: string;
+  argv: string[];
+  // The file that was (or would have been) executed.
+  resolvedPath: string | null;
+  status: StageStatus;
+  // True when this stage counts as a success for the policy (ok, tolerated SIGPIPE, optional...).
+  succeeded: boolean;
+  exitCode: number | null;
+  signal: string | null;
+  pid: number | null;
+  startedAt: string | null;
+  durationMs: number | null;
+  optional: boolean;
+  stdout: StreamReport;
+  stderr: StreamReport;
+  stop: StageStop | null;
+  error: StageError | null;
+  hint: string | null;
+}
+
+export interface Verdict {
+  ok: boolean;
+  exitCode: number;
+  // 1-based index of the stage whose outcome decided the exit code, if any.
+  blamedStage: number | null;
+  reason: string;
+}
+
+export interface Leftover {
+  pid: number;
+  command: string;
+  stage: string | null;
+  how: string;
+  action: 'killed' | 'kept';
+}
+
+export interface Report {
+  schemaVersion: 1;
+  ok: boolean;
+  exitCode: number;
+  policy: Policy;
+  verdict: Verdict;
+  startedAt: string;
+  durationMs: number;
+  stages: StageResult[];
+  settings: Settings;
+  leftovers: Leftover[];
+  facts: unknown[];
+  warnings: string[];
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+// Bad requests: one line, exit 125, nothing started, never a stack trace.
+describe('bad requests', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['no pipeline at all', [], /nothing to run/],
+    ['two inputs at once', ['-c', 'true', '--', 'true'], /only one of/],
+    ['an unknown flag', ['--polcy', 'last', '--', 'true'], /unknown option.*--polcy/],
+    ['a bad policy', ['--policy', 'sometimes', '--', 'true'], /sometimes/],
+    ['a bad duration', ['--timeout', '5', '--', 'true'], /not a duration/],
+    ['a bad size', ['--max-stderr', 'lots', '--', 'true'], /not a size/],
+    ['ok-codes for a stage that does not exist', ['--ok-codes', 'grep=0,1', '--', 'true'], /no stage "grep"/],
+    ['malformed ok-codes', ['--ok-codes', 'grep', '--', 'true'], /STAGE=CODES/],
+    ['a missing stdin file', ['--stdin', '/nonexistent/input', '--', 'cat'], /no such file/],
+    [
+      'a report in a missing directory',
+      ['--report', '/nonexistent/dir/r.json', '--', 'true'],
+      /not writable/,
+    ],
+    ['shell syntax in -c', ['-c', 'echo hi > out.txt'], /">" at column 9/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`refuses ${what} with one line and exit 125`, async () => {
+      const result = await runCli(['--no-facts', ...args]);
+      expect(result.code).toBe(125);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^safe-run: /);
+      expect(lines[0]).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('prints help on stdout and exits 0', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/--policy/);
+  });
+});

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { planFromArgv, planFromInline, run } from '../../src/index.js';
+
+function openFds(): string[] {
+  return fs.readdirSync('/proc/self/fd').sort();
+}
+
+function ourTempDirs(): string[] {
+  return fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('safe-run-'));
+}
+
+describe('the library', () => {
+  it('returns the typed report without printing anything', async () => {
+    const report = await run(planFromInline("printf 'x\\ny\\n' | wc -l", { facts: null }));
+    expect(report.schemaVersion).toBe(1);
+    expect(report.ok).toBe(true);
+    expect(report.stages.map((stage) => stage.name)).toEqual(['printf', 'wc']);
+    expect(report.stages[1]!.stdout.text?.trim()).toBe('2');
+    expect(report.stages[0]!.stdout.bytes).toBeNull();
+  });
+
+  it('leaves no temporary file and no file descriptor behind, whatever the outcome', async () => {
+    // Warm up once so lazily opened descriptors of the runtime itself do not count.
+    await run(planFromArgv(['true'], { facts: null }));
+    const fdsBefore = openFds();
+    const tempBefore = ourTempDirs();
+    const plans = [
+      planFromInline('yes | head -n1', { facts: null }),
+      planFromInline("sh -c 'exit 3' | cat | wc -c", { facts: null }),
+      planFromInline('no-such-program-xyz | cat', { facts: null }),
+      planFromArgv(['sh', '-c', 'echo out; echo err >&2'], { facts: null }),
+    ];
+    for (const plan of plans) await run(plan);
+    expect(ourTempDirs()).toEqual(tempBefore);
+    expect(openFds()).toEqual(fdsBefore);
+  });
+
+  it('gives the same stage a unique default name', async () => {
+    const report = await run(planFromInline('cat /dev/null | cat | cat', { facts: null }));
+    expect(report.stages.map((stage) => stage.name)).toEqual(['cat', 'cat-2', 'cat-3']);
+  });
+});
