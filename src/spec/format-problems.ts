@@ -30,12 +30,16 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 // Zod's issues as problems, one per thing to fix: an unknown key per key, and for a value that may
 // take several forms, the problems of the form the value was evidently meant to have.
-export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], base: PropertyKey[] = []): SpecProblem[] {
+export function problemsFromIssues(
+  issues: readonly z.core.$ZodIssue[],
+  base: PropertyKey[] = [],
+): SpecProblem[] {
   const problems: SpecProblem[] = [];
   for (const issue of issues) {
     const path = [...base, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ path: [...path, key], message: unknownKeyMessage(path, key) });
+      for (const key of issue.keys)
+        problems.push({ path: [...path, key], message: unknownKeyMessage(path, key) });
     } else if (issue.code === 'invalid_union') {
       const branch = intendedBranch(issue.errors);
       if (branch) problems.push(...problemsFromIssues(branch, path));
@@ -50,7 +54,9 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], base: Pr
 }
 
 // The one alternative whose type the value has (an array for `run: [ls, 5]`), if there is exactly one.
-function intendedBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] | null {
+function intendedBranch(
+  branches: readonly (readonly z.core.$ZodIssue[])[],
+): readonly z.core.$ZodIssue[] | null {
   const typed = branches.filter(
     (issues) => !issues.some((issue) => issue.path.length === 0 && issue.code === 'invalid_type'),
   );
@@ -91,7 +97,10 @@ export function formatProblems(label: string, problems: readonly SpecProblem[]):
   }
   if (lines.length <= MAX_LINES) return lines;
   const more = lines.length - MAX_LINES;
-  return [...lines.slice(0, MAX_LINES), `${oneLine(label)}: … and ${more} more problem${more === 1 ? '' : 's'}`];
+  return [
+    ...lines.slice(0, MAX_LINES),
+    `${oneLine(label)}: … and ${more} more problem${more === 1 ? '' : 's'}`,
+  ];
 }
 
 export function specError(code: string, label: string, problems: readonly SpecProblem[]): RequestError {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { specError, problemsFromIssues } from './format-problems.js';
 import { findDuplicateNames } from './find-duplicate-names.js';
+import { problemsFromIssues, specError } from './format-problems.js';
 import { parseSpecText, type SpecFormat } from './parse-text.js';
 import { readSpecSource } from './read-source.js';
 import { specSchema } from './schema.js';

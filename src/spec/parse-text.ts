@@ -11,14 +11,20 @@ const EMPTY = 'the document is empty; expected a mapping with "version" and "sta
 export function parseSpecText(text: string, format: SpecFormat, label: string): unknown {
   const body = text.replace(/^\uFEFF/, '');
   const value = format === 'json' ? parseJson(body, label) : parseYaml(body, label);
-  if (value === null || value === undefined) throw specError('spec.empty', label, [{ path: [], message: EMPTY }]);
+  if (value === null || value === undefined)
+    throw specError('spec.empty', label, [{ path: [], message: EMPTY }]);
   return value;
 }
 
 function parseYaml(text: string, label: string): unknown {
   try {
     // YAML 1.2: `yes`, `no` and `on` are strings, not booleans; duplicate keys are errors.
-    const document = parseDocument(text, { version: '1.2', uniqueKeys: true, prettyErrors: true, logLevel: 'error' });
+    const document = parseDocument(text, {
+      version: '1.2',
+      uniqueKeys: true,
+      prettyErrors: true,
+      logLevel: 'error',
+    });
     const problems = [...document.errors, ...document.warnings].map(yamlProblem);
     if (problems.length > 0) throw specError('spec.syntax', label, problems);
     return document.toJS({ maxAliasCount: 100 });
@@ -68,7 +74,8 @@ function jsonProblem(text: string, message: string): SpecProblem {
 
 function yamlErrors(text: string): YAMLError[] {
   try {
-    return parseDocument(text, { schema: 'json', uniqueKeys: true, prettyErrors: true, logLevel: 'error' }).errors;
+    return parseDocument(text, { schema: 'json', uniqueKeys: true, prettyErrors: true, logLevel: 'error' })
+      .errors;
   } catch {
     return [];
   }

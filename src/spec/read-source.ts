@@ -18,7 +18,12 @@ export const STDIN_LABEL = '<stdin>';
 // process substitution) is YAML, which also reads JSON.
 export function readSpecSource(path: string, stdinText: () => string): SpecSource {
   if (path === '-') {
-    return { text: readWith(stdinText, STDIN_LABEL), label: STDIN_LABEL, baseDir: process.cwd(), format: 'yaml' };
+    return {
+      text: readWith(stdinText, STDIN_LABEL),
+      label: STDIN_LABEL,
+      baseDir: process.cwd(),
+      format: 'yaml',
+    };
   }
   const format: SpecFormat = extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
   const text = readWith(() => readFileSync(path, 'utf8'), path);
@@ -34,12 +39,16 @@ const READ_ERRORS: Record<string, [code: string, message: string]> = {
 };
 
 function readWith(read: () => string, label: string): string {
-  if (label === '') throw specError('spec.not-found', '(no file)', [{ path: [], message: 'no spec file given' }]);
+  if (label === '')
+    throw specError('spec.not-found', '(no file)', [{ path: [], message: 'no spec file given' }]);
   try {
     return read();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    const [errorCode, message] = READ_ERRORS[code] ?? ['spec.unreadable', `cannot be read (${code || 'error'})`];
+    const [errorCode, message] = READ_ERRORS[code] ?? [
+      'spec.unreadable',
+      `cannot be read (${code || 'error'})`,
+    ];
     throw specError(errorCode, label, [{ path: [], message }]);
   }
 }

@@ -66,7 +66,9 @@ function runSchema() {
   return z
     .union([argvSchema(), textSchema(RUN_EXPECTED)], {
       error: (issue) =>
-        issue.input === undefined ? `required: the command to run, as ${RUN_EXPECTED}` : expected(RUN_EXPECTED)(issue),
+        issue.input === undefined
+          ? `required: the command to run, as ${RUN_EXPECTED}`
+          : expected(RUN_EXPECTED)(issue),
     })
     .transform((run, ctx) => {
       if (Array.isArray(run)) return { argv: run, env: {} as Record<string, string> };
@@ -92,7 +94,9 @@ function runSchema() {
 
 // The grammar's messages speak of `-c` and the command line; in a spec the same advice reads differently.
 function inSpecTerms(message: string): string {
-  return message.replace(/^-c: /, '').replace("or run: safe-run -- bash -c '...'", 'or write run: [bash, -c, "..."]');
+  return message
+    .replace(/^-c: /, '')
+    .replace("or run: safe-run -- bash -c '...'", 'or write run: [bash, -c, "..."]');
 }
 
 export const stageObjectSchema = z.strictObject(
@@ -256,7 +260,7 @@ export const specObjectSchema = z
   });
 
 function describeInput(input: unknown): string {
-  return typeof input === 'string' ? `the string ${quote(input)}` : JSON.stringify(input) ?? 'nothing';
+  return typeof input === 'string' ? `the string ${quote(input)}` : (JSON.stringify(input) ?? 'nothing');
 }
 
 export const specSchema = specObjectSchema;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { Settings, StageSpec, StdinSource } from '../types.js';
 import { assignStageNames } from '../inputs/stage-names.js';
+import type { Settings, StageSpec, StdinSource } from '../types.js';
 import type { ParsedSpec } from './schema.js';
 
 // What a spec file contributes to a Plan: its stages, and only the settings it sets, so that

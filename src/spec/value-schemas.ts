@@ -42,7 +42,9 @@ type IssueInput = { input?: unknown };
 // The message for a wrong value: what was expected, and what was found. A missing required key says so.
 export function expected(what: string): (issue: IssueInput) => string {
   return (issue) =>
-    issue.input === undefined ? `missing; expected ${what}` : `expected ${what}; got ${describeValue(issue.input)}`;
+    issue.input === undefined
+      ? `missing; expected ${what}`
+      : `expected ${what}; got ${describeValue(issue.input)}`;
 }
 
 const NO_NUL = (text: string) => !text.includes('\0');
@@ -72,7 +74,11 @@ export function durationSchema() {
     .transform((text, ctx) => {
       const ms = parseDuration(text, 'duration');
       if (ms <= MAX_TIMER_MS) return ms;
-      ctx.issues.push({ code: 'custom', input: text, message: `${quote(text)} is too long; the limit is 596h` });
+      ctx.issues.push({
+        code: 'custom',
+        input: text,
+        message: `${quote(text)} is too long; the limit is 596h`,
+      });
       return z.NEVER;
     });
 }
