@@ -137,10 +137,13 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       } else {
         run.markExited(null, null);
       }
-      run.readers.push(readStream(errPipe.readFd, (chunk) => run.stderrSinks!.push(chunk)));
+      const errReader = readStream(errPipe.readFd, (chunk) => run.stderrSinks!.push(chunk));
+      void errReader.ended.then(() => run.stderrSinks!.end());
+      run.readers.push(errReader);
       run.readFds.push(errPipe.readFd);
       if (isLast) {
         const outReader = readStream(outPipe.readFd, (chunk) => run.stdoutSinks!.push(chunk));
+        void outReader.ended.then(() => run.stdoutSinks!.end());
         run.readers.push(outReader);
         run.readFds.push(outPipe.readFd);
         io.stdout?.on('error', (error: NodeJS.ErrnoException) => {

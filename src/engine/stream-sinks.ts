@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { HeadTailKeeper } from '../capture/head-tail.js';
+import { HeadTailKeeper, type KeptStream, omissionMarker } from '../capture/head-tail.js';
 import { LinePrefixer } from '../capture/line-prefixer.js';
 import { LiveCap } from '../capture/live-cap.js';
 import { StreamLog } from '../capture/log-file.js';
 import { StreamMasker } from '../capture/mask.js';
+import { formatBytes } from '../inputs/units.js';
 import type { Settings, StreamReport } from '../types.js';
 
 export interface SinkOptions {
@@ -26,6 +27,8 @@ export interface StreamSinks {
   push(chunk: Buffer): void;
   // Stop streaming live (safe-run's own output went away); capture and logs go on.
   detachLive(): void;
+  // The stream reached EOF: flush held bytes, and show the tail of a stream whose live view was capped.
+  end(): void;
   finish(): StreamReport;
 }
 
@@ -42,6 +45,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   const prefixer = live && options.prefix !== null ? new LinePrefixer(`[${options.prefix}] `) : null;
   const liveCap = live && options.capLive ? new LiveCap(options.cap, options.label) : null;
   let bytes = 0;
+  let kept: KeptStream | null = null;
   let finished: StreamReport | null = null;
 
   const emit = (masked: Buffer, end: boolean) => {
@@ -63,13 +67,37 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     detachLive() {
       live = null;
     },
+    end() {
+      if (kept) return;
+      emit(masker ? masker.flush() : Buffer.alloc(0), true);
+      kept = keeper.finish();
+      const hidden = liveCap?.finish() ?? 0;
+      if (live && hidden > 0 && kept.text !== null) {
+        const tail = tailOf(kept, hidden);
+        if (tail.length > 0) {
+          const note = `[safe-run: the last ${formatBytes(tail.length)} of ${options.label}:]\n`;
+          const body = prefixer ? Buffer.concat([prefixer.push(tail), prefixer.flush()]) : tail;
+          live.write(Buffer.concat([Buffer.from(note), body]));
+        }
+      }
+    },
     finish() {
       if (finished) return finished;
-      emit(masker ? masker.flush() : Buffer.alloc(0), true);
-      const kept = keeper.finish();
+      this.end();
       const saved = log?.close() ?? null;
-      finished = { ...kept, bytes, logFile: saved?.path ?? null };
+      finished = { ...kept!, bytes, logFile: saved?.path ?? null };
       return finished;
     },
   };
+}
+
+// The end of the kept text that was not shown live: at most `hidden` bytes, from a line start.
+function tailOf(kept: KeptStream, hidden: number): Buffer {
+  const text = kept.text ?? '';
+  const marker = omissionMarker(kept.omittedBytes);
+  const at = kept.truncated ? text.lastIndexOf(marker) : -1;
+  const tail = Buffer.from(at === -1 ? text : text.slice(at + marker.length));
+  if (tail.length <= hidden) return tail;
+  const from = tail.indexOf(0x0a, tail.length - hidden);
+  return from === -1 ? Buffer.alloc(0) : tail.subarray(from + 1);
 }
