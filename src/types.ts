@@ -140,4 +140,6 @@ export interface Report {
   leftovers: Leftover[];
   facts: unknown[];
   warnings: string[];
+  // What to do next, in one sentence; null when there is nothing to do.
+  next: string | null;
 }

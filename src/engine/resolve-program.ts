@@ -316,8 +316,18 @@ function inspectShebang(
 ): Inspection {
   const interp = resolve(cwd, shebang.interpreter);
   const from = 'from the #! line';
+  if (shebang.interpreter === '') {
+    return failed(
+      file,
+      'EBADINTERP',
+      'missing-interpreter',
+      `${program}: its #! line names no interpreter; write the interpreter's path after #!`,
+      126,
+      '',
+    );
+  }
   const st = statOf(interp);
-  if (shebang.interpreter === '' || 'errno' in st) {
+  if ('errno' in st) {
     const cr = shebang.interpreter.endsWith('\r')
       ? `; the line ends with a carriage return (Windows line endings): convert the file to LF (sed -i 's/\\r$//' ${program})`
       : '; install it or fix the #! line';

@@ -6,6 +6,7 @@ import { classifyEnding } from '../policy/stage-status.js';
 import { decideVerdict, successes } from '../policy/verdict.js';
 import { createMarker } from '../teardown/marker.js';
 import { startWatchdog } from '../teardown/watchdog.js';
+import { nextStep } from '../report/next-step.js';
 import type { Plan, Report, StageResult, StreamReport } from '../types.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { preflight } from './preflight.js';
@@ -262,7 +263,7 @@ function buildReport(
   const ok = successes(stages, input);
   for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;
   const verdict = decideVerdict(stages, input);
-  return {
+  const report: Omit<Report, 'next'> = {
     schemaVersion: 1,
     ok: verdict.ok,
     exitCode: verdict.exitCode,
@@ -276,4 +277,5 @@ function buildReport(
     facts: [],
     warnings,
   };
+  return { ...report, next: nextStep(report) };
 }

@@ -77,10 +77,12 @@ interface Word {
   append: boolean;
 }
 
+// An unquoted "{" that may start a brace expansion. As in bash, a "}" at the brace's own depth only
+// closes it once a "," or ".." has been seen at that depth; an earlier "}" is plain text.
 interface OpenBrace {
   col: number;
-  comma: boolean;
-  dots: boolean;
+  depth: number;
+  separated: boolean;
 }
 
 interface StageBuilder {
@@ -95,7 +97,8 @@ function refuse(code: string, message: string): never {
 
 // Shows user text inside a one-line message.
 function show(text: string): string {
-  const short = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  const chars = Array.from(text);
+  const short = chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : text;
   const escaped = short.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) =>
     c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
@@ -144,7 +147,7 @@ class WordReader {
 
   constructor(
     private readonly chars: string[],
-    start: number,
+    private readonly start: number,
     private readonly atCommand: boolean,
   ) {
     this.i = start;
@@ -152,8 +155,7 @@ class WordReader {
   }
 
   read(): { word: Word; end: number } {
-    const { chars } = this;
-    const start = this.i;
+    const { chars, start } = this;
     for (let c = chars[this.i]; c !== undefined && c !== ' ' && c !== '\t' && c !== '|'; c = chars[this.i]) {
       if (c === "'") this.readSingleQuoted();
       else if (c === '"') this.readDoubleQuoted();
@@ -289,7 +291,7 @@ class WordReader {
       unquoted('syntax.glob', c, col, 'is a filename pattern in bash, which safe-run does not expand');
     }
     const afterAssign = word.assignAt >= 0 && (word.units.length - 1 === word.assignAt || lastPlain === ':');
-    if (c === '~' && (atStart || (afterAssign && lastPlain !== undefined))) {
+    if (c === '~' && (atStart || afterAssign)) {
       unquoted(
         'syntax.tilde',
         c,
@@ -299,18 +301,26 @@ class WordReader {
     }
     if (c === '#' && atStart)
       unquoted('syntax.comment', c, col, 'starts a comment in bash, which safe-run does not strip');
-    const open = this.braces.at(-1);
-    if (c === '{') this.braces.push({ col, comma: false, dots: false });
-    if (open && c === ',') open.comma = true;
-    if (open && c === '.' && lastPlain === '.') open.dots = true;
-    if (c === '}' && this.braces.pop() !== undefined && open && (open.comma || open.dots)) {
-      refuse(
-        'syntax.brace',
-        `brace expansion ${show(chars.slice(open.col - 1, col).join(''))} at column ${open.col} makes several words in bash, which safe-run does not do; quote the braces to pass them as text, ${OR_BASH}`,
-      );
-    }
+    this.trackBraces(c, col, lastPlain);
     this.add(c, 'plain');
     this.i += 1;
+  }
+
+  private trackBraces(c: string, col: number, lastPlain: string | undefined): void {
+    const { chars, i } = this;
+    for (const open of this.braces) {
+      if (c === '{') open.depth += 1;
+      else if (c === '}' && open.depth > 0) open.depth -= 1;
+      else if (c === '}' && open.separated) {
+        refuse(
+          'syntax.brace',
+          `brace expansion ${show(chars.slice(open.col - 1, col).join(''))} at column ${open.col} makes several words in bash, which safe-run does not do; quote the braces to pass them as text, ${OR_BASH}`,
+        );
+      } else if (open.depth === 0 && (c === ',' || (c === '.' && lastPlain === '.'))) open.separated = true;
+    }
+    // bash skips a "{" that starts the word or follows a blank when a "}" comes right after it.
+    const skipped = (i === this.start || ' \t\n'.includes(chars[i - 1]!)) && chars[i + 1] === '}';
+    if (c === '{' && !skipped) this.braces.push({ col, depth: 0, separated: false });
   }
 }
 
@@ -356,7 +366,7 @@ function addWord(stage: StageBuilder, word: Word): void {
   if (value.startsWith('%')) {
     refuse(
       'syntax.job',
-      `command ${show(value)} at column ${col} starts with "%", which bash reads as a job to resume (fg), not a program; name the program by its path, as in ./${value}`,
+      `command ${show(value)} at column ${col} starts with "%", which bash reads as a job to resume (fg), not a program; name the program by a path, as in ${show(`./${value}`)}`,
     );
   }
   stage.argv.push(value);

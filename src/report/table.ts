@@ -86,5 +86,6 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
   const verdict = report.verdict;
   const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
   out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${verdict.reason})`);
+  if (report.next) out.push(chalk.dim(`next: ${report.next}`));
   return `${out.join('\n')}\n`;
 }

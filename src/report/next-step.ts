@@ -1,0 +1,49 @@
+import type { Report, StageResult } from '../types.js';
+
+// Programs whose exit code 1 means "nothing selected / differences found" rather than an error.
+const ONE_MEANS_NO_MATCH = new Set(['grep', 'egrep', 'fgrep', 'rg', 'diff', 'cmp', 'ag', 'ack']);
+
+function where(stage: StageResult): string {
+  return `stage ${stage.index} "${stage.name}"`;
+}
+
+function forBlamed(stage: StageResult, report: Report): string {
+  const stream = `stages[${stage.index - 1}].stderr`;
+  switch (stage.status) {
+    case 'not-started':
+      return `${where(stage)} could not start (${stage.error?.code}): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then`;
+    case 'timeout':
+      return `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'}): find out why it is slow or stuck before raising the limit`;
+    case 'limit':
+      return `${where(stage)} was stopped for writing more than its cap: raise --max-stdout/--max-stderr or use --on-limit truncate`;
+    case 'sigpipe':
+      return `${where(stage)} was killed by SIGPIPE because its reader closed early; if that is intended, run with --sigpipe tolerate`;
+    case 'signaled':
+      return `${where(stage)} was killed by ${stage.signal} from outside safe-run; read ${stream} and the system log (out of memory?)`;
+    case 'failed': {
+      const base = stage.argv[0]!.split('/').pop()!;
+      if (stage.exitCode === 1 && ONE_MEANS_NO_MATCH.has(base)) {
+        return `${where(stage)} exited 1, which for ${base} means "no match / differences": if that is a valid result, add --ok-codes ${stage.name}=0,1; otherwise read ${stream}`;
+      }
+      const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
+      return `${where(stage)} failed with exit ${stage.exitCode}: read ${stream}.text${saved}`;
+    }
+    default:
+      return `${where(stage)} ended as ${stage.status}; see report.verdict.reason`;
+  }
+}
+
+// One sentence for whoever reads the report next (an agent, most often): what to do now.
+export function nextStep(report: Omit<Report, 'next'>): string | null {
+  const { verdict } = report;
+  if (!verdict.ok) {
+    if (verdict.blamedStage === null) return 'safe-run was interrupted: run again when you mean to';
+    const stage = report.stages[verdict.blamedStage - 1]!;
+    return forBlamed(stage, report as Report);
+  }
+  const cut = report.stages.find((stage) => stage.stdout.truncated || stage.stderr.truncated);
+  if (cut && !cut.stdout.logFile && !cut.stderr.logFile) {
+    return `ok; ${where(cut)} wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything`;
+  }
+  return null;
+}
