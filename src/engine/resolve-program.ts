@@ -58,13 +58,16 @@ const EXECVP_DEFAULT_PATH = '/bin:/usr/bin';
 // The shell a no-#! executable is run with by execvp, env and Node (bash itself uses bash).
 const FALLBACK_SHELL = '/bin/sh';
 // Linux follows at most this many nested #! interpreters (BINPRM_MAX_RECURSION).
-const MAX_INTERPRETER_DEPTH = 4;
+const MAX_DEPTH = 4;
 
 // `compgen -b` and `compgen -k` of bash 5.2.
 const BUILTINS = new Set(
-  '. : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait'.split(
-    ' ',
-  ),
+  (
+    '. : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown ' +
+    'echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile ' +
+    'popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true ' +
+    'type typeset ulimit umask unalias unset wait'
+  ).split(' '),
 );
 const KEYWORDS = new Set(
   'if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc'.split(
@@ -72,53 +75,42 @@ const KEYWORDS = new Set(
   ),
 );
 
-type Failure = Omit<Unresolved, 'ok'>;
-type Inspection =
-  | { ok: true; interpreter: string | null; warnings: string[] }
-  | { ok: false; failure: Failure };
+type Env = Record<string, string | undefined>;
+type Runnable = { ok: true; interpreter: string | null; warnings: string[] };
+type Inspection = Runnable | Unresolved;
+const RUNNABLE: Runnable = { ok: true, interpreter: null, warnings: [] };
 
-export function resolveProgram(
-  program: string,
-  env: Record<string, string | undefined>,
-  cwd: string,
-): Resolution {
+export function resolveProgram(program: string, env: Env, cwd: string): Resolution {
   if (program === '' || program.includes('\0')) {
     const what = program === '' ? 'the program name is empty' : 'the program name contains a NUL byte';
-    return fail(null, 'ENOENT', 'not-on-path', `${what}; give the program to run as the first word`, 127);
+    return no(null, 'ENOENT', 'not-on-path', 127, `${what}; give the program to run as the first word`);
   }
-  if (program.includes('/')) return resolveDirect(program, env, cwd);
-  return resolveOnPath(program, env, cwd);
+  return program.includes('/') ? resolveDirect(program, env, cwd) : resolveOnPath(program, env, cwd);
 }
 
-function resolveDirect(program: string, env: Record<string, string | undefined>, cwd: string): Resolution {
+function resolveDirect(program: string, env: Env, cwd: string): Resolution {
   const file = resolve(cwd, program);
-  const st = statOf(file);
+  // path.resolve drops a trailing slash, which makes the kernel insist on a directory.
+  const st = statOf(program.endsWith('/') ? `${file}/` : file);
   if ('errno' in st) return missingFile(program, file, st.errno);
   if (st.stats.isDirectory()) {
-    return fail(
+    return no(
       file,
       'EISDIR',
       'is-directory',
-      `${program}: is a directory, not a program; name the program inside it`,
       126,
+      `${program}: is a directory, not a program; name the program inside it`,
     );
   }
   if (!isExecutable(file)) {
-    const mode = modeOf(st.stats);
-    return fail(
-      file,
-      'EACCES',
-      'not-executable',
-      `${program}: is not executable (mode ${mode}); make it executable (chmod +x ${program}) or run it through its interpreter`,
-      126,
-    );
+    const message = `${program}: is not executable (mode ${modeOf(st.stats)}); make it executable (chmod +x ${program}) or run it through its interpreter`;
+    return no(file, 'EACCES', 'not-executable', 126, message);
   }
   return finish(program, file, 'direct', [], env, cwd);
 }
 
-function resolveOnPath(program: string, env: Record<string, string | undefined>, cwd: string): Resolution {
-  const pathValue = env.PATH ?? BASH_DEFAULT_PATH;
-  const search = searchPath(program, pathValue, cwd, env.HOME, 'bash');
+function resolveOnPath(program: string, env: Env, cwd: string): Resolution {
+  const search = searchPath(program, env.PATH ?? BASH_DEFAULT_PATH, cwd, env.HOME, 'bash');
   if (search.kind === 'found') {
     const warnings: string[] = [];
     if (search.tilde) {
@@ -126,9 +118,9 @@ function resolveOnPath(program: string, env: Record<string, string | undefined>,
         `\`${program}\` was found through the PATH entry \`${search.entry}\`; only bash expands \`~\` in PATH (env, execvp and Node do not), so put the expanded directory on PATH`,
       );
     } else if (search.relative) {
-      const shown = search.entry === '' ? 'an empty entry (the current directory)' : `\`${search.entry}\``;
+      const entry = search.entry === '' ? 'an empty entry (the current directory)' : `\`${search.entry}\``;
       warnings.push(
-        `\`${program}\` was found only through the relative PATH entry ${shown} as ${search.path}; this depends on the current directory, so put an absolute directory on PATH`,
+        `\`${program}\` was found only through the relative PATH entry ${entry} as ${search.path}; this depends on the current directory, so put an absolute directory on PATH`,
       );
     }
     return finish(program, search.path, 'path-lookup', warnings, env, cwd);
@@ -136,34 +128,24 @@ function resolveOnPath(program: string, env: Record<string, string | undefined>,
   if (search.kind === 'denied') {
     const st = statOf(search.path);
     const mode = 'stats' in st ? ` (mode ${modeOf(st.stats)})` : '';
-    return fail(
-      search.path,
-      'EACCES',
-      'not-executable',
-      `\`${program}\`: found ${search.path} on PATH but it is not executable${mode}; make it executable (chmod +x ${search.path}) or fix PATH`,
-      126,
-    );
+    const message = `\`${program}\`: found ${search.path} on PATH but it is not executable${mode}; make it executable (chmod +x ${search.path}) or fix PATH`;
+    return no(search.path, 'EACCES', 'not-executable', 126, message);
   }
   const kind = BUILTINS.has(program) ? 'builtin' : KEYWORDS.has(program) ? 'keyword' : null;
   if (kind !== null) {
-    return fail(
-      null,
-      'ENOENT',
-      'builtin',
-      `\`${program}\` is a shell ${kind}, not a program; run it through a shell: safe-run -- bash -c '...'`,
-      127,
-    );
+    const message = `\`${program}\` is a shell ${kind}, not a program; run it through a shell: safe-run -- bash -c '...'`;
+    return no(null, 'ENOENT', 'builtin', 127, message);
   }
   const notes = [`searched ${plural(search.searched, 'directory', 'directories')}`];
   for (const link of search.brokenLinks) notes.push(`${link} is a broken symlink to ${linkTarget(link)}`);
   if (search.directory !== null) notes.push(`${search.directory} is a directory`);
   const next = search.brokenLinks.length > 0 ? 'reinstall it or fix PATH' : 'install it or fix PATH';
-  return fail(
+  return no(
     null,
     'ENOENT',
     'not-on-path',
-    `\`${program}\` was not found on PATH (${notes.join('; ')}); ${next}`,
     127,
+    `\`${program}\` was not found on PATH (${notes.join('; ')}); ${next}`,
   );
 }
 
@@ -172,11 +154,11 @@ function finish(
   file: string,
   via: Resolved['via'],
   warnings: string[],
-  env: Record<string, string | undefined>,
+  env: Env,
   cwd: string,
 ): Resolution {
   const inspection = inspectExecutable(program, file, env, cwd, 0);
-  if (!inspection.ok) return { ok: false, ...inspection.failure };
+  if (!inspection.ok) return inspection;
   return {
     ok: true,
     path: file,
@@ -191,9 +173,10 @@ type Search =
   | { kind: 'denied'; path: string }
   | { kind: 'none'; searched: number; brokenLinks: string[]; directory: string | null };
 
-// `bash` mode follows bash's findcmd.c (tilde expansion; the first non-executable match is run and
-// fails with 126, unless that first match is a directory, which makes the whole search "not found").
-// `execvp` mode follows glibc's execvp as used by `/usr/bin/env` (any unusable match means 126).
+// `bash` mode follows bash's findcmd.c: `~` is expanded, and the first existing match that cannot
+// run is what bash runs (and fails with 126), unless that first match is a directory, which makes
+// the whole search "not found" (127). `execvp` mode is glibc's execvp, used by `/usr/bin/env`: no
+// `~`, and any match that cannot run (directories included) means 126.
 function searchPath(
   name: string,
   pathValue: string,
@@ -215,9 +198,8 @@ function searchPath(
       continue;
     }
     const directory = st.stats.isDirectory();
-    if (!directory && isExecutable(full)) {
+    if (!directory && isExecutable(full))
       return { kind: 'found', path: full, entry, relative: !isAbsolute(dir), tilde };
-    }
     loseOn ??= { path: full, directory };
   }
   if (loseOn !== null && (mode === 'execvp' || !loseOn.directory))
@@ -226,36 +208,19 @@ function searchPath(
   return { kind: 'none', searched: new Set(entries).size, brokenLinks, directory };
 }
 
-// Reads the start of an executable the way the kernel (and then bash) would decide how to run it.
-function inspectExecutable(
-  program: string,
-  file: string,
-  env: Record<string, string | undefined>,
-  cwd: string,
-  depth: number,
-): Inspection {
-  const head = readHead(file, 4096);
-  if (head === null) return { ok: true, interpreter: null, warnings: [] };
-  if (head.bytes.length >= 4 && head.bytes.subarray(0, 4).equals(ELF_MAGIC))
-    return inspectElf(program, file, head);
-  const shebang = parseShebang(head.bytes);
+// Reads the start of an executable and decides, as the kernel and then bash would, how it runs.
+function inspectExecutable(program: string, file: string, env: Env, cwd: string, depth: number): Inspection {
+  const bytes = readAt(file, 0, 4096);
+  if (bytes === null) return RUNNABLE;
+  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x7f454c46) return inspectElf(program, file, bytes);
+  const shebang = parseShebang(bytes);
   if (shebang !== null) return inspectShebang(program, file, shebang, env, cwd, depth);
-  if (looksBinary(head.bytes.subarray(0, 128))) {
-    return failed(
-      file,
-      'ENOEXEC',
-      'bad-format',
-      `${program}: is not a program this machine can run (${describeBinary(head.bytes)}); check that the file is the right download and not damaged`,
-      126,
-    );
+  if (looksBinary(bytes.subarray(0, 128))) {
+    const message = `${program}: is not a program this machine can run (${describeBinary(bytes)}); check that the file is the right download and not damaged`;
+    return no(file, 'ENOEXEC', 'bad-format', 126, message);
   }
-  return {
-    ok: true,
-    interpreter: FALLBACK_SHELL,
-    warnings: [
-      `${program} has no #! line; it will be run with ${FALLBACK_SHELL} (bash would run it with bash); add a #! line to choose its interpreter`,
-    ],
-  };
+  const warning = `${program} has no #! line; it will be run with ${FALLBACK_SHELL} (bash would run it with bash); add a #! line to choose its interpreter`;
+  return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning] };
 }
 
 interface Shebang {
@@ -263,231 +228,149 @@ interface Shebang {
   arg: string | null;
 }
 
-// Linux's fs/binfmt_script.c: 256 bytes, the interpreter ends at space/tab/NUL, the rest of the line
-// (trimmed) is one argument. Returns null where the kernel answers ENOEXEC (bash then runs it as a script).
+// Linux's fs/binfmt_script.c on the first 256 bytes: the interpreter ends at space, tab or NUL, and
+// the rest of the line (trimmed) is one argument. Returns null where the kernel answers ENOEXEC
+// (no interpreter, or one cut off by the 256 bytes); bash then runs the file as a script.
 function parseShebang(bytes: Buffer): Shebang | null {
   const buf = Buffer.alloc(256);
   bytes.copy(buf, 0, 0, 256);
   if (buf[0] !== 0x23 || buf[1] !== 0x21) return null;
   const spacetab = (i: number) => buf[i] === 0x20 || buf[i] === 0x09;
+  const find = (from: number, to: number, test: (i: number) => boolean) => {
+    for (let i = from; i < to; i++) if (test(i)) return i;
+    return -1;
+  };
+  const nonSpacetab = (i: number) => !spacetab(i);
   const terminator = (i: number) => spacetab(i) || buf[i] === 0;
-  const nextNonSpacetab = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (!spacetab(i)) return i;
-    return -1;
-  };
-  const nextTerminator = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (terminator(i)) return i;
-    return -1;
-  };
-  const bufEnd = 255;
-  let end = -1;
-  for (let i = 0; i < 256 && buf[i] !== 0; i++) {
-    if (buf[i] === 0x0a) {
-      end = i;
-      break;
-    }
-  }
+  const nul = buf.indexOf(0);
+  let end = buf.subarray(0, nul === -1 ? 256 : nul).indexOf(0x0a);
   if (end === -1) {
-    const start = nextNonSpacetab(2, bufEnd);
-    if (start === -1 || nextTerminator(start, bufEnd) === -1) return null;
-    end = bufEnd;
+    const start = find(2, 255, nonSpacetab);
+    if (start === -1 || find(start, 255, terminator) === -1) return null;
+    end = 255;
   }
   while (end > 2 && spacetab(end - 1)) end--;
-  const name = nextNonSpacetab(2, end);
-  if (name === -1 || name === end) return null;
-  const sep = nextTerminator(name, end);
-  const argStart = sep !== -1 && buf[sep] !== 0 ? nextNonSpacetab(sep, end) : -1;
-  const upToNul = (from: number, to: number) => {
-    const nul = buf.indexOf(0, from);
-    return buf.toString('latin1', from, nul !== -1 && nul < to ? nul : to);
+  const name = find(2, end, nonSpacetab);
+  if (name === -1) return null;
+  const sep = find(name, end, terminator);
+  const argStart = sep !== -1 && buf[sep] !== 0 ? find(sep, end, nonSpacetab) : -1;
+  const text = (from: number, to: number) => {
+    const stop = buf.indexOf(0, from);
+    return buf.toString('utf8', from, stop !== -1 && stop < to ? stop : to);
   };
-  const interpreter = upToNul(name, sep === -1 ? end : sep);
-  const arg = argStart === -1 ? null : upToNul(argStart, end);
-  return { interpreter: Buffer.from(interpreter, 'latin1').toString('utf8'), arg };
+  return {
+    interpreter: text(name, sep === -1 ? end : sep),
+    arg: argStart === -1 ? null : text(argStart, end),
+  };
 }
 
 function inspectShebang(
   program: string,
   file: string,
   shebang: Shebang,
-  env: Record<string, string | undefined>,
+  env: Env,
   cwd: string,
   depth: number,
 ): Inspection {
-  const interp = resolve(cwd, shebang.interpreter);
-  const from = 'from the #! line';
-  if (shebang.interpreter === '') {
-    return failed(
+  const interpreter = shebang.interpreter;
+  if (interpreter === '') {
+    return badInterpreter(
       file,
-      'EBADINTERP',
-      'missing-interpreter',
-      `${program}: its #! line names no interpreter; write the interpreter's path after #!`,
       126,
       '',
+      `${program}: its #! line names no interpreter; write the interpreter's path after #!`,
     );
   }
-  const st = statOf(interp);
+  const target = resolve(cwd, interpreter);
+  const shown = `its interpreter ${show(interpreter)} (from the #! line)`;
+  const st = statOf(target);
   if ('errno' in st) {
-    const cr = shebang.interpreter.endsWith('\r')
-      ? `; the line ends with a carriage return (Windows line endings): convert the file to LF (sed -i 's/\\r$//' ${program})`
-      : '; install it or fix the #! line';
-    return failed(
-      file,
-      'EBADINTERP',
-      'missing-interpreter',
-      `${program}: its interpreter ${show(shebang.interpreter)} (${from}) does not exist${cr}`,
-      127,
-      shebang.interpreter,
-    );
+    const next = interpreter.endsWith('\r')
+      ? `the line ends with a carriage return (Windows line endings): convert the file to LF (sed -i 's/\\r$//' ${program})`
+      : 'install it or fix the #! line';
+    return badInterpreter(file, 127, interpreter, `${program}: ${shown} does not exist; ${next}`);
   }
-  if (st.stats.isDirectory() || !isExecutable(interp)) {
+  if (st.stats.isDirectory() || !isExecutable(target)) {
     const what = st.stats.isDirectory() ? 'is a directory' : 'is not executable';
-    return failed(
-      file,
-      'EBADINTERP',
-      'missing-interpreter',
-      `${program}: its interpreter ${show(shebang.interpreter)} (${from}) ${what}; fix the #! line`,
-      126,
-      shebang.interpreter,
-    );
+    return badInterpreter(file, 126, interpreter, `${program}: ${shown} ${what}; fix the #! line`);
   }
-  if (depth + 1 < MAX_INTERPRETER_DEPTH) {
-    const inner = inspectExecutable(shebang.interpreter, interp, env, cwd, depth + 1);
-    if (!inner.ok) {
-      const failure = inner.failure;
-      return failed(
-        file,
-        failure.code,
-        failure.cause,
-        `${program}: its interpreter cannot start: ${failure.message}`,
-        failure.exitCode,
-        failure.interpreter,
-      );
-    }
+  if (depth + 1 < MAX_DEPTH) {
+    const inner = inspectExecutable(interpreter, target, env, cwd, depth + 1);
+    if (!inner.ok) return chained(program, file, inner);
     if (inner.interpreter !== null) {
-      return {
-        ok: true,
-        interpreter: FALLBACK_SHELL,
-        warnings: [
-          `${program}: its interpreter ${shebang.interpreter} has no #! line, so ${program} will be run with ${FALLBACK_SHELL}`,
-        ],
-      };
+      const warning = `${program}: its interpreter ${interpreter} has no #! line, so ${program} will be run with ${FALLBACK_SHELL}`;
+      return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning] };
     }
   }
-  if (basename(shebang.interpreter) === 'env' && shebang.arg !== null) {
+  if (basename(interpreter) === 'env' && shebang.arg !== null)
     return inspectEnvForm(program, file, shebang, env, cwd, depth);
-  }
-  return { ok: true, interpreter: null, warnings: [] };
+  return RUNNABLE;
 }
 
 // `#!/usr/bin/env NAME` and `#!/usr/bin/env -S NAME ARGS`: env looks NAME up on the child's PATH.
+// Without -S the kernel hands env the whole rest of the line as one name, spaces included.
 function inspectEnvForm(
   program: string,
   file: string,
   shebang: Shebang,
-  env: Record<string, string | undefined>,
+  env: Env,
   cwd: string,
   depth: number,
 ): Inspection {
   const arg = shebang.arg ?? '';
   const split = /^(?:-v*S|--split-string[= ]?)(.*)$/.exec(arg);
-  if (split === null && arg.startsWith('-')) return { ok: true, interpreter: null, warnings: [] };
+  if (split === null && arg.startsWith('-')) return RUNNABLE;
   let pathValue = env.PATH ?? EXECVP_DEFAULT_PATH;
-  let name: string | null = arg;
-  if (split !== null) {
-    name = null;
-    const words = (split[1] ?? '')
-      .trim()
-      .split(/[ \t]+/)
-      .filter((word) => word !== '');
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i]!;
-      if (/^-[uCP]$/.test(word)) i++;
-      else if (word.startsWith('-')) continue;
-      else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
-        if (word.startsWith('PATH=')) pathValue = word.slice(5);
-      } else {
-        name = word;
-        break;
-      }
-    }
-    if (name === null) return { ok: true, interpreter: null, warnings: [] };
+  let name: string | null = split === null ? arg : null;
+  const words = (split?.[1] ?? '').split(/[ \t]+/).filter((word) => word !== '');
+  for (let i = 0; name === null && i < words.length; i++) {
+    const word = words[i]!;
+    if (/^-[uCP]$/.test(word)) i++;
+    else if (word.startsWith('PATH=')) pathValue = word.slice(5);
+    else if (!word.startsWith('-') && !/^[A-Za-z_]\w*=/.test(word)) name = word;
   }
-  const line = `#!${shebang.interpreter} ${arg}`;
-  const spaced =
+  if (name === null) return RUNNABLE;
+  const shown = `its interpreter \`${name}\` (from #!${shebang.interpreter} ${arg})`;
+  const next =
     split === null && /[ \t]/.test(name)
-      ? `; without -S, env looks for a program literally named "${name}": write #!/usr/bin/env -S ${name}`
-      : '; install it or fix the #! line';
-  let target: string | null;
+      ? `without -S, env looks for a program literally named "${name}": write #!${shebang.interpreter} -S ${name}`
+      : 'install it or fix the #! line';
+  let target: string;
   if (name.includes('/')) {
-    const direct = resolve(cwd, name);
-    const st = statOf(direct);
-    if ('errno' in st) target = null;
-    else if (st.stats.isDirectory() || !isExecutable(direct)) {
-      return failed(
-        file,
-        'EBADINTERP',
-        'missing-interpreter',
-        `${program}: its interpreter ${name} (from ${line}) is not executable; fix the #! line`,
-        126,
-        name,
-      );
-    } else target = direct;
+    target = resolve(cwd, name);
+    const st = statOf(target);
+    if ('errno' in st) return badInterpreter(file, 127, name, `${program}: ${shown} does not exist; ${next}`);
+    if (st.stats.isDirectory() || !isExecutable(target)) {
+      return badInterpreter(file, 126, name, `${program}: ${shown} is not executable; fix the #! line`);
+    }
   } else {
     const search = searchPath(name, pathValue, cwd, env.HOME, 'execvp');
     if (search.kind === 'denied') {
-      return failed(
+      return badInterpreter(
         file,
-        'EBADINTERP',
-        'missing-interpreter',
-        `${program}: its interpreter \`${name}\` (from ${line}) was found at ${search.path} but is not executable; fix it or PATH`,
         126,
         name,
+        `${program}: ${shown} was found at ${search.path} but is not executable; fix it or PATH`,
       );
     }
     if (search.kind === 'none') {
-      return failed(
+      const searched = plural(search.searched, 'directory', 'directories');
+      return badInterpreter(
         file,
-        'EBADINTERP',
-        'missing-interpreter',
-        `${program}: its interpreter \`${name}\` (from ${line}) is not on PATH (searched ${plural(search.searched, 'directory', 'directories')})${spaced}`,
         127,
         name,
+        `${program}: ${shown} is not on PATH (searched ${searched}); ${next}`,
       );
     }
     target = search.path;
   }
-  if (target === null) {
-    return failed(
-      file,
-      'EBADINTERP',
-      'missing-interpreter',
-      `${program}: its interpreter ${name} (from ${line}) does not exist${spaced}`,
-      127,
-      name,
-    );
-  }
-  if (depth + 1 < MAX_INTERPRETER_DEPTH) {
-    const inner = inspectExecutable(name, target, env, cwd, depth + 1);
-    if (!inner.ok) {
-      const failure = inner.failure;
-      return failed(
-        file,
-        failure.code,
-        failure.cause,
-        `${program}: its interpreter cannot start: ${failure.message}`,
-        failure.exitCode,
-        failure.interpreter,
-      );
-    }
-  }
-  return { ok: true, interpreter: null, warnings: [] };
+  if (depth + 1 >= MAX_DEPTH) return RUNNABLE;
+  const inner = inspectExecutable(name, target, env, cwd, depth + 1);
+  return inner.ok ? RUNNABLE : chained(program, file, inner);
 }
 
-const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
-
-// e_machine values this machine runs natively.
-const NATIVE_MACHINES: Record<string, { name: string; machines: number[] }> = {
+// e_machine values each Node architecture runs natively, and names for the common ones.
+const NATIVE: Record<string, { name: string; machines: number[] }> = {
   x64: { name: 'x86_64', machines: [62, 3] },
   ia32: { name: 'i386', machines: [3] },
   arm64: { name: 'aarch64', machines: [183, 40] },
@@ -497,7 +380,7 @@ const NATIVE_MACHINES: Record<string, { name: string; machines: number[] }> = {
   s390x: { name: 's390x', machines: [22] },
   loong64: { name: 'loongarch64', machines: [258] },
 };
-const MACHINE_NAMES: Record<number, string> = {
+const MACHINES: Record<number, string> = {
   3: 'i386',
   8: 'mips',
   20: 'ppc',
@@ -510,18 +393,18 @@ const MACHINE_NAMES: Record<number, string> = {
   258: 'loongarch',
 };
 
-function inspectElf(program: string, file: string, head: Head): Inspection {
-  const b = head.bytes;
+// The checks after which the kernel would answer ENOEXEC, then the dynamic loader (PT_INTERP): a
+// missing loader makes the kernel report ENOENT for the program itself, like a missing #! interpreter.
+function inspectElf(program: string, file: string, b: Buffer): Inspection {
   const is64 = b[4] === 2;
   const le = b[5] === 1;
-  const headerSize = is64 ? 64 : 52;
-  if ((b[4] !== 1 && b[4] !== 2) || (b[5] !== 1 && b[5] !== 2) || b.length < headerSize) {
-    return failed(
+  if ((b[4] !== 1 && b[4] !== 2) || (b[5] !== 1 && b[5] !== 2) || b.length < (is64 ? 64 : 52)) {
+    return no(
       file,
       'ENOEXEC',
       'bad-format',
-      `${program}: is a damaged or truncated ELF file; reinstall it`,
       126,
+      `${program}: is a damaged or truncated ELF file; reinstall it`,
     );
   }
   const u16 = (buf: Buffer, at: number) => (le ? buf.readUInt16LE(at) : buf.readUInt16BE(at));
@@ -531,67 +414,40 @@ function inspectElf(program: string, file: string, head: Head): Inspection {
   const type = u16(b, 16);
   if (type !== 2 && type !== 3) {
     const what = type === 1 ? 'an object file' : type === 4 ? 'a core dump' : 'not an executable';
-    return failed(
+    return no(
       file,
       'ENOEXEC',
       'bad-format',
-      `${program}: is an ELF file but ${what}, not a program; check the build output`,
       126,
+      `${program}: is an ELF file but ${what}, not a program; check the build output`,
     );
   }
   const machine = u16(b, 18);
-  const native = NATIVE_MACHINES[process.arch];
+  const native = NATIVE[process.arch];
   if (native !== undefined && !native.machines.includes(machine) && !hasForeignHandlers()) {
-    const theirs = MACHINE_NAMES[machine] ?? `machine type ${machine}`;
-    return failed(
-      file,
-      'ENOEXEC',
-      'bad-format',
-      `${program}: is a program for ${theirs}, but this machine is ${native.name}; install the ${native.name} build`,
-      126,
-    );
+    const theirs = MACHINES[machine] ?? `machine type ${machine}`;
+    const message = `${program}: is a program for ${theirs}, but this machine is ${native.name}; install the ${native.name} build`;
+    return no(file, 'ENOEXEC', 'bad-format', 126, message);
   }
-  const loader = elfInterpreter(head, is64, u16, u32, word);
-  if (loader === null) return { ok: true, interpreter: null, warnings: [] };
-  const st = statOf(loader);
-  if ('errno' in st || st.stats.isDirectory() || !isExecutable(loader)) {
-    const exists = !('errno' in st);
-    return failed(
-      file,
-      'EBADINTERP',
-      'missing-interpreter',
-      `${program}: its ELF interpreter (dynamic loader) ${loader} ${exists ? 'is not usable' : 'does not exist'}; the program was built for another system (for example musl or another distribution), so install a build for this one`,
-      exists ? 126 : 127,
-      loader,
-    );
-  }
-  return { ok: true, interpreter: null, warnings: [] };
-}
-
-function elfInterpreter(
-  head: Head,
-  is64: boolean,
-  u16: (buf: Buffer, at: number) => number,
-  u32: (buf: Buffer, at: number) => number,
-  word: (buf: Buffer, at: number) => number,
-): string | null {
-  const b = head.bytes;
-  const phoff = word(b, is64 ? 32 : 28);
   const phentsize = u16(b, is64 ? 54 : 42);
   const phnum = u16(b, is64 ? 56 : 44);
-  if (phentsize < (is64 ? 56 : 32) || phnum === 0 || phnum > 4096) return null;
-  const table = readAt(head.file, phoff, phentsize * phnum);
-  if (table === null) return null;
+  if (phentsize < (is64 ? 56 : 32) || phnum > 4096) return RUNNABLE;
+  const table = readAt(file, word(b, is64 ? 32 : 28), phentsize * phnum) ?? Buffer.alloc(0);
   for (let i = 0; i + phentsize <= table.length; i += phentsize) {
     if (u32(table, i) !== 3) continue;
-    const offset = word(table, i + (is64 ? 8 : 4));
-    const size = word(table, i + (is64 ? 32 : 16));
-    const text = readAt(head.file, offset, Math.min(size, 4096));
-    if (text === null) return null;
-    const nul = text.indexOf(0);
-    return text.toString('utf8', 0, nul === -1 ? text.length : nul);
+    const text = readAt(
+      file,
+      word(table, i + (is64 ? 8 : 4)),
+      Math.min(word(table, i + (is64 ? 32 : 16)), 4096),
+    );
+    const loader = text?.toString('utf8').replace(/\0.*$/s, '') ?? '';
+    const st = statOf(loader);
+    if (!('errno' in st) && !st.stats.isDirectory() && isExecutable(loader)) return RUNNABLE;
+    const state = 'errno' in st ? 'does not exist' : 'is not usable';
+    const message = `${program}: its ELF interpreter (dynamic loader) ${loader} ${state}; the program was built for another system (for example musl or another distribution), so install a build for this one`;
+    return badInterpreter(file, 'errno' in st ? 127 : 126, loader, message);
   }
-  return null;
+  return RUNNABLE;
 }
 
 // binfmt_misc handlers (qemu-user, wine...) may run foreign binaries; then the kernel decides, not us.
@@ -603,7 +459,7 @@ function hasForeignHandlers(): boolean {
   }
 }
 
-// bash's check_binary_file(): a NUL byte in the first line (first two lines after #!) of the sample.
+// bash's check_binary_file(): a NUL byte in the first line (first two lines after #!) of 128 bytes.
 function looksBinary(sample: Buffer): boolean {
   let lines = sample[0] === 0x23 && sample[1] === 0x21 ? 2 : 1;
   for (const byte of sample) {
@@ -621,14 +477,56 @@ function describeBinary(bytes: Buffer): string {
   return 'binary data that is neither ELF nor a #! script';
 }
 
-interface Head {
-  file: string;
-  bytes: Buffer;
+function missingFile(program: string, file: string, errno: string): Unresolved {
+  if (errno === 'ENOENT' && isSymlink(file)) {
+    return no(
+      file,
+      'ENOENT',
+      'no-such-file',
+      127,
+      `${program}: is a broken symlink to ${linkTarget(file)}; reinstall it or fix the link`,
+    );
+  }
+  if (errno === 'ENOENT') {
+    return no(
+      file,
+      'ENOENT',
+      'no-such-file',
+      127,
+      `${program}: no such file (${file}); check the path and the working directory`,
+    );
+  }
+  if (errno === 'EACCES') {
+    const message = `${program}: permission denied on a directory on the way to ${file}; fix the directory permissions`;
+    return no(file, 'EACCES', 'not-executable', 126, message);
+  }
+  // bash says 126 for everything else (ENOTDIR, ELOOP, ENAMETOOLONG); the codes have no better slot.
+  const why =
+    errno === 'ENOTDIR'
+      ? 'a part of the path is not a directory'
+      : errno === 'ELOOP'
+        ? 'too many levels of symbolic links'
+        : errno;
+  return no(file, 'ENOENT', 'no-such-file', 126, `${program}: cannot be reached (${why}); check the path`);
 }
 
-function readHead(file: string, size: number): Head | null {
-  const bytes = readAt(file, 0, size);
-  return bytes === null ? null : { file, bytes };
+function no(
+  path: string | null,
+  code: ResolveFailureCode,
+  cause: Unresolved['cause'],
+  exitCode: 126 | 127,
+  message: string,
+  interpreter: string | null = null,
+): Unresolved {
+  return { ok: false, path, code, cause, message, exitCode, interpreter };
+}
+
+function badInterpreter(file: string, exitCode: 126 | 127, interpreter: string, message: string): Unresolved {
+  return no(file, 'EBADINTERP', 'missing-interpreter', exitCode, message, interpreter);
+}
+
+function chained(program: string, file: string, inner: Unresolved): Unresolved {
+  return { ...inner, path: file, message: `${program}: its interpreter cannot start: ${inner.message}` };
 }
 
 function readAt(file: string, position: number, size: number): Buffer | null {
@@ -636,73 +534,12 @@ function readAt(file: string, position: number, size: number): Buffer | null {
   try {
     fd = openSync(file, 'r');
     const buf = Buffer.alloc(size);
-    const n = readSync(fd, buf, 0, size, position);
-    return buf.subarray(0, n);
+    return buf.subarray(0, readSync(fd, buf, 0, size, position));
   } catch {
     return null;
   } finally {
     if (fd !== null) closeSync(fd);
   }
-}
-
-function missingFile(program: string, file: string, errno: string): Unresolved {
-  if (errno === 'ENOENT' && isSymlink(file)) {
-    return fail(
-      file,
-      'ENOENT',
-      'no-such-file',
-      `${program}: is a broken symlink to ${linkTarget(file)}; reinstall it or fix the link`,
-      127,
-    );
-  }
-  if (errno === 'ENOENT') {
-    return fail(
-      file,
-      'ENOENT',
-      'no-such-file',
-      `${program}: no such file (${file}); check the path and the working directory`,
-      127,
-    );
-  }
-  if (errno === 'EACCES') {
-    return fail(
-      file,
-      'EACCES',
-      'not-executable',
-      `${program}: permission denied on a directory on the way to ${file}; fix the directory permissions`,
-      126,
-    );
-  }
-  const why =
-    errno === 'ENOTDIR'
-      ? 'a part of the path is not a directory'
-      : errno === 'ELOOP'
-        ? 'too many levels of symbolic links'
-        : errno;
-  return fail(file, 'ENOENT', 'no-such-file', `${program}: cannot be reached (${why}); check the path`, 126);
-}
-
-function fail(
-  path: string | null,
-  code: ResolveFailureCode,
-  cause: Unresolved['cause'],
-  message: string,
-  exitCode: 126 | 127,
-  interpreter: string | null = null,
-): Unresolved {
-  return { ok: false, path, code, cause, message, exitCode, interpreter };
-}
-
-function failed(
-  path: string | null,
-  code: ResolveFailureCode,
-  cause: Unresolved['cause'],
-  message: string,
-  exitCode: 126 | 127,
-  interpreter: string | null = null,
-): Inspection {
-  const { ok: _ok, ...failure } = fail(path, code, cause, message, exitCode, interpreter);
-  return { ok: false, failure };
 }
 
 function statOf(file: string): { stats: Stats } | { errno: string } {

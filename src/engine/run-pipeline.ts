@@ -4,9 +4,9 @@ import { RequestError } from '../errors.js';
 import { signalNumber } from '../policy/signals.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { decideVerdict, successes } from '../policy/verdict.js';
+import { nextStep } from '../report/next-step.js';
 import { createMarker } from '../teardown/marker.js';
 import { startWatchdog } from '../teardown/watchdog.js';
-import { nextStep } from '../report/next-step.js';
 import type { Plan, Report, StageResult, StreamReport } from '../types.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { preflight } from './preflight.js';
@@ -81,6 +81,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         label: `stage "${run.spec.name}" stderr`,
         onBytes: () => sup.noteActivity(),
         onCapExceeded: () => sup.stopForLimit(run),
+        onLogProblem: (problem) => sup.warnings.push(`log incomplete: ${problem}`),
         settings: plan.settings,
         logName: `${run.index}-${run.spec.name}.stderr`,
       });
@@ -95,6 +96,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
           label: `stage "${run.spec.name}" stdout`,
           onBytes: () => sup.noteActivity(),
           onCapExceeded: () => sup.stopForLimit(run),
+          onLogProblem: (problem) => sup.warnings.push(`log incomplete: ${problem}`),
           settings: plan.settings,
           logName: `${run.index}-${run.spec.name}.stdout`,
         });
@@ -140,11 +142,13 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       }
       const errReader = readStream(errPipe.readFd, (chunk) => run.stderrSinks!.push(chunk));
       void errReader.ended.then(() => run.stderrSinks!.end());
+      run.stderrSinks.setFlowControl(errReader.pause, errReader.resume);
       run.readers.push(errReader);
       run.readFds.push(errPipe.readFd);
       if (isLast) {
         const outReader = readStream(outPipe.readFd, (chunk) => run.stdoutSinks!.push(chunk));
         void outReader.ended.then(() => run.stdoutSinks!.end());
+        run.stdoutSinks!.setFlowControl(outReader.pause, outReader.resume);
         run.readers.push(outReader);
         run.readFds.push(outPipe.readFd);
         io.stdout?.on('error', (error: NodeJS.ErrnoException) => {
@@ -171,6 +175,11 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     await Promise.all(runs.map((run) => stageFinished(run, plan.settings, sup)));
     const leftovers = await sup.finish();
     watchdog.disarm();
+    for (const run of runs) {
+      run.stdoutSinks?.end();
+      run.stderrSinks?.end();
+    }
+    await Promise.all(runs.flatMap((run) => [run.stdoutSinks?.settled(), run.stderrSinks?.settled()]));
     return buildReport(
       plan,
       runs,

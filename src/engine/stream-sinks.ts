@@ -2,7 +2,7 @@ import path from 'node:path';
 import { HeadTailKeeper, type KeptStream, omissionMarker } from '../capture/head-tail.js';
 import { LinePrefixer } from '../capture/line-prefixer.js';
 import { LiveCap } from '../capture/live-cap.js';
-import { StreamLog } from '../capture/log-file.js';
+import { StreamLog, type StreamLogResult } from '../capture/log-file.js';
 import { StreamMasker } from '../capture/mask.js';
 import { formatBytes } from '../inputs/units.js';
 import type { Settings, StreamReport } from '../types.js';
@@ -21,6 +21,7 @@ export interface SinkOptions {
   logName: string;
   onBytes: () => void;
   onCapExceeded: () => void;
+  onLogProblem?: (problem: string) => void;
 }
 
 export interface StreamSinks {
@@ -29,6 +30,10 @@ export interface StreamSinks {
   detachLive(): void;
   // The stream reached EOF: flush held bytes, and show the tail of a stream whose live view was capped.
   end(): void;
+  // Resolves once the log file (if any) is closed; call before finish().
+  settled(): Promise<void>;
+  // How to pause and resume the source when the log's disk falls behind.
+  setFlowControl(pause: () => void, resume: () => void): void;
   finish(): StreamReport;
 }
 
@@ -46,10 +51,17 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   const liveCap = live && options.capLive ? new LiveCap(options.cap, options.label) : null;
   let bytes = 0;
   let kept: KeptStream | null = null;
+  let saved: StreamLogResult | null = null;
+  let closing: Promise<void> = Promise.resolve();
+  let flow: { pause: () => void; resume: () => void } | null = null;
   let finished: StreamReport | null = null;
 
   const emit = (masked: Buffer, end: boolean) => {
-    if (log && masked.length > 0) log.write(masked);
+    if (log && masked.length > 0 && !log.write(masked) && flow) {
+      const { pause, resume } = flow;
+      pause();
+      void log.drained().then(resume);
+    }
     if (!live) return;
     let out = liveCap ? liveCap.push(masked) : masked;
     if (prefixer) out = end ? Buffer.concat([prefixer.push(out), prefixer.flush()]) : prefixer.push(out);
@@ -71,6 +83,11 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
       if (kept) return;
       emit(masker ? masker.flush() : Buffer.alloc(0), true);
       kept = keeper.finish();
+      if (log) {
+        closing = log.close().then((result) => {
+          saved = result;
+        });
+      }
       const hidden = liveCap?.finish() ?? 0;
       if (live && hidden > 0 && kept.text !== null) {
         const tail = tailOf(kept, hidden);
@@ -81,11 +98,17 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
         }
       }
     },
+    settled() {
+      return closing;
+    },
+    setFlowControl(pause, resume) {
+      flow = { pause, resume };
+    },
     finish() {
       if (finished) return finished;
       this.end();
-      const saved = log?.close() ?? null;
-      finished = { ...kept!, bytes, logFile: saved?.path ?? null };
+      if (saved?.error) options.onLogProblem?.(`${saved.path}: ${saved.error}`);
+      finished = { ...kept!, bytes, logFile: (saved as StreamLogResult | null)?.path ?? null };
       return finished;
     },
   };

@@ -4,7 +4,7 @@ import { classifyEnding } from '../policy/stage-status.js';
 import type { Marker } from '../teardown/marker.js';
 import type { Leftover, Settings } from '../types.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
-import { dealWithLeftovers, findHolders, killProcesses, signalGroup } from './teardown.js';
+import { dealWithLeftovers, findHolders, killProcesses, signalEscaped, signalGroup } from './teardown.js';
 
 type StopReason = 'timeout' | 'limit' | 'cancelled';
 
@@ -76,7 +76,7 @@ export class Supervisor implements DrainWatcher {
 
   cancel(signal: NodeJS.Signals): void {
     this.interrupted ??= signal;
-    for (const run of this.runs) this.stop(run, 'cancelled', signal, `safe-run received ${signal}`);
+    this.stopAll('cancelled', `safe-run received ${signal}`, signal);
   }
 
   interruptedBy(): NodeJS.Signals | null {
@@ -140,8 +140,19 @@ export class Supervisor implements DrainWatcher {
     });
   }
 
-  private stopAll(reason: StopReason, why: string): void {
-    for (const run of this.runs) this.stop(run, reason, 'SIGTERM', why);
+  // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
+  // first with `signal`, then SIGKILL after kill-after.
+  private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
+    for (const run of this.runs) this.stop(run, reason, signal, why);
+    this.sweepEscaped(signal);
+    this.after(this.settings.killAfterMs, () => this.sweepEscaped('SIGKILL'));
+  }
+
+  private sweepEscaped(signal: NodeJS.Signals): void {
+    const known = new Set(this.leftovers.map((leftover) => leftover.pid));
+    for (const leftover of signalEscaped(this.runs, this.marker, signal)) {
+      if (!known.has(leftover.pid)) this.leftovers.push(leftover);
+    }
   }
 
   private after(ms: number, action: () => void): void {

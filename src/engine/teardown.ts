@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { killGroups, terminate } from '../teardown/kill-tree.js';
+import { killGroups, sweepMarked, terminate } from '../teardown/kill-tree.js';
 import type { Marker } from '../teardown/marker.js';
 import { findPipeHolders } from '../teardown/pipe-holders.js';
-import { findProcesses, type ProcInfo } from '../teardown/proc-scan.js';
+import { findProcesses, type ProcInfo, readProcess } from '../teardown/proc-scan.js';
 import type { Leftover } from '../types.js';
 import type { StageRun } from './stage-run.js';
 
@@ -68,13 +68,10 @@ export async function dealWithLeftovers(
   }));
 }
 
+// A zombie has finished dying: only its parent's wait is missing (PID 1 here may reap late).
 function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  const info = readProcess(pid);
+  return info !== null && info.state !== 'Z' && info.state !== 'X';
 }
 
 function send(pid: number, signal: NodeJS.Signals): void {
@@ -102,6 +99,22 @@ export async function killProcesses(
     command: holder.command,
     stage: stageOf(holder, runs),
     how: why,
+    action: 'killed' as const,
+  }));
+}
+
+// Signals the processes that left their stage's group (setsid, double fork) but carry the marker,
+// sweeping until no new one appears. Group members are left to the group signal.
+export function signalEscaped(runs: readonly StageRun[], marker: Marker, signal: NodeJS.Signals): Leftover[] {
+  const groups = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
+  const escaped = sweepMarked({ name: marker.name, value: marker.value, signal, groups }).filter(
+    (info) => info.how !== 'own-group',
+  );
+  return escaped.map((info) => ({
+    pid: info.pid,
+    command: info.command,
+    stage: stageOf(info, runs),
+    how: describeEscape(info.how, 'escaped its stage'),
     action: 'killed' as const,
   }));
 }
