@@ -11,6 +11,7 @@ const NEWLINE = Buffer.from('\n');
 // at most maxLine bytes, each prefixed and ended with a newline, so memory stays bounded.
 export class LinePrefixer {
   private readonly prefix: Buffer;
+  private readonly prefixLatin1: string;
   private readonly partial: Buffer;
   private partialLength = 0;
 
@@ -22,6 +23,7 @@ export class LinePrefixer {
       throw new RangeError(`maxLine must be a whole number >= 4, got ${maxLine}`);
     }
     this.prefix = Buffer.from(prefix);
+    this.prefixLatin1 = this.prefix.toString('latin1');
     this.partial = Buffer.allocUnsafe(maxLine);
   }
 
@@ -31,21 +33,17 @@ export class LinePrefixer {
 
   push(chunk: Buffer): Buffer {
     const parts: Buffer[] = [];
+    const last = chunk.lastIndexOf(LF);
     let start = 0;
-    let newline = chunk.indexOf(LF);
-    while (newline !== -1) {
-      const length = newline - start;
-      if (this.partialLength === 0 && length <= this.maxLine) {
-        parts.push(this.prefix, chunk.subarray(start, newline + 1));
-      } else {
-        this.append(parts, chunk, start, newline);
-        this.emitPartial(parts, NEWLINE);
-      }
+    if (last !== -1 && this.partialLength > 0) {
+      const newline = chunk.indexOf(LF);
+      this.append(parts, chunk, 0, newline);
+      this.emitPartial(parts, NEWLINE);
       start = newline + 1;
-      newline = chunk.indexOf(LF, start);
     }
-    if (start < chunk.length) this.append(parts, chunk, start, chunk.length);
-    return parts.length === 0 ? EMPTY : Buffer.concat(parts);
+    if (start <= last) parts.push(this.wholeLines(chunk, start, last + 1));
+    if (last + 1 < chunk.length) this.append(parts, chunk, last + 1, chunk.length);
+    return parts.length === 0 ? EMPTY : parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
 
   // The stream ended: pass on its last line even without a newline, and say so.
@@ -53,6 +51,25 @@ export class LinePrefixer {
     if (this.partialLength === 0) return EMPTY;
     const parts: Buffer[] = [];
     this.emitPartial(parts, Buffer.from(`${NO_NEWLINE_MARK}\n`));
+    return Buffer.concat(parts);
+  }
+
+  // Prefixes the lines of chunk[from, to), which ends with a newline. Read as latin1 (one
+  // character per byte) the lines are split and joined in one native pass each; lines too long
+  // for one piece take the byte-by-byte way.
+  private wholeLines(chunk: Buffer, from: number, to: number): Buffer {
+    const lines = chunk.toString('latin1', from, to - 1).split('\n');
+    if (lines.every((line) => line.length <= this.maxLine)) {
+      return Buffer.from(`${this.prefixLatin1}${lines.join(`\n${this.prefixLatin1}`)}\n`, 'latin1');
+    }
+    const parts: Buffer[] = [];
+    let start = from;
+    while (start < to) {
+      const newline = chunk.indexOf(LF, start);
+      this.append(parts, chunk, start, newline);
+      this.emitPartial(parts, NEWLINE);
+      start = newline + 1;
+    }
     return Buffer.concat(parts);
   }
 

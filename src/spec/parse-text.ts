@@ -1,4 +1,4 @@
-import { parseDocument, type YAMLError } from 'yaml';
+import { type CST, Parser, parseDocument, type YAMLError } from 'yaml';
 import { RequestError } from '../errors.js';
 import { type SpecProblem, specError } from './format-problems.js';
 
@@ -6,10 +6,18 @@ export type SpecFormat = 'yaml' | 'json';
 
 const EMPTY = 'the document is empty; expected a mapping with "version" and "stages"';
 
+// A valid spec nests 5 levels deep (stages, a stage, env, a value). Far deeper documents are refused
+// before they reach the YAML composer, whose recursion could otherwise exhaust the stack and, in V8,
+// end the process rather than throw.
+const MAX_DEPTH = 32;
+const TOO_DEEP = `collections are nested more than ${MAX_DEPTH} levels deep; a spec needs at most 5`;
+
 // The text of a spec as plain data. Syntax errors, all of them, with line and column; an empty
 // document is its own error. Everything else is left to the schema.
 export function parseSpecText(text: string, format: SpecFormat, label: string): unknown {
   const body = text.replace(/^\uFEFF/, '');
+  if (nestingDepth(body) > MAX_DEPTH)
+    throw specError('spec.invalid', label, [{ path: [], message: TOO_DEEP }]);
   const value = format === 'json' ? parseJson(body, label) : parseYaml(body, label);
   if (value === null || value === undefined)
     throw specError('spec.empty', label, [{ path: [], message: EMPTY }]);
@@ -84,4 +92,29 @@ function yamlErrors(text: string): YAMLError[] {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!.trim() || 'the parser failed';
+}
+
+// Depth of the deepest collection, from the YAML parser's concrete syntax tree, which it builds
+// without recursion. JSON is YAML here, so this covers both formats.
+function nestingDepth(text: string): number {
+  let deepest = 0;
+  try {
+    const pending: [CST.Token | undefined, number][] = Array.from(new Parser().parse(text), (token) => [
+      token,
+      0,
+    ]);
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      const [token, depth] = next;
+      if (token === undefined) continue;
+      deepest = Math.max(deepest, depth);
+      if (token.type === 'document') pending.push([token.value, depth]);
+      if ('items' in token && Array.isArray(token.items)) {
+        for (const item of token.items)
+          pending.push([item.key ?? undefined, depth + 1], [item.value, depth + 1]);
+      }
+    }
+  } catch {
+    // Left to the real parse to report.
+  }
+  return deepest;
 }

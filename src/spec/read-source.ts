@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { specError } from './format-problems.js';
 import type { SpecFormat } from './parse-text.js';
@@ -15,7 +15,8 @@ export interface SpecSource {
 export const STDIN_LABEL = '<stdin>';
 
 // `-` is stdin. A `.json` file is JSON; anything else (.yaml, .yml, stdin, /dev/fd/N from a shell's
-// process substitution) is YAML, which also reads JSON.
+// process substitution) is YAML, which also reads JSON. A spec that is not a regular file (stdin, a
+// pipe) has no directory of its own: its relative paths are relative to the current directory.
 export function readSpecSource(path: string, stdinText: () => string): SpecSource {
   if (path === '-') {
     return {
@@ -27,7 +28,7 @@ export function readSpecSource(path: string, stdinText: () => string): SpecSourc
   }
   const format: SpecFormat = extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
   const text = readWith(() => readFileSync(path, 'utf8'), path);
-  return { text, label: path, baseDir: dirname(resolve(path)), format };
+  return { text, label: path, baseDir: isRegularFile(path) ? dirname(resolve(path)) : process.cwd(), format };
 }
 
 const READ_ERRORS: Record<string, [code: string, message: string]> = {
@@ -50,5 +51,13 @@ function readWith(read: () => string, label: string): string {
       `cannot be read (${code || 'error'})`,
     ];
     throw specError(errorCode, label, [{ path: [], message }]);
+  }
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }

@@ -1,20 +1,19 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS } from '../defaults.js';
-import { RequestError } from '../errors.js';
-import { parseInline } from '../inputs/inline-grammar.js';
 import type { LeftoversMode, OnLimit, Policy, SigpipeMode } from '../types.js';
+import { runSchema } from './run-schema.js';
 import {
   allOf,
-  argvSchema,
   booleanSchema,
   durationSchema,
+  durationText,
   enumSchema,
   envMapSchema,
   envNameSchema,
   exitCodesSchema,
   expected,
-  quote,
   sizeSchema,
+  sizeText,
   stageNameSchema,
   textSchema,
 } from './value-schemas.js';
@@ -35,68 +34,6 @@ function described<T extends z.ZodType>(schema: T, description: string, defaultV
   const withMeta = schema.meta({ description });
   if (defaultValue !== undefined) DEFAULTS.set(withMeta, defaultValue);
   return withMeta;
-}
-
-function durationText(ms: number): string {
-  for (const [unit, size] of [
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1000],
-  ] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}
-
-function sizeText(bytes: number): string {
-  for (const [unit, size] of [
-    ['GiB', 1024 ** 3],
-    ['MiB', 1024 ** 2],
-    ['KiB', 1024],
-  ] as const) {
-    if (bytes % size === 0) return `${bytes / size}${unit}`;
-  }
-  return String(bytes);
-}
-
-const RUN_EXPECTED = 'a non-empty array of strings, or one string in the inline grammar';
-
-// `run` as one string goes through the same grammar as `safe-run -c`, and must name exactly one stage.
-function runSchema() {
-  return z
-    .union([argvSchema(), textSchema(RUN_EXPECTED)], {
-      error: (issue) =>
-        issue.input === undefined
-          ? `required: the command to run, as ${RUN_EXPECTED}`
-          : expected(RUN_EXPECTED)(issue),
-    })
-    .transform((run, ctx) => {
-      if (Array.isArray(run)) return { argv: run, env: {} as Record<string, string> };
-      try {
-        const stages = parseInline(run);
-        const stage = stages[0];
-        if (stages.length === 1 && stage && stage.argv.length > 0) return stage;
-        ctx.issues.push({
-          code: 'custom',
-          input: run,
-          message:
-            stages.length > 1
-              ? `expected one stage, but ${quote(run)} is a pipeline of ${stages.length}; declare each as its own stage`
-              : `${quote(run)} names no command`,
-        });
-      } catch (error) {
-        if (!(error instanceof RequestError)) throw error;
-        ctx.issues.push({ code: 'custom', input: run, message: inSpecTerms(error.message) });
-      }
-      return z.NEVER;
-    });
-}
-
-// The grammar's messages speak of `-c` and the command line; in a spec the same advice reads differently.
-function inSpecTerms(message: string): string {
-  return message
-    .replace(/^-c: /, '')
-    .replace("or run: safe-run -- bash -c '...'", 'or write run: [bash, -c, "..."]');
 }
 
 export const stageObjectSchema = z.strictObject(
@@ -155,7 +92,7 @@ const stageSchema = stageObjectSchema.transform((stage, ctx) => {
   return stage;
 });
 
-export const specObjectSchema = z
+export const specSchema = z
   .strictObject(
     {
       $schema: described(
@@ -167,7 +104,7 @@ export const specObjectSchema = z
           error: (issue) =>
             issue.input === undefined
               ? 'required: add "version: 1"'
-              : `expected 1, the only spec version this safe-run reads, got ${describeInput(issue.input)}`,
+              : expected('1, the only spec version this safe-run reads')(issue),
         }),
         'Spec format version; must be 1.',
       ),
@@ -182,7 +119,10 @@ export const specObjectSchema = z
         DEFAULT_SETTINGS.sigpipe,
       ),
       stdin: described(
-        textSchema('"inherit", "null" or a file path').optional(),
+        textSchema(
+          '"inherit", "null" or a file path',
+          'got nothing; for no input write "null" in quotes, since a bare null in YAML means no value',
+        ).optional(),
         "The first stage's stdin: inherit, null, or a file path (relative to the spec file's directory).",
         'inherit',
       ),
@@ -259,13 +199,7 @@ export const specObjectSchema = z
     description: 'A pipeline for `safe-run -f`: its stages, and what counts as success for each.',
   });
 
-function describeInput(input: unknown): string {
-  return typeof input === 'string' ? `the string ${quote(input)}` : (JSON.stringify(input) ?? 'nothing');
-}
-
-export const specSchema = specObjectSchema;
-
-export const PIPELINE_KEYS: readonly string[] = Object.keys(specObjectSchema.shape);
+export const PIPELINE_KEYS: readonly string[] = Object.keys(specSchema.shape);
 export const STAGE_KEYS: readonly string[] = Object.keys(stageObjectSchema.shape);
 
 // What a spec file holds, as written (kebab-case keys, durations and sizes as text).
@@ -286,7 +220,7 @@ export function specJsonSchema(): Record<string, unknown> {
   }) as Record<string, unknown>;
 }
 
-// docs/schema/spec.schema.json exactly as scripts/gen-spec-schema.mjs writes it.
+// The content of docs/schema/spec.schema.json (scripts/gen-spec-schema.mjs may lay it out differently).
 export function specJsonSchemaText(): string {
   return `${JSON.stringify(specJsonSchema(), null, 2)}\n`;
 }

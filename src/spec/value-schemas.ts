@@ -50,9 +50,12 @@ export function expected(what: string): (issue: IssueInput) => string {
 const NO_NUL = (text: string) => !text.includes('\0');
 const NUL_MESSAGE = 'contains a NUL character, which no argument, path or variable can hold';
 
-export function textSchema(what: string) {
+// onNull: what to say when YAML gave no value (a bare `null`, or nothing after the colon).
+export function textSchema(what: string, onNull?: string) {
+  const error = (issue: IssueInput) =>
+    issue.input === null && onNull !== undefined ? onNull : expected(what)(issue);
   return z
-    .string({ error: expected(what) })
+    .string({ error })
     .min(1, { error: expected(what) })
     .refine(NO_NUL, { error: NUL_MESSAGE });
 }
@@ -105,10 +108,7 @@ export function sizeSchema() {
 
 export function envNameSchema() {
   const what = 'a variable name: letters, digits and _, not starting with a digit';
-  return z
-    .string({ error: expected(what) })
-    .regex(ENV_NAME_PATTERN, { error: expected(what) })
-    .refine((name) => name !== '__proto__', { error: '"__proto__" cannot be a variable name here' });
+  return z.string({ error: expected(what) }).regex(ENV_NAME_PATTERN, { error: expected(what) });
 }
 
 export function envMapSchema() {
@@ -154,4 +154,27 @@ export function argvSchema() {
 
 function textOrEmptySchema() {
   return z.string({ error: expected('a string') }).refine(NO_NUL, { error: NUL_MESSAGE });
+}
+
+// The shortest exact spelling of a default, for the JSON Schema and the docs: 5000 -> 5s.
+export function durationText(ms: number): string {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+export function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
+    if (bytes % size === 0) return `${bytes / size}${unit}`;
+  }
+  return String(bytes);
 }

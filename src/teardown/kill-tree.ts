@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { assertMarker, type Marker } from './marker.js';
-import { findProcesses, type ProcInfo, readProcess } from './proc-scan.js';
+import { type ProcInfo, type ProcScan, readProcess, scanProcesses } from './proc-scan.js';
 
 // How a process carrying the marker relates to the stage groups it was signalled around.
 export type Escape = 'own-group' | 'setsid' | 'other-group';
@@ -56,6 +56,30 @@ export function classifyEscape(info: ProcInfo, groups: readonly number[]): Escap
 
 const identity = (info: ProcInfo) => `${info.pid}:${info.start}`;
 
+// A scan that finds nobody new ends a sweep only if no process in it was caught mid-exec with an
+// empty environment (see ProcScan.unsure). Each such process earns two more looks; one whose
+// environment stays empty simply has none.
+function unsureTracker(): (scan: ProcScan) => boolean {
+  const looks = new Map<string, number>();
+  return (scan) => {
+    let again = false;
+    for (const info of scan.unsure) {
+      const count = (looks.get(identity(info)) ?? 0) + 1;
+      looks.set(identity(info), count);
+      if (count <= 2) again = true;
+    }
+    return again;
+  };
+}
+
+const EXEC_PAUSE_MS = 5;
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+// sweepMarked stays synchronous so that it can run in an exit path; it waits for an exec this way.
+function pauseSync(ms: number): void {
+  Atomics.wait(pauseCell, 0, 0, ms);
+}
+
 export interface SweepOptions {
   name: string;
   value: string;
@@ -71,10 +95,16 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
   const marker = { name: options.name, value: options.value };
   assertMarker(marker);
   const seen = new Set<string>();
+  const lookAgain = unsureTracker();
   const signalled: SignalledProcess[] = [];
   for (let round = 0; round < SWEEP_ROUNDS; round++) {
-    const fresh = findProcesses({ marker, exclude: options.exclude }).filter((p) => !seen.has(identity(p)));
-    if (fresh.length === 0) break;
+    const scan = scanProcesses({ marker, exclude: options.exclude });
+    const fresh = scan.found.filter((p) => !seen.has(identity(p)));
+    if (fresh.length === 0) {
+      if (!lookAgain(scan)) break;
+      pauseSync(EXEC_PAUSE_MS);
+      continue;
+    }
     for (const info of fresh) {
       seen.add(identity(info));
       if (send(info.pid, options.signal)) {
@@ -107,8 +137,9 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
   // exists (kill -0 says ESRCH) needs no such reading. Marked members are found by the marker anyway.
   const targets = () => {
     const pgids = groups.filter((pgid) => send(-pgid, 0));
-    return findProcesses({ marker: options.marker, pgids, exclude: options.exclude });
+    return scanProcesses({ marker: options.marker, pgids, exclude: options.exclude });
   };
+  const lookAgain = unsureTracker();
   const results = new Map<string, Terminated>();
   const note = (info: ProcInfo, signal: Terminated['signal']) => {
     const known = results.get(identity(info));
@@ -118,20 +149,22 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
 
   // Group members are listed before the group signal, which cannot tell us whom it reached. Marked
   // processes inside the groups are left to the group signal so none gets SIGTERM twice.
-  let fresh = targets();
+  // Processes caught mid-exec here are handled by the polling below, which sees them alive.
+  let fresh = targets().found;
   killGroups(groups, 'SIGTERM');
   for (let round = 0; fresh.length > 0 && round < SWEEP_ROUNDS; round++) {
     for (const info of fresh) {
       if (inGroup.has(info.pgid) || send(info.pid, 'SIGTERM')) note(info, 'SIGTERM');
     }
-    fresh = targets().filter((p) => !results.has(identity(p)));
+    fresh = targets().found.filter((p) => !results.has(identity(p)));
   }
 
   const graceEnds = Date.now() + options.killAfterMs;
   let pause = 5;
   for (;;) {
     const scanStarted = Date.now();
-    if (targets().length === 0) return [...results.values()];
+    const scan = targets();
+    if (scan.found.length === 0 && !lookAgain(scan)) return [...results.values()];
     const scanMs = Date.now() - scanStarted;
     const remaining = graceEnds - Date.now();
     if (remaining <= 0) break;
@@ -144,14 +177,15 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
   const killed = new Set<string>();
   const settleEnds = Date.now() + (options.settleMs ?? 1000);
   for (;;) {
-    const left = targets();
+    const scan = targets();
+    const left = scan.found;
     const fresh = left.filter((p) => !killed.has(identity(p)));
     killGroups(groups, 'SIGKILL');
     for (const info of fresh) {
       killed.add(identity(info));
       if (inGroup.has(info.pgid) || send(info.pid, 'SIGKILL')) note(info, 'SIGKILL');
     }
-    if (left.length === 0) break;
+    if (left.length === 0 && !lookAgain(scan)) break;
     if (fresh.length === 0) {
       if (Date.now() >= settleEnds) {
         for (const info of left) {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
 import { type Marker, markerEntry } from './marker.js';
 
 export interface ProcInfo {
@@ -38,8 +38,8 @@ function readShared(path: string): number {
       const room = shared.length - length;
       const count = readSync(fd, shared, length, room, null);
       length += count;
-      // /proc's stat, cmdline and environ fill the whole request unless they reach the end, so a short
-      // read saves the extra read that would return 0.
+      // /proc files (seq_file, environ, cmdline) fill the whole request unless they reach the end, so
+      // a short read means the end, and saves a read that would return 0.
       if (count < room) return length;
     }
   } catch {
@@ -55,16 +55,32 @@ export function readText(path: string): string | null {
   return length < 0 ? null : shared.toString('utf8', 0, length);
 }
 
+// False where there is no /proc (macOS): every scan then finds nothing, and reports should say that
+// escaped processes and pipe holders were not looked for.
+export function hasProc(): boolean {
+  return existsSync('/proc/self/stat');
+}
+
 export function listPids(): number[] {
   const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const name of names) {
     const code = name.charCodeAt(0);
     if (code >= 48 && code <= 57) pids.push(Number(name));
   }
   return pids;
 }
 
-type StatFields = Omit<ProcInfo, 'command'> & { comm: string };
+type StatFields = Omit<ProcInfo, 'command'> & { comm: string; flags: number };
+
+// Task flags from /proc/PID/stat (include/linux/sched.h).
+const PF_EXITING = 0x4;
+const PF_KTHREAD = 0x200000;
 
 function readStat(pid: number): StatFields | null {
   const text = readText(`/proc/${pid}/stat`);
@@ -80,6 +96,7 @@ function readStat(pid: number): StatFields | null {
     sid: Number(fields[3]),
     state: fields[0]!,
     start: Number(fields[19]),
+    flags: Number(fields[6]),
     comm: text.slice(text.indexOf('(') + 1, close),
   };
 }
@@ -89,7 +106,7 @@ function withCommand(stat: StatFields): ProcInfo {
   let end = length;
   while (end > 0 && shared[end - 1] === 0) end--;
   const argv = end > 0 ? shared.toString('utf8', 0, end).replaceAll('\0', ' ') : '';
-  const { comm, ...rest } = stat;
+  const { comm, flags, ...rest } = stat;
   return { ...rest, command: argv || comm };
 }
 
@@ -127,14 +144,29 @@ export interface FindQuery {
   exclude?: readonly number[];
 }
 
-// Living processes (zombies left out) that match the query, ourselves never included. With only a
-// marker, each process costs one failed-or-short read of its environ, and the rest is read for matches.
-export function findProcesses(query: FindQuery): ProcInfo[] {
+export interface ProcScan {
+  // Living processes (zombies left out) that match the query, the scanning process never included.
+  found: ProcInfo[];
+  // User processes whose environment read empty. Between execve() installing its new memory and the
+  // kernel writing the environment into it, a process shows an empty environ; a fork/exec loop's
+  // children read empty 11 times in 290 here. One of them may carry the marker a moment later, so a
+  // sweep must look again before it concludes that nothing is left. Kernel threads, zombies and
+  // exiting processes are not listed.
+  unsure: ProcInfo[];
+}
+
+// Kernel threads also read empty; remembering them saves a stat read per scan. A pid that reads
+// non-empty later has been reused by a user process and is forgotten.
+const kernelThreads = new Set<number>();
+
+// With only a marker, each process costs one failed or short read of its environ; stat and cmdline
+// are read for the matches only.
+export function scanProcesses(query: FindQuery): ProcScan {
   const entry = query.marker ? Buffer.from(markerEntry(query.marker)) : null;
   const groups = new Set(query.pgids ?? []);
   const skip = new Set(query.exclude ?? []);
   skip.add(process.pid);
-  const found: ProcInfo[] = [];
+  const scan: ProcScan = { found: [], unsure: [] };
   for (const pid of listPids()) {
     if (skip.has(pid)) continue;
     let stat: StatFields | null = null;
@@ -145,14 +177,32 @@ export function findProcesses(query: FindQuery): ProcInfo[] {
     if (!stat || !groups.has(stat.pgid)) {
       if (!entry) continue;
       const length = readShared(`/proc/${pid}/environ`);
-      if (length <= 0 || !hasEntry(length, entry)) continue;
+      if (length < 0) continue;
+      if (length === 0) {
+        if (!kernelThreads.has(pid)) noteEmpty(stat ?? readStat(pid), scan);
+        continue;
+      }
+      kernelThreads.delete(pid);
+      if (!hasEntry(length, entry)) continue;
       stat ??= readStat(pid);
       if (!stat) continue;
     }
     if (stat.state === 'Z' || stat.state === 'X') continue;
-    found.push(withCommand(stat));
+    scan.found.push(withCommand(stat));
   }
-  return found;
+  return scan;
+}
+
+function noteEmpty(stat: StatFields | null, scan: ProcScan): void {
+  if (!stat) return;
+  if (stat.flags & PF_KTHREAD) kernelThreads.add(stat.pid);
+  else if (!(stat.flags & PF_EXITING) && stat.state !== 'Z' && stat.state !== 'X') {
+    scan.unsure.push(withCommand(stat));
+  }
+}
+
+export function findProcesses(query: FindQuery): ProcInfo[] {
+  return scanProcesses(query).found;
 }
 
 export function findByMarker(name: string, value: string): ProcInfo[] {

@@ -3,30 +3,38 @@ import type { Socket } from 'node:net';
 import { assertMarker, type Marker, markerEntry } from './marker.js';
 
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
-// instead: it reads "g PGID" and "m NAME=value" lines from a pipe whose other end only Node holds, and
+// instead: it reads "g PGID", "u PGID" and "m NAME=value" lines from a pipe that only Node holds, and
 // when that pipe reaches EOF without a "q" line first (Node died), it kills every listed group with
-// SIGKILL and then every process carrying the marker, scanning again until a scan finds nobody (at
-// most 50 scans: a process stuck in the kernel cannot be waited for). Written for dash, whose kill
-// takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`.
+// SIGKILL and then every process carrying the marker, scanning again until two scans 50 ms apart find
+// nobody (a process caught mid-exec reads an empty environ for a moment), at most 50 scans (a process
+// stuck in the kernel cannot be waited for). Written for dash, whose kill takes `kill -9 -PGID` but
+// not `--` or `-s KILL -PGID`.
 const SCRIPT = `groups= entry=
 while read -r cmd arg; do
   case $cmd in
     g) case $arg in ''|*[!0-9]*) ;; *) [ "$arg" -gt 1 ] && groups="$groups $arg" ;; esac ;;
+    u) kept=; for g in $groups; do [ "$g" = "$arg" ] || kept="$kept $g"; done; groups=$kept ;;
     m) entry=$arg ;;
     q) exit 0 ;;
   esac
 done
 for g in $groups; do kill -9 -$g 2>/dev/null; done
 [ -n "$entry" ] || exit 0
-round=0
+round=0 empty=0
 while [ $round -lt 50 ]; do
   pids=
   for f in $(grep -lszxF -e "$entry" /proc/[0-9]*/environ); do
     p=\${f#/proc/}; p=\${p%/environ}
     [ "$p" = $$ ] || pids="$pids $p"
   done
-  [ -n "$pids" ] || exit 0
-  kill -9 $pids 2>/dev/null
+  if [ -n "$pids" ]; then
+    empty=0
+    kill -9 $pids 2>/dev/null
+  else
+    empty=$((empty + 1))
+    [ $empty -lt 2 ] || exit 0
+    sleep 0.05
+  fi
   round=$((round + 1))
 done`;
 
@@ -34,6 +42,9 @@ export interface Watchdog {
   // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded.
   readonly pid: number | null;
   watchGroup(pgid: number): void;
+  // For a group known to be empty: once no process is left in it, its id may be reused by some
+  // unrelated group, which the watchdog must then not kill.
+  unwatchGroup(pgid: number): void;
   // Normal end: the watchdog exits without killing anything.
   disarm(): void;
 }
@@ -66,8 +77,12 @@ export function startWatchdog(marker: Marker): Watchdog {
   return {
     pid: child.pid ?? null,
     watchGroup(pgid: number) {
-      if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
+      assertGroupId(pgid);
       send(`g ${pgid}`);
+    },
+    unwatchGroup(pgid: number) {
+      assertGroupId(pgid);
+      send(`u ${pgid}`);
     },
     disarm() {
       send('q');
@@ -75,4 +90,9 @@ export function startWatchdog(marker: Marker): Watchdog {
       input.end();
     },
   };
+}
+
+function assertGroupId(pgid: number): void {
+  // The watchdog's `kill -9 -1` would reach every process we may signal.
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { planFromArgv, planFromInline, run } from '../../src/index.js';
+import { waitFor } from '../helpers/cli.js';
 
 function openFds(): string[] {
   return fs.readdirSync('/proc/self/fd').sort();
@@ -34,6 +35,8 @@ describe('the library', () => {
     ];
     for (const plan of plans) await run(plan);
     expect(ourTempDirs()).toEqual(tempBefore);
+    // The watchdog's control socket is closed asynchronously right after the run; allow it a moment.
+    await waitFor(() => openFds().join() === fdsBefore.join(), 5000, 'descriptors to close').catch(() => {});
     expect(openFds()).toEqual(fdsBefore);
   });
 
