@@ -1,3 +1,5 @@
+import type { Fact } from './facts/fold-facts.js';
+
 // The data that flows through safe-run: inputs become a Plan, the engine turns a Plan into a Report.
 // Nothing downstream of the engine reaches back into it.
 
@@ -127,6 +129,13 @@ export interface Leftover {
   action: 'killed' | 'kept';
 }
 
+// An environment fact about one of the run's programs (docs/environment-facts.md).
+export interface ReportFact extends Fact {
+  // 1-based index of the stage whose program it is about.
+  stage: number;
+  summary: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   ok: boolean;
@@ -138,7 +147,7 @@ export interface Report {
   stages: StageResult[];
   settings: Settings;
   leftovers: Leftover[];
-  facts: unknown[];
+  facts: ReportFact[];
   warnings: string[];
   // What to do next, in one sentence; null when there is nothing to do.
   next: string | null;

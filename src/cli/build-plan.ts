@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
+import { defaultLedgerPath } from '../facts/ledger.js';
 import { parseInline } from '../inputs/inline-grammar.js';
 import { assignStageNames } from '../inputs/stage-names.js';
 import { parseDuration, parseSize } from '../inputs/units.js';
@@ -85,14 +86,8 @@ function settingsFromFlags(options: CliOptions, env: NodeJS.ProcessEnv): Partial
   if (options.liveStdout) out.liveStdout = options.liveStdout as Settings['liveStdout'];
   if (options.facts === false) out.facts = null;
   else if (typeof options.facts === 'string') out.facts = path.resolve(options.facts);
-  else out.facts = defaultFactsPath(env);
+  else out.facts = defaultLedgerPath(env);
   return out;
-}
-
-export function defaultFactsPath(env: NodeJS.ProcessEnv): string {
-  if (env.SAFE_RUN_FACTS) return path.resolve(env.SAFE_RUN_FACTS);
-  const state = env.XDG_STATE_HOME || path.join(env.HOME || '/tmp', '.local', 'state');
-  return path.join(state, 'safe-run', 'facts.jsonl');
 }
 
 function checkWritableDir(file: string, flag: string): void {

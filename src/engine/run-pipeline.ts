@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
+import { RunFacts } from '../facts/run-facts.js';
 import { signalNumber } from '../policy/signals.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { decideVerdict, successes } from '../policy/verdict.js';
@@ -52,10 +53,12 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const report = (async (): Promise<Report> => {
     const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
     const stdinFd = openStdin(plan);
+    const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
     const failedPreflight = preflight(runs);
+    facts?.recordPreflight();
     if (failedPreflight || cancelRequest) {
       closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
-      return buildReport(plan, runs, startedAt, t0, false, cancelRequest, [], []);
+      return buildReport(plan, runs, startedAt, t0, false, cancelRequest, [], facts?.warnings ?? [], facts);
     }
 
     const n = runs.length;
@@ -134,6 +137,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
           sup.onStageExit(run);
         });
         if (run.pid !== null) {
+          facts?.recordStarted(run);
           watchdog.watchGroup(run.pid);
           sup.watch(run);
         }
@@ -188,7 +192,8 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       stdoutReaderGone,
       sup.interruptedBy(),
       leftovers,
-      sup.warnings,
+      [...(facts?.warnings ?? []), ...sup.warnings],
+      facts,
     );
   })();
 
@@ -226,6 +231,7 @@ function buildReport(
   interrupted: NodeJS.Signals | null,
   leftovers: Report['leftovers'],
   warnings: string[],
+  facts: RunFacts | null,
 ): Report {
   const anyNotStarted = runs.some((run) => run.preflightError !== null);
   const stages: StageResult[] = runs.map((run) => {
@@ -283,7 +289,7 @@ function buildReport(
     stages,
     settings: plan.settings,
     leftovers,
-    facts: [],
+    facts: facts?.report() ?? [],
     warnings,
   };
   return { ...report, next: nextStep(report) };

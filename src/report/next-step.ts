@@ -7,7 +7,7 @@ function where(stage: StageResult): string {
   return `stage ${stage.index} "${stage.name}"`;
 }
 
-function forBlamed(stage: StageResult, report: Report): string {
+function forBlamed(stage: StageResult): string {
   const stream = `stages[${stage.index - 1}].stderr`;
   switch (stage.status) {
     case 'not-started':
@@ -39,7 +39,7 @@ export function nextStep(report: Omit<Report, 'next'>): string | null {
   if (!verdict.ok) {
     if (verdict.blamedStage === null) return 'safe-run was interrupted: run again when you mean to';
     const stage = report.stages[verdict.blamedStage - 1]!;
-    return forBlamed(stage, report as Report);
+    return forBlamed(stage);
   }
   const cut = report.stages.find((stage) => stage.stdout.truncated || stage.stderr.truncated);
   if (cut && !cut.stdout.logFile && !cut.stderr.logFile) {

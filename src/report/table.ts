@@ -60,6 +60,9 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     out.push(paint(line));
     if (stage.error) out.push(chalk.red(`   ${stage.error.code}: ${stage.error.message}`));
     if (stage.hint) out.push(chalk.dim(`   hint: ${stage.hint}`));
+    for (const fact of report.facts) {
+      if (fact.stage === stage.index) out.push(chalk.yellow(`   fact: ${fact.summary}`));
+    }
     if (stage.stop) {
       const signals = stage.stop.signals.join(' then ');
       out.push(

@@ -40,10 +40,11 @@ export function validate(value: unknown, schema: Schema, root: Schema = schema, 
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems)
       problems.push(`${path}: too few items`);
-    if (schema.items)
-      value.forEach((item, i) =>
-        problems.push(...validate(item, schema.items as Schema, root, `${path}[${i}]`)),
-      );
+    if (schema.items) {
+      for (const [i, item] of value.entries()) {
+        problems.push(...validate(item, schema.items as Schema, root, `${path}[${i}]`));
+      }
+    }
   }
   if (typeOf(value) === 'object') {
     const object = value as Record<string, unknown>;

@@ -1,0 +1,101 @@
+// npm run bench [-- --quick]: safe-run against the plain shell, same machine, same run.
+// See docs/benchmarks.md for what each section measures and how to read the table.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dataSection, pipeSection, rssSection, startupSection, withBin } from './cases.mjs';
+import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
+import { hasGnuTime } from './measure.mjs';
+import { parseOptions, USAGE, UsageError } from './options.mjs';
+import { runSection } from './rounds.mjs';
+import { summarize } from './stats.mjs';
+import { renderFailures, renderHeader, renderTable } from './table.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const log = (line) => process.stderr.write(`${line}\n`);
+
+function plannedSections(options) {
+  const all = {
+    startup: () => ({ section: startupSection(), rounds: options.startupRuns, warmup: true, bareWall: true }),
+    pipe: () => ({ section: pipeSection(options.pipeSize), rounds: options.runs }),
+    data: () => ({ section: dataSection(options.dataSize), rounds: options.runs }),
+    rss: () => ({ section: rssSection(options.rssSizes), rounds: options.rssRuns, warmup: true }),
+  };
+  return options.only.map((id) => all[id]());
+}
+
+async function benchmark(options, tmpDir) {
+  const bin = options.bin ? path.resolve(options.bin) : snapshotBuild(repoRoot, tmpDir);
+  const machine = describeMachine();
+  machine.build = describeBuild(bin, repoRoot, options.bin === null);
+  const useTime = hasGnuTime();
+  machine.usageSource = useTime
+    ? 'GNU time (wait4 rusage: the command and all its children; user+sys)'
+    : 'VmHWM of the command polled every 2 ms (GNU time not found; CPU not measured)';
+  const baseEnv = benchEnvironment(tmpDir);
+  log(`measuring ${machine.build}; load ${machine.loadStart.map((l) => l.toFixed(2)).join(' ')}`);
+
+  const done = [];
+  for (const plan of plannedSections(options)) {
+    const section = withBin(plan.section, bin);
+    log(`${section.title}: ${plan.rounds} rounds of ${section.cases.length} cases`);
+    const results = await runSection(section, {
+      rounds: plan.rounds,
+      warmup: plan.warmup === true,
+      bareWall: plan.bareWall === true,
+      useTime,
+      tmpDir,
+      baseEnv,
+      cwd: repoRoot,
+      log,
+    });
+    const byId = new Map(results.map((r) => [r.case.id, r]));
+    done.push({ section, results, summaries: results.map((r) => summarize(r, byId)) });
+  }
+  machine.loadEnd = os.loadavg();
+
+  const legend = done.map(({ section }) => `- ${section.id}: ${section.title}`).join('\n');
+  const where = options.bin ? bin : path.join(repoRoot, 'bin', 'safe-run');
+  const binNote = `\n"safe-run" above is \`${where}\`, run with only the variables shown set besides PATH and HOME.\n`;
+  process.stdout.write(`${renderHeader(machine, options)}${legend}\n\n${renderTable(done)}`);
+  const failures = renderFailures(done);
+  if (failures) process.stdout.write(`${failures}${binNote}`);
+  if (options.raw) {
+    const raw = done.map(({ section, results, summaries }) => ({
+      section: section.id,
+      title: section.title,
+      cases: results.map((r, i) => ({
+        ...r.case,
+        check: undefined,
+        summary: summaries[i],
+        samples: r.samples,
+      })),
+    }));
+    fs.writeFileSync(options.raw, `${JSON.stringify({ machine, options, sections: raw }, null, 2)}\n`);
+  }
+  return failures ? 1 : 0;
+}
+
+async function main(args) {
+  let options;
+  try {
+    options = parseOptions(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    log(`bench: ${error.message}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-bench-'));
+  try {
+    return await benchmark(options, tmpDir);
+  } finally {
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

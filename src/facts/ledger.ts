@@ -1,0 +1,153 @@
+import { closeSync, fstatSync, openSync, readSync, truncateSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { Unresolved } from '../engine/resolve-program.js';
+import { appendLine, describeError } from './append-line.js';
+import { type Fact, foldFacts, programKey } from './fold-facts.js';
+import { decodeLedger, encodeEvent } from './ledger-events.js';
+
+// The environment-facts ledger: every safe-run on the machine appends what could not be started,
+// and every run reads it to show what is already known about its programs. Writes are single
+// appended lines (append-line.ts); nothing here throws: problems come back as warnings.
+
+export { causeInWords, describeFact } from './describe-fact.js';
+export type { Fact } from './fold-facts.js';
+export { defaultLedgerPath } from './ledger-path.js';
+
+export interface NotStartedEntry {
+  program: string;
+  cwd: string;
+  found: string | null;
+  code: string;
+  cause: string;
+  exitCode: number;
+  message: string;
+  interpreter: string | null;
+  pathVar: string | null;
+  // ISO time; now when omitted.
+  at?: string;
+}
+
+export interface StartedEntry {
+  program: string;
+  cwd: string;
+  resolvedPath: string;
+  at?: string;
+}
+
+export interface LedgerRead {
+  // Every fact, resolved ones included, in the order they were first seen.
+  facts: Fact[];
+  // Lines that were not a whole record (torn, garbage, unfinished).
+  skipped: number;
+  warnings: string[];
+}
+
+// Reads at most this much, from the end: a run reads the ledger once, and this bounds the cost.
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+
+export function notStartedEntry(
+  program: string,
+  resolution: Unresolved,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): NotStartedEntry {
+  const { path: found, code, cause, exitCode, message, interpreter } = resolution;
+  return { program, cwd, found, code, cause, exitCode, message, interpreter, pathVar: env.PATH ?? null };
+}
+
+export function recordNotStarted(ledgerPath: string, entry: NotStartedEntry): string | null {
+  const { at, ...fields } = entry;
+  const line = encodeEvent({
+    v: 1,
+    event: 'not-started',
+    at: at ?? new Date().toISOString(),
+    ...fields,
+    host: hostname(),
+    pid: process.pid,
+  });
+  return appendLine(ledgerPath, line);
+}
+
+// Marks the open facts about a program that has now started as resolved. Appends only when there
+// is such a fact, so a normal run writes nothing. `known` is what the run already read (from
+// openFactsFor); without it the ledger is read again.
+export function recordStarted(ledgerPath: string, entry: StartedEntry, known?: Fact[]): string | null {
+  const key = programKey(entry.program, entry.cwd);
+  const facts = known ?? readLedger(ledgerPath).facts;
+  if (!facts.some((fact) => fact.resolvedAt === null && programKey(fact.program, fact.cwd) === key))
+    return null;
+  const line = encodeEvent({
+    v: 1,
+    event: 'started',
+    at: entry.at ?? new Date().toISOString(),
+    program: entry.program,
+    cwd: entry.cwd,
+    resolvedPath: entry.resolvedPath,
+    host: hostname(),
+    pid: process.pid,
+  });
+  return appendLine(ledgerPath, line);
+}
+
+export function readLedger(ledgerPath: string): LedgerRead {
+  const warnings: string[] = [];
+  const text = readTail(ledgerPath, warnings);
+  const { events, skipped } = decodeLedger(text);
+  if (skipped > 0) {
+    warnings.push(`facts ledger ${ledgerPath}: skipped ${skipped} damaged line${skipped === 1 ? '' : 's'}`);
+  }
+  return { facts: foldFacts(events), skipped, warnings };
+}
+
+export function readFacts(ledgerPath: string, options: { all?: boolean } = {}): Fact[] {
+  const { facts } = readLedger(ledgerPath);
+  return options.all ? facts : facts.filter((fact) => fact.resolvedAt === null);
+}
+
+// The open facts about the programs a run is about to start (argv[0] of each stage, as asked).
+// A program named with a slash is matched as the file it names from `cwd`.
+export function openFactsFor(ledgerPath: string, programs: string[], cwd: string = process.cwd()): Fact[] {
+  const keys = new Set(programs.map((program) => programKey(program, cwd)));
+  return readFacts(ledgerPath).filter((fact) => keys.has(programKey(fact.program, fact.cwd)));
+}
+
+// Forgets everything. Truncation is safe against concurrent appenders: each of their lines lands
+// whole, before or after it.
+export function clearFacts(ledgerPath: string): string | null {
+  try {
+    truncateSync(ledgerPath, 0);
+    return null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return `facts ledger ${ledgerPath}: cannot clear (${describeError(error)})`;
+  }
+}
+
+function readTail(ledgerPath: string, warnings: string[]): string {
+  let fd: number | null = null;
+  try {
+    fd = openSync(ledgerPath, 'r');
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - MAX_READ_BYTES);
+    const buf = Buffer.alloc(size - start);
+    const length = readSync(fd, buf, 0, buf.length, start);
+    let text = buf.toString('utf8', 0, length);
+    if (start > 0) {
+      text = text.slice(text.indexOf('\n') + 1);
+      const mib = (size / 1024 / 1024).toFixed(0);
+      warnings.push(
+        `facts ledger ${ledgerPath} is ${mib} MiB; only its last 8 MiB were read (counts may be low); run \`safe-run facts --clear\``,
+      );
+    }
+    return text;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      warnings.push(
+        `facts ledger ${ledgerPath}: cannot read (${describeError(error)}); known facts are not shown`,
+      );
+    }
+    return '';
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}

@@ -1,0 +1,55 @@
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { loadSpec } from '../../src/spec/load-spec.js';
+import { specDir } from './spec-files.js';
+
+const examplesDir = join(import.meta.dirname, '../../docs/examples');
+const examples = readdirSync(examplesDir).filter((file) => file.endsWith('.yaml'));
+const dir = specDir();
+afterAll(() => dir.remove());
+
+function onPath(program: string): boolean {
+  const candidates = isAbsolute(program)
+    ? [program]
+    : (process.env.PATH ?? '').split(delimiter).map((entry) => join(entry, program));
+  return candidates.some((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('docs/examples', () => {
+  test('has the examples docs/spec.md describes', () => {
+    expect(examples).toEqual(
+      expect.arrayContaining([
+        'ci-test-with-log.yaml',
+        'data-export.yaml',
+        'grep-no-match-ok.yaml',
+        'first-failure.yaml',
+      ]),
+    );
+  });
+
+  test.each(examples)('%s is a valid spec whose programs are all on PATH', (file) => {
+    const spec = loadSpec(join(examplesDir, file));
+    expect(spec.stages.length).toBeGreaterThan(1);
+    for (const stage of spec.stages) expect(onPath(stage.argv[0]!), stage.argv[0]).toBe(true);
+  });
+
+  test.each(examples)('%s loads the same from its JSON form', (file) => {
+    const path = join(examplesDir, file);
+    // Written beside a copy of the YAML, so that relative paths resolve against the same directory.
+    const json = dir.write(
+      file.replace(/\.yaml$/, '.json'),
+      JSON.stringify(parse(readFileSync(path, 'utf8'))),
+    );
+    const yaml = dir.write(file, readFileSync(path, 'utf8'));
+    expect(loadSpec(json)).toEqual(loadSpec(yaml));
+  });
+});

@@ -1,0 +1,158 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killGroups, sweepMarked, terminate } from '../../src/teardown/kill-tree.js';
+import { findByMarker, listProcesses, readProcess } from '../../src/teardown/proc-scan.js';
+import { exited, fixture, isAlive, killEverything, newMarker, spawnStage, waitFor } from './helpers.js';
+
+let marker = newMarker();
+
+afterEach(async () => {
+  await killEverything(marker);
+  marker = newMarker();
+});
+
+const marked = () => findByMarker(marker.name, marker.value);
+
+// Waits until the fixture has started `count` marked processes that have exec'd `command`.
+function started(command: string, count: number) {
+  return waitFor(`${count} × "${command}"`, () => {
+    const found = marked().filter((p) => p.command === command);
+    return found.length >= count && found;
+  });
+}
+
+async function startEscape(): Promise<ChildProcess> {
+  const stage = spawnStage(['/bin/sh', fixture('escape.sh')], marker);
+  await started('sleep 300', 3);
+  return stage;
+}
+
+describe('killGroups', () => {
+  it('signals a whole group and skips groups that are gone', async () => {
+    const stage = spawnStage(['/bin/sh', '-c', 'sleep 300 & exec sleep 300'], marker);
+    await started('sleep 300', 2);
+    const gone = spawnStage(['/bin/true'], marker);
+    await exited(gone);
+    expect(killGroups([stage.pid!, gone.pid!], 'SIGKILL')).toEqual([stage.pid]);
+    await waitFor('the group to be empty', () => marked().length === 0);
+  });
+
+  it('refuses ids that would reach our own group or every process', () => {
+    const own = readProcess(process.pid)!.pgid;
+    for (const pgid of [0, 1, -5, 2.5, own]) expect(() => killGroups([pgid], 'SIGTERM')).toThrow(RangeError);
+  });
+});
+
+describe('sweepMarked', () => {
+  it('kills a setsid grandchild the group signal missed and reports it as escaped', async () => {
+    const stage = await startEscape();
+    killGroups([stage.pid!], 'SIGKILL');
+    await exited(stage);
+    const escaped = await waitFor('only escaped processes left', () => {
+      const left = marked();
+      return left.every((p) => p.sid !== stage.pid) && left;
+    });
+    expect(escaped).toHaveLength(2);
+
+    const signalled = sweepMarked({ ...marker, signal: 'SIGKILL', groups: [stage.pid!] });
+    expect(signalled.map((p) => p.pid).sort()).toEqual(escaped.map((p) => p.pid).sort());
+    expect(signalled.every((p) => p.how === 'setsid')).toBe(true);
+    await waitFor('the escaped processes to die', () => signalled.every((p) => !isAlive(p.pid)));
+  });
+
+  it('tells own-group members from processes that left the session', async () => {
+    const stage = await startEscape();
+    const signalled = sweepMarked({ ...marker, signal: 'SIGKILL', groups: [stage.pid!] });
+    const byPid = new Map(signalled.map((p) => [p.pid, p.how]));
+    expect(byPid.get(stage.pid!)).toBe('own-group');
+    expect([...byPid.values()].sort()).toEqual(['own-group', 'setsid', 'setsid']);
+  });
+
+  it('keeps sweeping until no new process appears, so a forking tree is gone in one call', async () => {
+    const stage = spawnStage(['/bin/sh', fixture('branch.sh'), '400'], marker);
+    await started('sleep 300', 20);
+    const signalled = sweepMarked({ ...marker, signal: 'SIGKILL' });
+    expect(signalled.some((p) => p.pid === stage.pid)).toBe(true);
+    await waitFor('every marked process to be gone', () => marked().length === 0);
+    await exited(stage);
+  });
+
+  it('ends even while a process without any environment keeps reading as unsure', async () => {
+    const stage = spawnStage(['/bin/sh', '-c', 'env -i sleep 300 & exec sleep 300'], marker);
+    const empty = await waitFor('the sleep without environment', () =>
+      listProcesses().find((p) => p.ppid === stage.pid && p.command === 'sleep 300'),
+    );
+    try {
+      const signalled = sweepMarked({ ...marker, signal: 'SIGKILL' });
+      expect(signalled.map((p) => p.pid)).toEqual([stage.pid]);
+      expect(isAlive(empty.pid)).toBe(true);
+    } finally {
+      process.kill(empty.pid, 'SIGKILL');
+    }
+  });
+
+  it('leaves out the excluded pids', async () => {
+    const keep = spawnStage(['sleep', '300'], marker);
+    const kill = spawnStage(['sleep', '300'], marker);
+    await started('sleep 300', 2);
+    const signalled = sweepMarked({ ...marker, signal: 'SIGKILL', exclude: [keep.pid!] });
+    expect(signalled.map((p) => p.pid)).toEqual([kill.pid]);
+    await exited(kill);
+    expect(isAlive(keep.pid!)).toBe(true);
+  });
+});
+
+describe('terminate', () => {
+  it('leaves nothing of a tree of 200 processes, setsid branches included', async () => {
+    const stage = spawnStage(['/bin/sh', fixture('tree.sh'), '10', '19'], marker);
+    await started('sleep 300', 190);
+    const before = marked();
+    expect(before.length).toBe(201);
+
+    const result = await terminate({ pgids: [stage.pid!], marker, killAfterMs: 5000 });
+    expect(marked()).toEqual([]);
+    expect(result.length).toBeGreaterThanOrEqual(201);
+    expect(new Set(result.map((p) => p.how))).toEqual(new Set(['own-group', 'setsid']));
+    expect(result.every((p) => p.signal === 'SIGTERM' && !p.survived)).toBe(true);
+  });
+
+  it('SIGKILLs a process that ignores SIGTERM once killAfterMs has passed', async () => {
+    const stubborn = spawnStage(['/bin/sh', fixture('ignore-term.sh')], marker);
+    const polite = spawnStage(['sleep', '300'], marker);
+    await started('sleep 300', 2);
+    const t0 = Date.now();
+    const result = await terminate({ pgids: [stubborn.pid!, polite.pid!], marker, killAfterMs: 400 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+    expect(result.find((p) => p.pid === stubborn.pid)).toMatchObject({ signal: 'SIGKILL', survived: false });
+    expect(result.find((p) => p.pid === polite.pid)).toMatchObject({ signal: 'SIGTERM' });
+    expect(marked()).toEqual([]);
+    await exited(stubborn);
+    expect(stubborn.signalCode).toBe('SIGKILL');
+  });
+
+  it('finds and lists the setsid grandchild as escaped', async () => {
+    const stage = await startEscape();
+    const result = await terminate({ pgids: [stage.pid!], marker, killAfterMs: 5000 });
+    expect(marked()).toEqual([]);
+    expect(result.filter((p) => p.how === 'setsid').map((p) => p.command)).toEqual([
+      'sleep 300',
+      'sleep 300',
+    ]);
+    expect(result.find((p) => p.pid === stage.pid)?.how).toBe('own-group');
+  });
+
+  it('kills group members that dropped the marker', async () => {
+    const stage = spawnStage(['/bin/sh', '-c', 'env -u SAFE_RUN_ID sleep 300 & exec sleep 300'], marker);
+    try {
+      const unmarked = await waitFor('the unmarked sleep', () =>
+        listProcesses().find((p) => p.ppid === stage.pid && p.command === 'sleep 300'),
+      );
+      await waitFor('the leader to become sleep', () => readProcess(stage.pid!)?.command === 'sleep 300');
+      const result = await terminate({ pgids: [stage.pid!], marker, killAfterMs: 5000 });
+      expect(result.map((p) => p.pid).sort()).toEqual([stage.pid, unmarked.pid].sort());
+      expect(isAlive(unmarked.pid)).toBe(false);
+    } finally {
+      killGroups([stage.pid!], 'SIGKILL');
+    }
+  });
+});
