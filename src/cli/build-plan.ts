@@ -82,7 +82,7 @@ function settingsFromFlags(options: CliOptions, env: NodeJS.ProcessEnv): Partial
   if (options.logDir) out.logDir = path.resolve(options.logDir);
   if (options.leftovers) out.leftovers = options.leftovers as Settings['leftovers'];
   if (options.failFast) out.failFast = true;
-  if (options.mask.length > 0) out.mask = options.mask;
+  if (options.mask && options.mask.length > 0) out.mask = options.mask;
   if (options.liveStdout) out.liveStdout = options.liveStdout as Settings['liveStdout'];
   if (options.facts === false) out.facts = null;
   else if (typeof options.facts === 'string') out.facts = path.resolve(options.facts);
@@ -121,12 +121,17 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
     : options.command !== undefined
       ? stagesFromInline(options.command)
       : stagesFromArgv(options.argv);
-  parseOkCodes(options.okCodes, stages);
+  parseOkCodes(options.okCodes ?? [], stages);
   const settings: Settings = {
     ...DEFAULT_SETTINGS,
     ...(spec?.settings ?? {}),
     ...settingsFromFlags(options, env),
   };
+  // `-f -` has read stdin for the spec: unless told otherwise, the first stage reads nothing rather
+  // than whatever is left of it (or, from a terminal, the user's next keystrokes).
+  if (options.file === '-' && spec?.settings.stdin === undefined && options.stdin === undefined) {
+    settings.stdin = { kind: 'null' };
+  }
   if (settings.stdin.kind === 'file' && !fs.existsSync(settings.stdin.path)) {
     throw new RequestError('usage.stdin', `--stdin ${settings.stdin.path}: no such file`);
   }

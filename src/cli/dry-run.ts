@@ -1,82 +1,177 @@
+import { MASK, maskText, secretValuesFromEnv } from '../capture/mask.js';
 import { preflight } from '../engine/preflight.js';
 import type { Resolution } from '../engine/resolve-program.js';
 import { stageEnvironment } from '../engine/stage-env.js';
-import { newStageRun } from '../engine/stage-run.js';
-import { formatBytes, formatDuration } from '../inputs/units.js';
-import { EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND } from '../policy/verdict.js';
-import type { Plan } from '../types.js';
+import { newStageRun, type StageRun } from '../engine/stage-run.js';
+import { decideVerdict } from '../policy/verdict.js';
+import { durationText, sizeText } from '../spec/value-schemas.js';
+import type { Plan, Settings, StageError, StageSpec, Verdict } from '../types.js';
 import type { CliIO } from './main.js';
 
+// One stage of the plan as it would start: the file that would be executed, where, and with what.
 export interface DryRunStage {
   index: number;
   name: string;
   argv: string[];
+  // The stage's own variables (not the inherited ones); secret-looking and --mask values as ***.
   env: Record<string, string>;
   cwd: string;
   okCodes: number[];
   optional: boolean;
+  timeoutMs: number | null;
+  maxStdout: number | null;
+  maxStderr: number | null;
   resolvedPath: string | null;
   interpreter: string | null;
   ok: boolean;
-  error: { code: string; message: string } | null;
+  error: StageError | null;
   warnings: string[];
 }
 
-// Validates and resolves a plan without starting anything: exit 0, or 126/127 when preflight would fail.
+// `--dry-run --json`: the plan, and the exit code a real run would end with before starting anything.
+export interface DryRunDocument {
+  schemaVersion: 1;
+  dryRun: true;
+  ok: boolean;
+  exitCode: number;
+  reason: string;
+  source: Plan['source'];
+  stages: DryRunStage[];
+  settings: Settings;
+}
+
+// Validates and resolves a plan without starting anything: exit 0, or the 126/127 a real run would
+// end with when preflight fails. Nothing is spawned, opened or written; only the plan is printed.
 export function dryRun(plan: Plan, json: boolean, io: CliIO): number {
   const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, 'dry-run')));
-  const failed = preflight(runs);
-  const stages: DryRunStage[] = runs.map((run) => {
-    const resolution = run.resolution as Resolution | null;
-    return {
-      index: run.index,
-      name: run.spec.name,
-      argv: run.spec.argv,
-      env: run.spec.env,
-      cwd: run.cwd,
-      okCodes: run.spec.okCodes,
-      optional: run.spec.optional,
-      resolvedPath: run.resolvedPath,
-      interpreter: resolution?.interpreter ?? null,
-      ok: run.preflightError === null,
-      error: run.preflightError,
-      warnings: resolution?.ok ? resolution.warnings : [],
-    };
+  preflight(runs);
+  const secrets = secretValuesFromEnv(Object.assign({}, ...runs.map((run) => run.env)), plan.settings.mask);
+  const stages = runs.map((run) => describeStage(run, plan.settings.mask, secrets));
+  const verdict = preflightVerdict(runs, plan.settings);
+  const document: DryRunDocument = {
+    schemaVersion: 1,
+    dryRun: true,
+    ok: verdict.ok,
+    exitCode: verdict.exitCode,
+    reason: verdict.reason,
+    source: plan.source,
+    stages,
+    settings: plan.settings,
+  };
+  io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : renderPlan(document));
+  return verdict.exitCode;
+}
+
+// The verdict of a run that stops at preflight, decided by the same policy code as a real run. Every
+// stage counts here, optional or not: a program that cannot start stops the whole pipeline.
+function preflightVerdict(runs: StageRun[], settings: Settings): Verdict {
+  const outcomes = runs.map((run) => ({
+    index: run.index,
+    name: run.spec.name,
+    status: run.preflightError ? ('not-started' as const) : ('skipped' as const),
+    exitCode: null,
+    signal: null,
+    optional: false,
+    error: run.preflightError,
+  }));
+  const verdict = decideVerdict(outcomes, {
+    policy: settings.policy,
+    sigpipe: settings.sigpipe,
+    stdoutReaderGone: false,
+    interruptedBy: null,
   });
-  const blamed = runs.find((run) => run.preflightError !== null);
-  const exitCode = !failed
-    ? 0
-    : blamed?.preflightError?.code === 'ENOENT'
-      ? EXIT_NOT_FOUND
-      : EXIT_NOT_EXECUTABLE;
-  if (json) {
-    const document = {
-      schemaVersion: 1,
-      dryRun: true,
-      ok: !failed,
-      exitCode,
-      stages,
-      settings: plan.settings,
-    };
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-    return exitCode;
-  }
-  const lines: string[] = [];
-  for (const stage of stages) {
-    const where = stage.resolvedPath ?? '(not found)';
-    lines.push(
-      `${stage.index}  ${stage.name}: ${JSON.stringify(stage.argv)} -> ${where}${stage.interpreter ? ` (via ${stage.interpreter})` : ''}`,
-    );
-    if (stage.error) lines.push(`   ${stage.error.code}: ${stage.error.message}`);
-    for (const warning of stage.warnings) lines.push(`   warning: ${warning}`);
-  }
-  const s = plan.settings;
-  lines.push(
-    `settings: policy ${s.policy}, sigpipe ${s.sigpipe}, stdin ${s.stdin.kind === 'file' ? s.stdin.path : s.stdin.kind}, ` +
-      `timeout ${s.timeoutMs === null ? 'none' : formatDuration(s.timeoutMs)}, max-stdout ${formatBytes(s.maxStdout)}, ` +
-      `max-stderr ${formatBytes(s.maxStderr)}`,
+  return verdict.ok ? { ...verdict, reason: 'every program was found and can be started' } : verdict;
+}
+
+function describeStage(run: StageRun, mask: readonly string[], secrets: readonly string[]): DryRunStage {
+  const spec: StageSpec = run.spec;
+  const resolution = run.resolution as Resolution | null;
+  const env = Object.fromEntries(
+    Object.entries(spec.env).map(([name, value]) => [
+      name,
+      mask.includes(name) || secrets.includes(value) ? MASK : maskText(value, secrets),
+    ]),
   );
-  lines.push(failed ? `dry run: would not start (exit ${exitCode})` : 'dry run: ok, nothing was started');
-  io.stdout.write(`${lines.join('\n')}\n`);
-  return exitCode;
+  return {
+    index: run.index,
+    name: spec.name,
+    argv: spec.argv.map((arg) => maskText(arg, secrets)),
+    env,
+    cwd: run.cwd,
+    okCodes: spec.okCodes,
+    optional: spec.optional,
+    timeoutMs: spec.timeoutMs,
+    maxStdout: spec.maxStdout,
+    maxStderr: spec.maxStderr,
+    resolvedPath: run.resolvedPath,
+    interpreter: resolution?.interpreter ?? null,
+    ok: run.preflightError === null,
+    error: run.preflightError,
+    warnings: resolution?.ok ? resolution.warnings : [],
+  };
+}
+
+const SOURCES: Record<Plan['source'], string> = {
+  argv: 'the command after --',
+  inline: 'the -c pipeline',
+  spec: 'the spec file',
+};
+
+// The plan for a person: one block per stage, then every effective setting under the name a spec
+// file gives it, in the units a spec file would use.
+function renderPlan(document: DryRunDocument): string {
+  const count = document.stages.length;
+  const lines = [`dry run: ${count} stage${count === 1 ? '' : 's'} from ${SOURCES[document.source]}`];
+  for (const stage of document.stages) {
+    lines.push(`stage ${stage.index} "${stage.name}"`);
+    const row = (label: string, value: string) => lines.push(`  ${label.padEnd(10)} ${value}`);
+    row('program', programText(stage));
+    row('argv', JSON.stringify(stage.argv));
+    row('cwd', stage.cwd);
+    for (const [name, value] of Object.entries(stage.env)) row('env', `${name}=${value}`);
+    row('ok-codes', stage.okCodes.join(', '));
+    if (stage.optional) row('optional', 'yes: its failure never decides the verdict');
+    if (stage.timeoutMs !== null) row('timeout', durationText(stage.timeoutMs));
+    if (stage.maxStdout !== null) row('max-stdout', sizeText(stage.maxStdout));
+    if (stage.maxStderr !== null) row('max-stderr', sizeText(stage.maxStderr));
+    for (const warning of stage.warnings) row('warning', warning);
+    if (stage.error) row('error', `${stage.error.code}: ${stage.error.message}`);
+  }
+  lines.push('settings');
+  for (const [key, value] of settingRows(document.settings)) lines.push(`  ${key.padEnd(14)} ${value}`);
+  lines.push(
+    document.ok
+      ? 'dry run: ok, exit 0; nothing was started'
+      : `dry run: a run would start nothing: ${document.reason}; exit ${document.exitCode}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function programText(stage: DryRunStage): string {
+  if (stage.resolvedPath === null) return 'cannot be started';
+  if (stage.interpreter) return `${stage.resolvedPath} (run by ${stage.interpreter})`;
+  return stage.ok ? stage.resolvedPath : `${stage.resolvedPath} (cannot be started)`;
+}
+
+function settingRows(s: Settings): [string, string][] {
+  const duration = (ms: number | null) => (ms === null ? 'none' : durationText(ms));
+  return [
+    ['policy', s.policy],
+    ['sigpipe', s.sigpipe],
+    ['stdin', s.stdin.kind === 'file' ? s.stdin.path : s.stdin.kind],
+    ['timeout', duration(s.timeoutMs)],
+    ['idle-timeout', duration(s.idleTimeoutMs)],
+    ['kill-after', duration(s.killAfterMs)],
+    ['drain-timeout', duration(s.drainTimeoutMs)],
+    ['max-stdout', sizeText(s.maxStdout)],
+    ['max-stderr', sizeText(s.maxStderr)],
+    ['max-log', sizeText(s.maxLog)],
+    ['on-limit', s.onLimit],
+    ['live-stdout', s.liveStdout],
+    ['log-dir', s.logDir ?? 'none'],
+    ['leftovers', s.leftovers],
+    ['fail-fast', String(s.failFast)],
+    ['mask', s.mask.length === 0 ? 'none' : s.mask.join(', ')],
+    ['facts', s.facts ?? 'off'],
+  ];
 }

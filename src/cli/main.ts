@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import { startRun } from '../engine/run-pipeline.js';
-import { isRequestError } from '../errors.js';
+import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
@@ -74,6 +74,12 @@ async function execute(
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
 export async function main(args: string[], io: CliIO): Promise<number> {
   try {
+    if (process.platform === 'win32') {
+      throw new RequestError(
+        'platform.unsupported',
+        'Windows is not supported: safe-run needs POSIX process groups, signals and pipes; run it under WSL',
+      );
+    }
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
     const { options, answered } = parseCli(

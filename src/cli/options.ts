@@ -7,7 +7,7 @@ export interface CliOptions {
   file?: string;
   policy?: string;
   sigpipe?: string;
-  okCodes: string[];
+  okCodes?: string[];
   stdin?: string;
   json?: boolean;
   report?: string;
@@ -22,7 +22,7 @@ export interface CliOptions {
   onLimit?: string;
   logDir?: string;
   maxLog?: string;
-  mask: string[];
+  mask?: string[];
   leftovers?: string;
   failFast?: boolean;
   facts?: string | false;
@@ -36,7 +36,7 @@ export interface ParsedCli {
   answered: string | null;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function buildProgram(version: string): Command {
   return new Command('safe-run')
@@ -68,7 +68,6 @@ function buildProgram(version: string): Command {
       '--ok-codes <stage=codes>',
       'accepted exit codes for a stage, by name or 1-based index: grep=0,1 (repeatable)',
       collect,
-      [],
     )
     .option('--stdin <source>', 'first stage stdin: inherit, null or a FILE (default: inherit)')
     .option('--json', 'stream nothing; print one JSON report on stdout at the end')
@@ -95,7 +94,7 @@ function buildProgram(version: string): Command {
     )
     .option('--log-dir <dir>', 'save every stream whole, one file per stage and stream')
     .option('--max-log <size>', 'bound for each saved stream (default: 100MiB)')
-    .option('--mask <name>', 'also mask the value of this environment variable (repeatable)', collect, [])
+    .option('--mask <name>', 'also mask the value of this environment variable (repeatable)', collect)
     .addOption(
       new Option(
         '--leftovers <action>',

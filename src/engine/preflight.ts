@@ -18,7 +18,9 @@ export function preflight(runs: StageRun[]): boolean {
     const resolution = resolveProgram(run.spec.argv[0]!, run.env, run.cwd);
     run.resolution = resolution;
     run.resolvedPath = resolution.path;
-    if (!resolution.ok) {
+    if (resolution.ok) {
+      for (const warning of resolution.warnings) run.warnings.push(`stage "${run.spec.name}": ${warning}`);
+    } else {
       failed = true;
       run.preflightError = { code: resolution.code, message: resolution.message };
     }

@@ -7,6 +7,7 @@ import { classifyEnding } from '../policy/stage-status.js';
 import { decideVerdict, successes } from '../policy/verdict.js';
 import { nextStep } from '../report/next-step.js';
 import { createMarker } from '../teardown/marker.js';
+import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report, StageResult, StreamReport } from '../types.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
@@ -18,6 +19,7 @@ import { newStageRun, type StageRun, stageFinished } from './stage-run.js';
 import { readStream } from './stream-reader.js';
 import { createStreamSinks } from './stream-sinks.js';
 import { Supervisor } from './supervisor.js';
+import { groupExists } from './teardown.js';
 
 export interface RunIO {
   // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
@@ -67,8 +69,18 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     const errPipes = pipes.slice(n - 1, 2 * n - 1);
     const outPipe = pipes[2 * n - 1]!;
     const sup = new Supervisor(plan.settings, runs, marker);
+    if (!hasProc()) {
+      sup.warnings.push(
+        'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',
+      );
+    }
     const watchdog = startWatchdog(marker);
-    const secrets = secretValuesFromEnv(Object.assign({}, ...runs.map((run) => run.env)), plan.settings.mask);
+    const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
+    const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
+    for (const name of plan.settings.mask) {
+      if (!mergedEnv[name])
+        sup.warnings.push(`--mask ${name}: the variable is not set, so there is nothing to mask`);
+    }
     supervisor = sup;
     const several = n > 1;
     let stdoutReaderGone = false;
@@ -176,7 +188,13 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
 
     if (cancelRequest) sup.cancel(cancelRequest);
     sup.start();
-    await Promise.all(runs.map((run) => stageFinished(run, plan.settings, sup)));
+    await Promise.all(
+      runs.map(async (run) => {
+        await stageFinished(run, plan.settings, sup);
+        // An empty group's id may be reused: stop the watchdog from ever killing it.
+        if (run.pid !== null && !groupExists(run.pid)) watchdog.unwatchGroup(run.pid);
+      }),
+    );
     const leftovers = await sup.finish();
     watchdog.disarm();
     for (const run of runs) {
@@ -290,7 +308,7 @@ function buildReport(
     settings: plan.settings,
     leftovers,
     facts: facts?.report() ?? [],
-    warnings,
+    warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
   };
   return { ...report, next: nextStep(report) };
 }

@@ -49,6 +49,8 @@ export class StageRun {
   }
 
   readFds: number[] = [];
+  // Things worth saying about this stage that are not failures (e.g. found through a relative PATH entry).
+  readonly warnings: string[] = [];
 
   openReadFds(): number[] {
     return this.readFds.filter((_, i) => this.readers[i]?.isOpen());

@@ -118,3 +118,12 @@ export function signalEscaped(runs: readonly StageRun[], marker: Marker, signal:
     action: 'killed' as const,
   }));
 }
+
+export function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

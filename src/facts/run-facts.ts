@@ -4,21 +4,26 @@ import type { ReportFact } from '../types.js';
 import { describeFact } from './describe-fact.js';
 import type { Fact } from './fold-facts.js';
 import { programKey } from './fold-facts.js';
-import { notStartedEntry, openFactsFor, recordNotStarted, recordStarted } from './ledger.js';
+import { notStartedEntry, readLedger, recordNotStarted, recordStarted } from './ledger.js';
 
 // One run's dealings with the facts ledger: read once at the start, append a fact for every stage
 // that could not start, mark known facts resolved when their program starts, and say at the end
 // what is known about this run's programs. A ledger problem is a warning, never a failure.
 export class RunFacts {
-  private known: Fact[] = [];
-  private readonly resolved = new Set<string>();
+  // Open facts about this run's programs when the run began.
+  private readonly known: Fact[];
+  // Programs (by programKey) whose open facts this run resolved: when, and what was executed.
+  private readonly resolved = new Map<string, { at: string; path: string | null }>();
+  private appended = false;
   readonly warnings: string[] = [];
 
   constructor(
     private readonly ledger: string,
     private readonly runs: readonly StageRun[],
   ) {
-    for (const run of runs) this.known.push(...openFactsFor(ledger, [run.spec.argv[0]!], run.cwd));
+    const read = readLedger(ledger);
+    this.warnings.push(...read.warnings);
+    this.known = this.openFactsAboutRuns(read.facts);
   }
 
   recordPreflight(): void {
@@ -26,6 +31,7 @@ export class RunFacts {
       const resolution = run.resolution as Unresolved | null;
       if (resolution?.ok !== false) continue;
       const entry = notStartedEntry(run.spec.argv[0]!, resolution, run.env, run.cwd);
+      this.appended = true;
       this.warn(recordNotStarted(this.ledger, entry));
     }
   }
@@ -33,33 +39,28 @@ export class RunFacts {
   recordStarted(run: StageRun): void {
     const program = run.spec.argv[0]!;
     const key = programKey(program, run.cwd);
-    if (!this.known.some((fact) => programKey(fact.program, fact.cwd) === key)) return;
-    this.warn(
-      recordStarted(
-        this.ledger,
-        { program, cwd: run.cwd, resolvedPath: run.resolvedPath ?? program },
-        this.known,
-      ),
-    );
-    this.resolved.add(key);
+    // Two stages running the same program resolve its facts once.
+    if (this.resolved.has(key) || !this.known.some((fact) => keyOf(fact) === key)) return;
+    const at = new Date().toISOString();
+    this.resolved.set(key, { at, path: run.resolvedPath });
+    const entry = { program, cwd: run.cwd, resolvedPath: run.resolvedPath ?? program, at };
+    this.warn(recordStarted(this.ledger, entry, this.known));
   }
 
   // Open facts about this run's programs, and those this run just resolved, each with a sentence.
+  // The ledger is read again only when this run added to it, so the counts include this run.
   report(): ReportFact[] {
+    const open = this.appended ? this.openFactsAboutRuns(readLedger(this.ledger).facts) : this.known;
     const out: ReportFact[] = [];
     const seen = new Set<string>();
     for (const run of this.runs) {
-      const program = run.spec.argv[0]!;
-      const key = programKey(program, run.cwd);
-      const facts = this.resolved.has(key)
+      const key = programKey(run.spec.argv[0]!, run.cwd);
+      const resolved = this.resolved.get(key);
+      const facts = resolved
         ? this.known
-            .filter((fact) => programKey(fact.program, fact.cwd) === key)
-            .map((fact) => ({
-              ...fact,
-              resolvedAt: new Date().toISOString(),
-              resolvedPath: run.resolvedPath,
-            }))
-        : openFactsFor(this.ledger, [program], run.cwd);
+            .filter((fact) => keyOf(fact) === key)
+            .map((fact) => ({ ...fact, resolvedAt: resolved.at, resolvedPath: resolved.path }))
+        : open.filter((fact) => keyOf(fact) === key);
       for (const fact of facts) {
         const id = `${key}\0${fact.code}\0${fact.cause}`;
         if (seen.has(id)) continue;
@@ -70,7 +71,16 @@ export class RunFacts {
     return out;
   }
 
+  private openFactsAboutRuns(facts: Fact[]): Fact[] {
+    const keys = new Set(this.runs.map((run) => programKey(run.spec.argv[0]!, run.cwd)));
+    return facts.filter((fact) => fact.resolvedAt === null && keys.has(keyOf(fact)));
+  }
+
   private warn(problem: string | null): void {
     if (problem) this.warnings.push(problem);
   }
+}
+
+function keyOf(fact: Fact): string {
+  return programKey(fact.program, fact.cwd);
 }

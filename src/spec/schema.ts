@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS } from '../defaults.js';
-import type { LeftoversMode, OnLimit, Policy, SigpipeMode } from '../types.js';
+import type { LeftoversMode, OnLimit, Policy, Settings, SigpipeMode } from '../types.js';
 import { runSchema } from './run-schema.js';
 import {
   allOf,
@@ -25,6 +25,7 @@ const POLICIES = allOf<Policy>()(['pipefail', 'first-failure', 'last']);
 const SIGPIPE_MODES = allOf<SigpipeMode>()(['tolerate', 'fail']);
 const ON_LIMIT = allOf<OnLimit>()(['truncate', 'kill']);
 const LEFTOVERS = allOf<LeftoversMode>()(['kill', 'keep']);
+const LIVE_STDOUT = allOf<Settings['liveStdout']>()(['full', 'capped']);
 
 // JSON Schema `default`s, kept beside the schema rather than applied by zod: a spec file reports only
 // what it sets, so that command-line flags and DEFAULT_SETTINGS fill in the rest.
@@ -160,6 +161,11 @@ export const specSchema = z
         enumSchema(ON_LIMIT).optional(),
         'What happens when a stream passes its limit: keep running and truncate, or kill the stage.',
         DEFAULT_SETTINGS.onLimit,
+      ),
+      'live-stdout': described(
+        enumSchema(LIVE_STDOUT).optional(),
+        "How the last stage's stdout is shown live: whole, as the pipeline's product, or capped at max-stdout like stderr (then its tail at the end).",
+        DEFAULT_SETTINGS.liveStdout,
       ),
       'log-dir': described(
         textSchema('a directory path').optional(),

@@ -50,6 +50,7 @@ function toSettings(spec: ParsedSpec, baseDir: string): Partial<Settings> {
   set('maxStderr', spec['max-stderr']);
   set('maxLog', spec['max-log']);
   set('onLimit', spec['on-limit']);
+  set('liveStdout', spec['live-stdout']);
   set('logDir', spec['log-dir'] === undefined ? undefined : resolve(baseDir, spec['log-dir']));
   set('leftovers', spec.leftovers);
   set('failFast', spec['fail-fast']);

@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { parseDuration, parseSize } from '../inputs/units.js';
+import { readDuration, readSize, sizeTooLarge } from '../inputs/units.js';
 
 // The zod pieces the spec schema is built from. Each one carries the sentence a user sees when the
 // value is wrong, and durations and sizes are converted by the same parsers the CLI flags use.
 
-// The same grammar parseDuration and parseSize accept (a test checks they agree), spelled without
-// regex flags so the JSON Schema `pattern` means the same thing in editors.
+// The same grammar readDuration and readSize accept (a test checks they agree), spelled without
+// regex flags so the JSON Schema `pattern` means the same thing in editors. The values themselves
+// are converted, and their range checked, by those readers: the ones the CLI flags use.
 export const DURATION_PATTERN = /^\d+(?:\.\d+)?(?:ms|s|m|h)$/;
 export const SIZE_PATTERN = /^\d+(?:\.\d+)?\s*(?:[bB]|[kKmMgG](?:[iI]?[bB])?)?$/;
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const STAGE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 export const STAGE_NAME_MAX = 64;
-
-// Node's timers cannot wait longer than 2^31-1 ms; a longer delay silently fires after 1ms.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 // Every value of T, and nothing else: a compile error if src/types.ts gains or loses a member.
 export function allOf<T extends string>() {
@@ -75,13 +73,9 @@ export function durationSchema() {
     .string({ error: expected(DURATION_EXPECTED) })
     .regex(DURATION_PATTERN, { error: expected(DURATION_EXPECTED) })
     .transform((text, ctx) => {
-      const ms = parseDuration(text, 'duration');
-      if (ms <= MAX_TIMER_MS) return ms;
-      ctx.issues.push({
-        code: 'custom',
-        input: text,
-        message: `${quote(text)} is too long; the limit is 596h`,
-      });
+      const read = readDuration(text);
+      if (read.ok) return read.value;
+      ctx.issues.push({ code: 'custom', input: text, message: read.message });
       return z.NEVER;
     });
 }
@@ -99,9 +93,14 @@ export function sizeSchema() {
       { error },
     )
     .transform((value, ctx) => {
-      const bytes = typeof value === 'number' ? value : parseSize(value, 'size');
-      if (Number.isSafeInteger(bytes)) return bytes;
-      ctx.issues.push({ code: 'custom', input: value, message: `${quote(String(value))} is too large` });
+      if (typeof value === 'number') {
+        if (Number.isSafeInteger(value)) return value;
+        ctx.issues.push({ code: 'custom', input: value, message: sizeTooLarge(String(value)) });
+        return z.NEVER;
+      }
+      const read = readSize(value);
+      if (read.ok) return read.value;
+      ctx.issues.push({ code: 'custom', input: value, message: read.message });
       return z.NEVER;
     });
 }

@@ -155,8 +155,9 @@ export interface ProcScan {
   unsure: ProcInfo[];
 }
 
-// Kernel threads also read empty; remembering them saves a stat read per scan. A pid that reads
-// non-empty later has been reused by a user process and is forgotten.
+// On kernels where a kernel thread's environ opens and reads empty (6.18 here refuses the open with
+// ESRCH instead), remembering them saves a stat read per scan. A pid that reads non-empty later has
+// been reused by a user process and is forgotten.
 const kernelThreads = new Set<number>();
 
 // With only a marker, each process costs one failed or short read of its environ; stat and cmdline

@@ -1,0 +1,16 @@
+import type { Env, Unresolved } from './outcome.js';
+
+// How a file that exists and may be executed would actually run, decided from its first bytes.
+
+export type Runnable = { ok: true; interpreter: string | null; warnings: string[] };
+export type Inspection = Runnable | Unresolved;
+export const RUNNABLE: Runnable = { ok: true, interpreter: null, warnings: [] };
+
+// The shell a no-#! executable is run with by execvp, env and Node (bash itself uses bash).
+export const FALLBACK_SHELL = '/bin/sh';
+// Linux follows at most this many nested #! interpreters (BINPRM_MAX_RECURSION).
+export const MAX_DEPTH = 4;
+
+// inspectExecutable, handed to the #! checks so they can look into the interpreter they name
+// without importing their caller.
+export type Inspect = (program: string, file: string, env: Env, cwd: string, depth: number) => Inspection;

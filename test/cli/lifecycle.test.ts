@@ -1,0 +1,217 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, runCli, runJson, waitFor } from '../helpers/cli.js';
+
+// Processes whose command line is `needle` (zombies excluded: they are already dead).
+function alive(needle: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (cmdline.startsWith(`${needle} `) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const needle of cleanup.splice(0)) {
+    for (const pid of alive(needle)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  }
+});
+
+function unique(seconds: number): string {
+  const text = `sleep ${seconds}`;
+  cleanup.push(text);
+  return text;
+}
+
+describe('time limits and teardown', () => {
+  it('stops a pipeline at its --timeout with exit 124 and says which limit fired', async () => {
+    const sleep = unique(3061);
+    const { result, report } = await runJson(['--timeout', '1s', '--', ...sleep.split(' ')], {
+      deadlineMs: 20_000,
+    });
+    expect(result.code).toBe(124);
+    expect(report.stages[0]!.status).toBe('timeout');
+    expect(report.stages[0]!.stop?.reason).toMatch(/pipeline timeout \(1\.00s\)/);
+    expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM']);
+    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+  });
+
+  it('SIGKILLs a stage that ignores SIGTERM after --kill-after, and leaves nothing', async () => {
+    const sleep = unique(3062);
+    const { result, report } = await runJson(
+      ['--timeout', '500ms', '--kill-after', '500ms', '--', 'sh', '-c', `trap '' TERM; ${sleep}`],
+      { deadlineMs: 20_000 },
+    );
+    expect(result.code).toBe(124);
+    expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(report.stages[0]!.signal).toBe('SIGKILL');
+    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+  });
+
+  it('finds and kills a grandchild that called setsid, and lists it', async () => {
+    const escaped = unique(3063);
+    const { result, report } = await runJson(
+      ['--timeout', '1s', '--', 'sh', '-c', `setsid ${escaped} & sleep 30`],
+      {
+        deadlineMs: 20_000,
+      },
+    );
+    expect(result.code).toBe(124);
+    const leftover = report.leftovers.find((item) => item.command === escaped);
+    expect(leftover?.how).toMatch(/setsid/);
+    expect(leftover?.action).toBe('killed');
+    await waitFor(() => alive(escaped).length === 0, 5000, 'the escaped sleep to be gone');
+  });
+
+  it('delivers the output and returns when a background process keeps the pipe open, naming and killing it', async () => {
+    const holder = unique(3064);
+    const { result, report } = await runJson(
+      ['--drain-timeout', '300ms', '--', 'sh', '-c', `${holder} & echo hi`],
+      {
+        deadlineMs: 20_000,
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(report.stages[0]!.status).toBe('ok');
+    expect(report.stages[0]!.stdout.text).toBe('hi\n');
+    expect(report.warnings.join('\n')).toMatch(new RegExp(`held by \\d+ \\(${holder}\\)`));
+    expect(report.leftovers.map((item) => item.command)).toContain(holder);
+    await waitFor(() => alive(holder).length === 0, 5000, 'the holder to be gone');
+  });
+
+  it('keeps a deliberate background process with --leftovers keep, and says so', async () => {
+    const daemon = unique(3065);
+    const { result, report } = await runJson(
+      [
+        '--drain-timeout',
+        '300ms',
+        '--leftovers',
+        'keep',
+        '--',
+        'sh',
+        '-c',
+        `${daemon} >/dev/null 2>&1 & echo started`,
+      ],
+      { deadlineMs: 20_000 },
+    );
+    expect(result.code).toBe(0);
+    const kept = report.leftovers.find((item) => item.command === daemon);
+    expect(kept?.action).toBe('kept');
+    expect(alive(daemon).length).toBe(1);
+  });
+
+  it('tears down a tree of 200 processes', async () => {
+    const leaf = unique(3066);
+    const tree = path.join(FIXTURES, 'lifecycle', 'tree.sh');
+    // 14 + 14*14 = 210 processes below the stage leader, 196 of them leaves.
+    const running = runJson(['--timeout', '8s', '--', tree, '14', '2', leaf.split(' ')[1]!], {
+      deadlineMs: 40_000,
+    });
+    await waitFor(() => alive(leaf).length === 196, 20_000, 'the whole tree to start');
+    const { result } = await running;
+    expect(result.code).toBe(124);
+    await waitFor(() => alive(leaf).length === 0, 5000, 'every leaf to be gone');
+  });
+
+  it('stops the other stages with --fail-fast when one fails', async () => {
+    const sleep = unique(3067);
+    const { result, report } = await runJson(['--fail-fast', '-c', `${sleep} | sh -c 'exit 3'`], {
+      deadlineMs: 20_000,
+    });
+    expect(result.code).toBe(3);
+    expect(report.stages.map((stage) => stage.status)).toEqual(['cancelled', 'failed']);
+    expect(report.verdict.blamedStage).toBe(2);
+  });
+});
+
+describe('idle timeout', () => {
+  it('fires on silence', async () => {
+    const sleep = unique(3068);
+    const { result, report } = await runJson(['--idle-timeout', '500ms', '--', ...sleep.split(' ')], {
+      deadlineMs: 20_000,
+    });
+    expect(result.code).toBe(124);
+    expect(report.stages[0]!.stop?.reason).toMatch(/idle timeout/);
+  });
+
+  it('does not fire on a steady trickle, seen or only flowing between stages', async () => {
+    const trickle = "sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.2; done'";
+    const seen = await runJson(['--idle-timeout', '1500ms', '-c', `${trickle} | cat`], {
+      deadlineMs: 20_000,
+    });
+    expect(seen.result.code).toBe(0);
+    const hidden = await runJson(['--idle-timeout', '1500ms', '-c', `${trickle} | cat | wc -l`], {
+      deadlineMs: 20_000,
+    });
+    expect(hidden.result.code).toBe(0);
+    expect(hidden.report.stages[2]!.stdout.text?.trim()).toBe('10');
+  });
+});
+
+describe('signals to safe-run', () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`on ${signal}: cancels the stages, prints the JSON report, exits ${code}, leaves nothing`, async () => {
+      const sleep = unique(signal === 'SIGINT' ? 3069 : 3070);
+      let pid = -1;
+      const running = runCli(['--json', '--no-facts', '-c', `${sleep} | cat`], {
+        deadlineMs: 20_000,
+        onStart: (p) => {
+          pid = p;
+        },
+      });
+      await waitFor(() => alive(sleep).length === 1, 10_000, 'the stage to start');
+      process.kill(pid, signal);
+      const result = await running;
+      expect(result.code).toBe(code);
+      const report = JSON.parse(result.stdout);
+      expect(report.stages.map((stage: { status: string }) => stage.status)).toEqual([
+        'cancelled',
+        'cancelled',
+      ]);
+      await waitFor(() => alive(sleep).length === 0, 5000, 'the stages to be gone');
+    });
+  }
+
+  it('on SIGKILL of safe-run: no stage process survives, escaped ones included', async () => {
+    const stage = unique(3071);
+    const escaped = unique(3072);
+    let pid = -1;
+    const running = runCli(['--no-facts', '-c', `sh -c 'setsid ${escaped} & ${stage}' | cat`], {
+      deadlineMs: 20_000,
+      onStart: (p) => {
+        pid = p;
+      },
+    });
+    await waitFor(
+      () => alive(stage).length === 1 && alive(escaped).length === 1,
+      10_000,
+      'the stages to start',
+    );
+    process.kill(pid, 'SIGKILL');
+    await running;
+    await waitFor(
+      () => alive(stage).length === 0 && alive(escaped).length === 0,
+      4000,
+      'the watchdog to kill everything',
+    );
+  });
+});
