@@ -80,7 +80,10 @@ function preflightVerdict(runs: StageRun[], settings: Settings): Verdict {
     stdoutReaderGone: false,
     interruptedBy: null,
   });
-  return verdict.ok ? { ...verdict, reason: 'every program was found and can be started' } : verdict;
+  if (verdict.ok) return { ...verdict, reason: 'every program was found and can be started' };
+  const blamed = runs[(verdict.blamedStage ?? 1) - 1]!;
+  const code = blamed.preflightError?.code ?? 'error';
+  return { ...verdict, reason: `stage ${blamed.index} "${blamed.spec.name}" cannot be started: ${code}` };
 }
 
 function describeStage(run: StageRun, mask: readonly string[], secrets: readonly string[]): DryRunStage {
@@ -139,18 +142,19 @@ function renderPlan(document: DryRunDocument): string {
   }
   lines.push('settings');
   for (const [key, value] of settingRows(document.settings)) lines.push(`  ${key.padEnd(14)} ${value}`);
+  const outcome = `exit ${document.exitCode} (${document.reason})`;
   lines.push(
     document.ok
-      ? 'dry run: ok, exit 0; nothing was started'
-      : `dry run: a run would start nothing: ${document.reason}; exit ${document.exitCode}`,
+      ? `dry run: ok, ${outcome}; nothing was started`
+      : `dry run: not ok, ${outcome}; a run would start no stage`,
   );
   return `${lines.join('\n')}\n`;
 }
 
 function programText(stage: DryRunStage): string {
-  if (stage.resolvedPath === null) return 'cannot be started';
-  if (stage.interpreter) return `${stage.resolvedPath} (run by ${stage.interpreter})`;
-  return stage.ok ? stage.resolvedPath : `${stage.resolvedPath} (cannot be started)`;
+  if (stage.resolvedPath === null) return stage.error?.code === 'ENOENT' ? 'not found' : 'cannot be started';
+  if (!stage.ok) return `${stage.resolvedPath} (cannot be started)`;
+  return stage.interpreter ? `${stage.resolvedPath} (run by ${stage.interpreter})` : stage.resolvedPath;
 }
 
 function settingRows(s: Settings): [string, string][] {

@@ -17,7 +17,8 @@ export interface VerdictInput {
   interruptedBy: { signal: string; number: number } | null;
 }
 
-type Outcome = Pick<StageResult, 'status' | 'exitCode' | 'signal' | 'optional' | 'name' | 'index' | 'error'>;
+type Outcome = Pick<StageResult, 'status' | 'exitCode' | 'signal' | 'optional' | 'name' | 'index' | 'error'> &
+  Partial<Pick<StageResult, 'stop'>>;
 
 // Which stages count as successes. A SIGPIPE death is tolerated when the stage reading from it
 // succeeded: evaluated from the right, so a chain of early-closed writers is tolerated as a whole.
@@ -59,6 +60,12 @@ function describe(stage: Outcome): string {
       return `${who} was killed by ${stage.signal}`;
     case 'not-started':
       return `${who} could not be started (${stage.error?.code ?? 'error'})`;
+    case 'timeout':
+    case 'limit':
+    case 'cancelled':
+      return stage.stop
+        ? `${who} was stopped: ${stage.stop.reason}`
+        : `${who} was ${stage.status === 'cancelled' ? 'cancelled' : `stopped (${stage.status})`}`;
     default:
       return `${who} ended as ${stage.status}`;
   }

@@ -79,9 +79,10 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     out.push(chalk.dim('* more than the cap was written: head and tail kept in the report'));
   }
   for (const leftover of report.leftovers) {
+    const from = leftover.stage ? ` from stage "${leftover.stage}"` : '';
     out.push(
       chalk.yellow(
-        `leftover: pid ${leftover.pid} (${leftover.command}) ${leftover.how}${leftover.stage ? ` from stage "${leftover.stage}"` : ''}: ${leftover.action}`,
+        `leftover: pid ${leftover.pid} (${leftover.command})${from}: ${leftover.how}; ${leftover.action}`,
       ),
     );
   }
