@@ -38,10 +38,13 @@ function parse(args: string[], io: CliIO): FactsOptions | null {
       return null;
     }
     if (error instanceof CommanderError) {
+      // Commander's message, with its did-you-mean line, on one line.
       const text = (message || error.message)
-        .trim()
         .replace(/^error: /, '')
-        .split('\n')[0];
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(' ');
       throw new RequestError(error.code, `facts: ${text} (see safe-run facts --help)`);
     }
     throw error;

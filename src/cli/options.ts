@@ -137,10 +137,13 @@ export function parseCli(args: string[], version: string): ParsedCli {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return { options: { okCodes: [], mask: [], argv: [] }, answered: answered ?? '' };
       }
+      // Commander's message, with its did-you-mean line, on one line.
       const text = (message || error.message)
-        .trim()
         .replace(/^error: /, '')
-        .split('\n')[0];
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(' ');
       throw new RequestError(error.code, `${text} (see safe-run --help)`);
     }
     throw error;
