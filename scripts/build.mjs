@@ -1,9 +1,11 @@
 // Bundles the CLI and the library into dist/ (one file each, plus lazily loaded chunks for spec files
 // and subcommands), so start-up loads only what a run uses.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
