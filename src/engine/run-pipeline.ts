@@ -84,6 +84,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     supervisor = sup;
     const several = n > 1;
     let stdoutReaderGone = false;
+    let stdoutFailed = false;
 
     for (const [i, run] of runs.entries()) {
       const errPipe = errPipes[i]!;
@@ -168,10 +169,15 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         run.readers.push(outReader);
         run.readFds.push(outPipe.readFd);
         io.stdout?.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EPIPE') return;
-          // Whoever read safe-run's stdout is gone: close the last stage's pipe so it meets SIGPIPE,
-          // as it would have in a shell pipeline.
-          stdoutReaderGone = true;
+          // Whoever read safe-run's stdout is gone (EPIPE), or it cannot be written (ENOSPC, EIO): close
+          // the last stage's pipe so it meets SIGPIPE, as it would have in a shell pipeline. Only a
+          // reader that left makes that SIGPIPE a tolerated one; a failed write is never success.
+          stdoutFailed = true;
+          if (error.code === 'EPIPE') stdoutReaderGone = true;
+          else
+            sup.warnings.push(
+              `could not write safe-run's stdout (${error.code ?? error.message}): the last stage's output was cut off`,
+            );
           run.stdoutSinks?.detachLive();
           outReader.abandon();
         });
@@ -212,6 +218,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       leftovers,
       [...(facts?.warnings ?? []), ...sup.warnings],
       facts,
+      Boolean(io.stdout) && plan.settings.liveStdout === 'full' && !stdoutFailed,
     );
   })();
 
@@ -250,6 +257,7 @@ function buildReport(
   leftovers: Report['leftovers'],
   warnings: string[],
   facts: RunFacts | null,
+  streamedStdout = false,
 ): Report {
   const anyNotStarted = runs.some((run) => run.preflightError !== null);
   const stages: StageResult[] = runs.map((run) => {
@@ -310,5 +318,5 @@ function buildReport(
     facts: facts?.report() ?? [],
     warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
   };
-  return { ...report, next: nextStep(report) };
+  return { ...report, next: nextStep(report, streamedStdout) };
 }

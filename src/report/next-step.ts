@@ -34,14 +34,19 @@ function forBlamed(stage: StageResult): string {
 }
 
 // One sentence for whoever reads the report next (an agent, most often): what to do now.
-export function nextStep(report: Omit<Report, 'next'>): string | null {
+// `streamedStdout`: the last stage's stdout was streamed whole, so its cut in the report lost nothing.
+export function nextStep(report: Omit<Report, 'next'>, streamedStdout = false): string | null {
   const { verdict } = report;
   if (!verdict.ok) {
     if (verdict.blamedStage === null) return 'safe-run was interrupted: run again when you mean to';
     const stage = report.stages[verdict.blamedStage - 1]!;
     return forBlamed(stage);
   }
-  const cut = report.stages.find((stage) => stage.stdout.truncated || stage.stderr.truncated);
+  const last = report.stages.length;
+  const cut = report.stages.find(
+    (stage) =>
+      stage.stderr.truncated || (stage.stdout.truncated && !(streamedStdout && stage.index === last)),
+  );
   if (cut && !cut.stdout.logFile && !cut.stderr.logFile) {
     return `ok; ${where(cut)} wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything`;
   }
