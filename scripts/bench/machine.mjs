@@ -17,9 +17,11 @@ export function describeMachine() {
 }
 
 // A copy of bin/ and dist/ taken before the first run, so that a rebuild of the checkout during the
-// benchmark (other work goes on in it) cannot change what is measured halfway through.
+// benchmark (other work goes on in it) cannot change what is measured halfway through. A copy taken
+// while a build is emptying dist/ fails (or fails --version in describeBuild): take it again.
 export function snapshotBuild(repoRoot, tmpDir) {
   const target = path.join(tmpDir, 'safe-run');
+  fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(path.join(repoRoot, 'bin'), path.join(target, 'bin'), { recursive: true });
   fs.cpSync(path.join(repoRoot, 'dist'), path.join(target, 'dist'), { recursive: true });
   return path.join(target, 'bin', 'safe-run');
@@ -29,6 +31,7 @@ export function snapshotBuild(repoRoot, tmpDir) {
 // (read only: rev-parse changes nothing).
 export function describeBuild(bin, repoRoot, snapshotted) {
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  if (version.error) throw new Error(`cannot run ${bin}: ${version.error.message}`);
   if (version.status !== 0) {
     throw new Error(`${bin} --version failed (exit ${version.status}): ${version.stderr.trim()}`);
   }

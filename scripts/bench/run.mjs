@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { dataSection, pipeSection, rssSection, startupSection, withBin } from './cases.mjs';
 import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
@@ -25,10 +26,29 @@ function plannedSections(options) {
   return options.only.map((id) => all[id]());
 }
 
+// The safe-run to measure and the line describing it: --bin as given, else a snapshot of this
+// checkout, taken again (up to 5 times, 2 s apart) if a concurrent build got in the way.
+async function chooseBuild(options, tmpDir) {
+  if (options.bin) {
+    const bin = path.resolve(options.bin);
+    return { bin, build: describeBuild(bin, repoRoot, false) };
+  }
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const bin = snapshotBuild(repoRoot, tmpDir);
+      return { bin, build: describeBuild(bin, repoRoot, true) };
+    } catch (error) {
+      if (attempt === 5) throw error;
+      log(`snapshot of bin/ and dist/ failed (${error.message.split('\n')[0]}); trying again`);
+      await sleep(2000);
+    }
+  }
+}
+
 async function benchmark(options, tmpDir) {
-  const bin = options.bin ? path.resolve(options.bin) : snapshotBuild(repoRoot, tmpDir);
+  const { bin, build } = await chooseBuild(options, tmpDir);
   const machine = describeMachine();
-  machine.build = describeBuild(bin, repoRoot, options.bin === null);
+  machine.build = build;
   const useTime = hasGnuTime();
   machine.usageSource = useTime
     ? 'GNU time (wait4 rusage: the command and all its children; user+sys)'
@@ -93,6 +113,9 @@ async function main(args) {
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-bench-'));
   try {
     return await benchmark(options, tmpDir);
+  } catch (error) {
+    log(`bench: ${error.message}`);
+    return 1;
   } finally {
     fs.rmSync(tmpDir, { recursive: true, force: true });
   }

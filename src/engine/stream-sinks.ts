@@ -6,6 +6,7 @@ import { StreamLog, type StreamLogResult } from '../capture/log-file.js';
 import { StreamMasker } from '../capture/mask.js';
 import { formatBytes } from '../inputs/units.js';
 import type { Settings, StreamReport } from '../types.js';
+import { ChunkPool } from './chunk-pool.js';
 
 export interface SinkOptions {
   // What is kept for the report, head and tail.
@@ -54,10 +55,14 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   let saved: StreamLogResult | null = null;
   let closing: Promise<void> = Promise.resolve();
   let flow: { pause: () => void; resume: () => void } | null = null;
+  let waitingForDrain = false;
+  const pool = new ChunkPool();
   let finished: StreamReport | null = null;
 
   const emit = (masked: Buffer, end: boolean) => {
-    if (log && masked.length > 0 && !log.write(masked) && flow) {
+    // The reader reuses its buffer, so whatever may hold on to a chunk gets a copy: the log (it
+    // queues) and the live stream (a write to a full pipe completes later).
+    if (log && masked.length > 0 && !log.write(Buffer.from(masked)) && flow) {
       const { pause, resume } = flow;
       pause();
       void log.drained().then(resume);
@@ -65,7 +70,19 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     if (!live) return;
     let out = liveCap ? liveCap.push(masked) : masked;
     if (prefixer) out = end ? Buffer.concat([prefixer.push(out), prefixer.flush()]) : prefixer.push(out);
-    if (out.length > 0) live.write(out);
+    if (out.length > 0) {
+      const { view, release } = pool.copy(out);
+      // Backpressure: a slow reader of safe-run's output slows the stage, as it would in a shell.
+      if (!live.write(view, release) && flow && !waitingForDrain) {
+        waitingForDrain = true;
+        const target = live;
+        flow.pause();
+        target.once('drain', () => {
+          waitingForDrain = false;
+          flow?.resume();
+        });
+      }
+    }
   };
 
   return {

@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+
+function sh(script: string): string {
+  return execFileSync('bash', ['-c', script], {
+    encoding: 'utf8',
+    env: { ...process.env, BIN, NO_COLOR: '1' },
+  });
+}
+
+// The last stage's stdout is the pipeline's product: it must arrive whole and in order, also when
+// the reader of safe-run's stdout is slower than the stage (writes then complete later).
+describe('live stdout', () => {
+  it('delivers every byte, in order, to a slow reader', () => {
+    const expected = sh('seq 1 300000 | md5sum');
+    expect(sh('"$BIN" -q --no-facts -- seq 1 300000 | (sleep 0.5; md5sum)')).toBe(expected);
+    expect(sh('"$BIN" -q --no-facts -c "seq 1 300000 | cat" | (sleep 0.5; md5sum)')).toBe(expected);
+  });
+
+  it('delivers every byte to a file and to a fast pipe', () => {
+    const expected = sh('seq 1 300000 | md5sum');
+    expect(sh('"$BIN" -q --no-facts -- seq 1 300000 | md5sum')).toBe(expected);
+    expect(sh('f=$(mktemp); "$BIN" -q --no-facts -- seq 1 300000 > "$f"; md5sum < "$f"; rm -f "$f"')).toBe(
+      expected,
+    );
+  });
+});
