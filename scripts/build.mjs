@@ -1,15 +1,16 @@
 // Bundles the CLI and the library into dist/ (one file each, plus lazily loaded chunks for spec files
 // and subcommands), so start-up loads only what a run uses.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const dist = new URL('../dist', import.meta.url);
+const next = new URL(`../dist.${process.pid}.tmp`, import.meta.url);
 
 await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
-  outdir: 'dist',
+  outdir: next.pathname,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -24,3 +25,7 @@ await build({
     js: "import { createRequire as __safeRunRequire } from 'node:module'; const require = __safeRunRequire(import.meta.url);",
   },
 });
+
+// Swap the new build in whole, so a run that starts meanwhile sees the old build or the new one.
+rmSync(dist, { recursive: true, force: true });
+renameSync(next, dist);

@@ -82,6 +82,8 @@ export interface StreamReport {
 export interface StageError {
   code: string;
   message: string;
+  // The exit code bash gives for this failure to start (127 not found, 126 cannot execute).
+  exitCode: 126 | 127;
 }
 
 // Why and when safe-run stopped a stage, and the signals it sent (in order).

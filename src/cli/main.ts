@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
-import { renderTable } from '../report/table.js';
+import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, type SpecInput } from './build-plan.js';

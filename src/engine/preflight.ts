@@ -12,6 +12,7 @@ export function preflight(runs: StageRun[]): boolean {
       run.preflightError = {
         code: 'ENOENT',
         message: `working directory ${run.cwd} does not exist or is not a directory`,
+        exitCode: 127,
       };
       continue;
     }
@@ -22,7 +23,11 @@ export function preflight(runs: StageRun[]): boolean {
       for (const warning of resolution.warnings) run.warnings.push(`stage "${run.spec.name}": ${warning}`);
     } else {
       failed = true;
-      run.preflightError = { code: resolution.code, message: resolution.message };
+      run.preflightError = {
+        code: resolution.code,
+        message: resolution.message,
+        exitCode: resolution.exitCode,
+      };
     }
   }
   return failed;

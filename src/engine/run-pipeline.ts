@@ -9,7 +9,7 @@ import { nextStep } from '../report/next-step.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
-import type { Plan, Report, StageResult, StreamReport } from '../types.js';
+import type { Plan, Report, StageError, StageResult, StreamReport } from '../types.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { preflight } from './preflight.js';
 import type { Resolved } from './resolve-program.js';
@@ -130,17 +130,15 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         run.child = spawned.child;
         run.pid = spawned.pid;
       } catch (error) {
-        run.spawnError = {
-          code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN',
-          message: String(error),
-        };
+        run.spawnError = spawnFailure(error as NodeJS.ErrnoException);
       }
       run.startedAt = new Date();
       run.startNs = performance.now();
       if (run.child) {
         run.child.on('error', (error: NodeJS.ErrnoException) => {
-          if (run.pid === null || run.exit === null) {
-            run.spawnError = { code: error.code ?? 'EUNKNOWN', message: error.message };
+          // Only a failure to create the process; a started stage's fate comes from 'exit'.
+          if (run.pid === null) {
+            run.spawnError = spawnFailure(error);
             run.markExited(null, null);
           }
         });
@@ -235,6 +233,16 @@ export function run(plan: Plan, io: RunIO = {}): Promise<Report> {
   return startRun(plan, io).report;
 }
 
+// The kernel refused to start a program that preflight accepted (E2BIG, ETXTBSY, ENOMEM...).
+function spawnFailure(error: NodeJS.ErrnoException): StageError {
+  const code = error.code ?? 'EUNKNOWN';
+  return {
+    code,
+    message: `the kernel refused to start it: ${error.message}`,
+    exitCode: code === 'ENOENT' ? 127 : 126,
+  };
+}
+
 function openStdin(plan: Plan): number | 'inherit' | 'ignore' {
   const source = plan.settings.stdin;
   if (source.kind === 'inherit') return 'inherit';
@@ -289,9 +297,11 @@ function buildReport(
       stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
       stop: run.stopDetail,
       error: notStarted,
-      hint: notStarted
+      hint: run.preflightError
         ? 'an environment problem: running the same command again will not help until the machine changes'
-        : null,
+        : run.spawnError
+          ? 'the program was found but the kernel refused to start it; see error.message'
+          : null,
     };
   });
   const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;

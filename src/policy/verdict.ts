@@ -41,7 +41,7 @@ function codeOf(stage: Outcome): number {
     case 'limit':
       return EXIT_LIMIT;
     case 'not-started':
-      return stage.error?.code === 'ENOENT' ? EXIT_NOT_FOUND : EXIT_NOT_EXECUTABLE;
+      return stage.error?.exitCode ?? (stage.error?.code === 'ENOENT' ? EXIT_NOT_FOUND : EXIT_NOT_EXECUTABLE);
     default: {
       const code = shellStatus(stage.exitCode, stage.signal);
       // An exit code the user declared unacceptable must never read as success.

@@ -78,6 +78,16 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
   if (report.stages.some((stage) => stage.stdout.truncated || stage.stderr.truncated)) {
     out.push(chalk.dim('* more than the cap was written: head and tail kept in the report'));
   }
+  out.push(...noticeLines(report, chalk));
+  const verdict = report.verdict;
+  const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
+  out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${verdict.reason})`);
+  if (report.next) out.push(chalk.dim(`next: ${report.next}`));
+  return `${out.join('\n')}\n`;
+}
+
+function noticeLines(report: Report, chalk: ChalkInstance): string[] {
+  const out: string[] = [];
   for (const leftover of report.leftovers) {
     const from = leftover.stage ? ` from stage "${leftover.stage}"` : '';
     out.push(
@@ -87,9 +97,11 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     );
   }
   for (const warning of report.warnings) out.push(chalk.yellow(`warning: ${warning}`));
-  const verdict = report.verdict;
-  const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
-  out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${verdict.reason})`);
-  if (report.next) out.push(chalk.dim(`next: ${report.next}`));
-  return `${out.join('\n')}\n`;
+  return out;
+}
+
+// Leftovers and warnings alone, for --quiet runs that were ok.
+export function renderNotices(report: Report, chalk: ChalkInstance): string {
+  const lines = noticeLines(report, chalk);
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

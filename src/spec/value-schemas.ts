@@ -110,19 +110,18 @@ export function envNameSchema() {
   return z.string({ error: expected(what) }).regex(ENV_NAME_PATTERN, { error: expected(what) });
 }
 
+// YAML reads `8080`, `true` and `1.10` as a number or a boolean where a string was meant. They are
+// refused rather than converted (1.10 would silently become "1.1"), with the quoting that fixes it.
+function quoteScalar(issue: IssueInput): string {
+  return typeof issue.input === 'number' || typeof issue.input === 'boolean'
+    ? `expected a string; got ${describeValue(issue.input)}: quote it, "${String(issue.input)}"`
+    : expected('a string')(issue);
+}
+
 export function envMapSchema() {
-  return z.record(
-    envNameSchema(),
-    z
-      .string({
-        error: (issue) =>
-          typeof issue.input === 'number' || typeof issue.input === 'boolean'
-            ? `expected a string; got ${describeValue(issue.input)}: quote it, "${String(issue.input)}"`
-            : expected('a string')(issue),
-      })
-      .refine(NO_NUL, { error: NUL_MESSAGE }),
-    { error: expected('a mapping of variable names to string values') },
-  );
+  return z.record(envNameSchema(), z.string({ error: quoteScalar }).refine(NO_NUL, { error: NUL_MESSAGE }), {
+    error: expected('a mapping of variable names to string values'),
+  });
 }
 
 export function stageNameSchema() {
@@ -152,7 +151,7 @@ export function argvSchema() {
 }
 
 function textOrEmptySchema() {
-  return z.string({ error: expected('a string') }).refine(NO_NUL, { error: NUL_MESSAGE });
+  return z.string({ error: quoteScalar }).refine(NO_NUL, { error: NUL_MESSAGE });
 }
 
 // The shortest exact spelling of a default, for the JSON Schema and the docs: 5000 -> 5s.
