@@ -66,8 +66,10 @@ async function execute(
   const document = `${JSON.stringify(report, null, 2)}\n`;
   if (reportFile) writeFileAtomic(reportFile, document);
   if (json) io.stdout.write(document);
-  if (!json && !(quiet && report.ok))
-    io.stderr.write(renderTable(report, new Chalk({ level: colorLevel(io) })));
+  const chalk = new Chalk({ level: colorLevel(io) });
+  if (!json && !(quiet && report.ok)) io.stderr.write(renderTable(report, chalk));
+  // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
+  else if (!json) io.stderr.write(renderNotices(report, chalk));
   return report.exitCode;
 }
 
