@@ -86,11 +86,27 @@ export interface StageError {
   exitCode: 126 | 127;
 }
 
-// Why and when safe-run stopped a stage, and the signals it sent (in order).
+// One process of a stage at the moment safe-run stopped it: what it was waiting for.
+export interface BlockedProcess {
+  pid: number;
+  command: string;
+  // From /proc/PID/stat: R running, S sleeping, D uninterruptible, T stopped.
+  state: string;
+  // The kernel function it sleeps in (anon_pipe_write, do_wait...), or null.
+  wchan: string | null;
+  // The system call it is in (read, write, wait4...), or null.
+  syscall: string | null;
+  // The same in words: "blocked writing to a full pipe on stdout, the pipe to stage 2 \"head\"".
+  doing: string;
+}
+
+// Why and when safe-run stopped a stage, the signals it sent (in order), and what the stage's
+// processes were doing at that moment.
 export interface StageStop {
   reason: string;
   afterMs: number;
   signals: string[];
+  snapshot: BlockedProcess[];
 }
 
 export interface StageResult {

@@ -133,7 +133,10 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
     settings.stdin = { kind: 'null' };
   }
   if (settings.stdin.kind === 'file' && !fs.existsSync(settings.stdin.path)) {
-    throw new RequestError('usage.stdin', `--stdin ${settings.stdin.path}: no such file`);
+    throw new RequestError(
+      'usage.stdin',
+      `stdin ${settings.stdin.path}: no such file (from ${options.stdin !== undefined ? '--stdin' : 'the spec file'})`,
+    );
   }
   if (options.report) checkWritableDir(options.report, '--report');
   return { source, stages, settings };

@@ -79,7 +79,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
     for (const name of plan.settings.mask) {
       if (!mergedEnv[name])
-        sup.warnings.push(`--mask ${name}: the variable is not set, so there is nothing to mask`);
+        sup.warnings.push(`mask ${name}: the variable is not set, so there is nothing to mask`);
     }
     supervisor = sup;
     const several = n > 1;

@@ -3,6 +3,7 @@ import { formatDuration } from '../inputs/units.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import type { Marker } from '../teardown/marker.js';
 import type { Leftover, Settings } from '../types.js';
+import { snapshotStage } from './hang-snapshot.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
 import { dealWithLeftovers, findHolders, killProcesses, signalEscaped, signalGroup } from './teardown.js';
 
@@ -129,7 +130,12 @@ export class Supervisor implements DrainWatcher {
     if (!run.running) return;
     if (run.stoppedAs === null) {
       run.stoppedAs = reason;
-      run.stopDetail = { reason: why, afterMs: Math.round(performance.now() - this.t0), signals: [] };
+      run.stopDetail = {
+        reason: why,
+        afterMs: Math.round(performance.now() - this.t0),
+        signals: [],
+        snapshot: snapshotStage(run, this.runs),
+      };
     }
     run.stopDetail?.signals.push(signal);
     signalGroup(run.pid!, signal);

@@ -90,7 +90,8 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
       reason: `safe-run was stopped by ${input.interruptedBy.signal}; running stages were cancelled`,
     };
   }
-  const notStarted = failing.filter((stage) => stage.status === 'not-started');
+  // Nothing starts when any stage cannot, so an optional stage that cannot start fails the run too.
+  const notStarted = stages.filter((stage) => stage.status === 'not-started');
   if (notStarted.length > 0) {
     const blamed = pick(notStarted, input.policy)!;
     return {

@@ -70,6 +70,9 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
           `   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason} (${signals})`,
         ),
       );
+      for (const proc of stage.stop.snapshot) {
+        out.push(chalk.dim(`     pid ${proc.pid} (${proc.command}): ${proc.doing}`));
+      }
     }
     for (const stream of [stage.stdout, stage.stderr]) {
       if (stream.logFile) out.push(chalk.dim(`   log: ${stream.logFile}`));

@@ -215,3 +215,18 @@ describe('signals to safe-run', () => {
     );
   });
 });
+
+describe('why a stopped pipeline was stuck', () => {
+  it('records who was blocked on what when the timeout fired', async () => {
+    const sleep = unique(3073);
+    const { report } = await runJson(['--timeout', '1s', '-c', `yes | sh -c '${sleep}'`], {
+      deadlineMs: 20_000,
+    });
+    const yes = report.stages[0]!.stop!.snapshot;
+    expect(yes.map((proc) => proc.command)).toEqual(['yes']);
+    expect(yes[0]!.doing).toMatch(/blocked writing to a full pipe on stdout, the pipe to stage 2 "sh"/);
+    const sh = report.stages[1]!.stop!.snapshot;
+    expect(sh.find((proc) => proc.command === sleep)?.doing).toBe('sleeping');
+    expect(sh.find((proc) => proc.command.startsWith('sh -c'))?.doing).toMatch(/waiting for a child/);
+  });
+});

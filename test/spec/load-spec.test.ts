@@ -110,6 +110,10 @@ const pipelineCases: Record<string, [yaml: string, expected: Partial<Settings>][
     ['on-limit: truncate', { onLimit: 'truncate' }],
     ['on-limit: kill', { onLimit: 'kill' }],
   ],
+  'live-stdout': [
+    ['live-stdout: full', { liveStdout: 'full' }],
+    ['live-stdout: capped', { liveStdout: 'capped' }],
+  ],
   'log-dir': [
     ['log-dir: logs', { logDir: join(dir.root, 'logs') }],
     ['log-dir: /var/tmp/logs', { logDir: '/var/tmp/logs' }],

@@ -117,7 +117,7 @@ describe('unknown keys', () => {
 
   test('with odd characters are quoted in the path, on one line', () => {
     expect(problems(`version: 1\n"two\\nlines": 1\n${STAGE_OK}`)).toEqual([
-      'pipeline.yaml: ["two\\nlines"]: unknown key; expected one of: $schema, version, policy, sigpipe, stdin, timeout, idle-timeout, kill-after, drain-timeout, max-stdout, max-stderr, max-log, on-limit, log-dir, leftovers, fail-fast, mask, stages',
+      'pipeline.yaml: ["two\\nlines"]: unknown key; expected one of: $schema, version, policy, sigpipe, stdin, timeout, idle-timeout, kill-after, drain-timeout, max-stdout, max-stderr, max-log, on-limit, live-stdout, log-dir, leftovers, fail-fast, mask, stages',
     ]);
   });
 });
@@ -127,8 +127,14 @@ describe('values', () => {
     expect(problemsIn('run: []')).toEqual([
       'pipeline.yaml: stages[1].run: expected a non-empty array of strings; got an empty list',
     ]);
-    expect(problemsIn('run: [grep, 5]')).toEqual([
-      'pipeline.yaml: stages[1].run[1]: expected a string; got the number 5',
+    expect(problemsIn('run: [head, -n, 5]')).toEqual([
+      'pipeline.yaml: stages[1].run[2]: expected a string; got the number 5: quote it, "5"',
+    ]);
+    expect(problemsIn('run: [true]')).toEqual([
+      'pipeline.yaml: stages[1].run[0]: expected a string; got true: quote it, "true"',
+    ]);
+    expect(problemsIn('run: [grep, {a: b}]')).toEqual([
+      'pipeline.yaml: stages[1].run[1]: expected a string; got a mapping',
     ]);
     expect(problemsIn('run: ["", x]')).toEqual([
       'pipeline.yaml: stages[1].run[0]: the program name is empty',
@@ -185,7 +191,7 @@ describe('values', () => {
 
   test('durations longer than a timer can wait are refused', () => {
     expect(problems(`version: 1\ntimeout: 600h\n${STAGE_OK}`)).toEqual([
-      'pipeline.yaml: timeout: "600h" is too long; the limit is 596h',
+      'pipeline.yaml: timeout: "600h" is too long; the longest is 596h (about 24 days), the longest a Node timer can wait',
     ]);
   });
 
@@ -197,14 +203,17 @@ describe('values', () => {
       `pipeline.yaml: max-log: ${expected}; got the number 1.5`,
     ]);
     expect(problems(`version: 1\nmax-log: 99999999999999999999GiB\n${STAGE_OK}`)).toEqual([
-      'pipeline.yaml: max-log: "99999999999999999999GiB" is too large',
+      'pipeline.yaml: max-log: "99999999999999999999GiB" is too large; the largest size is 9007199254740991 bytes (8PiB)',
     ]);
   });
 
   test('enumerations list their values', () => {
-    expect(problems(`version: 1\nsigpipe: ignore\non-limit: stop\nleftovers: reap\n${STAGE_OK}`)).toEqual([
+    expect(
+      problems(`version: 1\nsigpipe: ignore\non-limit: stop\nlive-stdout: all\nleftovers: reap\n${STAGE_OK}`),
+    ).toEqual([
       'pipeline.yaml: sigpipe: expected one of tolerate, fail; got the string "ignore"',
       'pipeline.yaml: on-limit: expected one of truncate, kill; got the string "stop"',
+      'pipeline.yaml: live-stdout: expected one of full, capped; got the string "all"',
       'pipeline.yaml: leftovers: expected one of kill, keep; got the string "reap"',
     ]);
   });
