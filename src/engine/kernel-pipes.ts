@@ -14,7 +14,7 @@ export interface KernelPipe {
 // Makes `count` pipes with one mkfifo call; nothing is left on disk when this returns or throws.
 export function createKernelPipes(count: number): KernelPipe[] {
   if (count === 0) return [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-pipes-'));
   const pipes: KernelPipe[] = [];
   const opened: number[] = [];
   try {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromArgv, planFromInline, run } from '../../src/index.js';
 import { waitFor } from '../helpers/cli.js';
@@ -9,7 +10,7 @@ function openFds(): string[] {
 }
 
 function ourTempDirs(): string[] {
-  return fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('safe-run-'));
+  return fs.readdirSync(os.tmpdir());
 }
 
 describe('the library', () => {
@@ -23,6 +24,9 @@ describe('the library', () => {
   });
 
   it('leaves no temporary file and no file descriptor behind, whatever the outcome', async () => {
+    // A private temporary directory, so runs of other test files cannot show up in it.
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-library-'));
     // Warm up once so lazily opened descriptors of the runtime itself do not count.
     await run(planFromArgv(['true'], { facts: null }));
     const fdsBefore = openFds();
@@ -38,6 +42,10 @@ describe('the library', () => {
     // The watchdog's control socket is closed asynchronously right after the run; allow it a moment.
     await waitFor(() => openFds().join() === fdsBefore.join(), 5000, 'descriptors to close').catch(() => {});
     expect(openFds()).toEqual(fdsBefore);
+    expect(tempBefore).toEqual([]);
+    fs.rmSync(process.env.TMPDIR, { recursive: true, force: true });
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
   });
 
   it('gives the same stage a unique default name', async () => {
