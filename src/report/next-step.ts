@@ -26,11 +26,20 @@ function forBlamed(stage: StageResult): string {
         return `${where(stage)} exited 1, which for ${base} means "no match / differences": if that is a valid result, add --ok-codes ${stage.name}=0,1; otherwise read ${stream}`;
       }
       const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
-      return `${where(stage)} failed with exit ${stage.exitCode}: read ${stream}.text${saved}`;
+      const last = lastLine(stage.stderr.text);
+      const said = last ? `; its last stderr line: ${JSON.stringify(last)}` : `; read ${stream}${saved}`;
+      return `${where(stage)} failed with exit ${stage.exitCode}${said}`;
     }
     default:
       return `${where(stage)} ended as ${stage.status}; see report.verdict.reason`;
   }
+}
+
+function lastLine(text: string | null): string | null {
+  const lines = (text ?? '').split('\n').map((line) => line.trim());
+  const last = lines.filter(Boolean).pop();
+  if (!last) return null;
+  return last.length > 200 ? `${last.slice(0, 200)}...` : last;
 }
 
 // One sentence for whoever reads the report next (an agent, most often): what to do now.
