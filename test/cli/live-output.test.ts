@@ -26,3 +26,21 @@ describe('live stdout', () => {
     );
   });
 });
+
+describe('the final report', () => {
+  it('reaches a slow reader whole, however large', () => {
+    const size = sh('"$BIN" --json --no-facts --max-stdout 4MiB -- seq 1 300000 | (sleep 0.5; wc -c)');
+    const direct = sh(
+      'f=$(mktemp); "$BIN" --json --no-facts --max-stdout 4MiB -- seq 1 300000 > "$f"; wc -c < "$f"; rm -f "$f"',
+    );
+    expect(Number(size)).toBeGreaterThan(2_000_000);
+    expect(Number(size)).toBe(Number(direct));
+  });
+
+  it('does not crash when the reader of the report leaves early', () => {
+    const out = sh(
+      '"$BIN" --json --no-facts --max-stdout 4MiB -- seq 1 300000 | head -c 10; echo " status=${PIPESTATUS[0]}"',
+    );
+    expect(out).toBe('{\n  "schem status=0\n');
+  });
+});
