@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { RequestError } from '../errors.js';
 import { clearFacts, defaultLedgerPath, describeFact, readLedger } from '../facts/ledger.js';
+import { requestErrorFrom } from './commander-error.js';
 import type { CliIO } from './main.js';
 
 interface FactsOptions {
@@ -38,14 +39,7 @@ function parse(args: string[], io: CliIO): FactsOptions | null {
       return null;
     }
     if (error instanceof CommanderError) {
-      // Commander's message, with its did-you-mean line, on one line.
-      const text = (message || error.message)
-        .replace(/^error: /, '')
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .join(' ');
-      throw new RequestError(error.code, `facts: ${text} (see safe-run facts --help)`);
+      throw requestErrorFrom(error, message, 'safe-run facts --help');
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { RequestError } from '../errors.js';
+import { requestErrorFrom } from './commander-error.js';
 
 // What the command line said, before it is merged with a spec file and defaults into a Plan.
 export interface CliOptions {
@@ -137,14 +137,7 @@ export function parseCli(args: string[], version: string): ParsedCli {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return { options: { okCodes: [], mask: [], argv: [] }, answered: answered ?? '' };
       }
-      // Commander's message, with its did-you-mean line, on one line.
-      const text = (message || error.message)
-        .replace(/^error: /, '')
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .join(' ');
-      throw new RequestError(error.code, `${text} (see safe-run --help)`);
+      throw requestErrorFrom(error, message, 'safe-run --help');
     }
     throw error;
   }

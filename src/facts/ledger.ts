@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Unresolved } from '../engine/resolve-program.js';
 import { appendLine, describeError } from './append-line.js';
 import { type Fact, foldFacts, programKey } from './fold-facts.js';
-import { decodeLedger, encodeEvent } from './ledger-events.js';
+import { decodeLedger, encodeEvent, type NotStartedEvent, type StartedEvent } from './ledger-events.js';
 
 // The environment-facts ledger: every safe-run on the machine appends what could not be started,
 // and every run reads it to show what is already known about its programs. Writes are single
@@ -13,26 +13,13 @@ export { causeInWords, describeFact } from './describe-fact.js';
 export type { Fact } from './fold-facts.js';
 export { defaultLedgerPath } from './ledger-path.js';
 
-export interface NotStartedEntry {
-  program: string;
-  cwd: string;
-  found: string | null;
-  code: string;
-  cause: string;
-  exitCode: number;
-  message: string;
-  interpreter: string | null;
-  pathVar: string | null;
+// What a run knows about a stage that could not start; the ledger adds the rest of the event.
+export type NotStartedEntry = Omit<NotStartedEvent, 'v' | 'event' | 'at' | 'host' | 'pid' | 'truncated'> & {
   // ISO time; now when omitted.
   at?: string;
-}
+};
 
-export interface StartedEntry {
-  program: string;
-  cwd: string;
-  resolvedPath: string;
-  at?: string;
-}
+export type StartedEntry = Omit<StartedEvent, 'v' | 'event' | 'at' | 'host' | 'pid'> & { at?: string };
 
 export interface LedgerRead {
   // Every fact, resolved ones included, in the order they were first seen.
