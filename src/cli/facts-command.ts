@@ -39,7 +39,7 @@ function parse(args: string[], io: CliIO): FactsOptions | null {
       return null;
     }
     if (error instanceof CommanderError) {
-      throw requestErrorFrom(error, message, 'safe-run facts --help');
+      throw requestErrorFrom(error, message, 'safe-run facts --help', 'facts: ');
     }
     throw error;
   }
