@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import { startRun } from '../engine/run-pipeline.js';
+import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { renderNotices, renderTable } from '../report/table.js';
@@ -49,14 +49,21 @@ async function execute(
   reportFile: string | undefined,
   io: CliIO,
 ): Promise<number> {
-  const handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
+  // safe-run outright and leaves the stages to the watchdog, without a report.
   let received = 0;
+  let handle: RunHandle | null = null;
+  let early: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     received += 1;
     // A second interrupt means "now": skip the grace period.
-    handle.cancel(received > 1 ? 'SIGKILL' : signal);
+    const sent = received > 1 ? 'SIGKILL' : signal;
+    if (handle) handle.cancel(sent);
+    else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
+  handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  if (early) handle.cancel(early);
   let report: Report;
   try {
     report = await handle.report;

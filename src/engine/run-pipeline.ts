@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { secretValuesFromEnv } from '../capture/mask.js';
+import { maskDeep, secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import { signalNumber } from '../policy/signals.js';
@@ -56,11 +56,24 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
     const stdinFd = openStdin(plan);
     const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
+    const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
+    const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
     const failedPreflight = preflight(runs);
     facts?.recordPreflight();
     if (failedPreflight || cancelRequest) {
       closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
-      return buildReport(plan, runs, startedAt, t0, false, cancelRequest, [], facts?.warnings ?? [], facts);
+      const built = buildReport(
+        plan,
+        runs,
+        startedAt,
+        t0,
+        false,
+        cancelRequest,
+        [],
+        facts?.warnings ?? [],
+        facts,
+      );
+      return maskDeep(built, secrets);
     }
 
     const n = runs.length;
@@ -75,8 +88,6 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       );
     }
     const watchdog = startWatchdog(marker);
-    const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
-    const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
     for (const name of plan.settings.mask) {
       if (!mergedEnv[name])
         sup.warnings.push(`mask ${name}: the variable is not set, so there is nothing to mask`);
@@ -86,6 +97,13 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     let stdoutReaderGone = false;
     let stdoutFailed = false;
 
+    // Whoever read safe-run's stderr is gone or it cannot be written: stop showing stderr live.
+    // Every stream is still read to the end, counted, kept and logged.
+    const onStderrError = () => {
+      for (const run of runs) run.stderrSinks?.detachLive();
+    };
+    io.stderr?.on('error', onStderrError);
+    let onStdoutError: ((error: NodeJS.ErrnoException) => void) | null = null;
     for (const [i, run] of runs.entries()) {
       const errPipe = errPipes[i]!;
       run.stderrSinks = createStreamSinks({
@@ -166,7 +184,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         run.stdoutSinks!.setFlowControl(outReader.pause, outReader.resume);
         run.readers.push(outReader);
         run.readFds.push(outPipe.readFd);
-        io.stdout?.on('error', (error: NodeJS.ErrnoException) => {
+        onStdoutError = (error: NodeJS.ErrnoException) => {
           // Whoever read safe-run's stdout is gone (EPIPE), or it cannot be written (ENOSPC, EIO): close
           // the last stage's pipe so it meets SIGPIPE, as it would have in a shell pipeline. Only a
           // reader that left makes that SIGPIPE a tolerated one; a failed write is never success.
@@ -178,7 +196,8 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
             );
           run.stdoutSinks?.detachLive();
           outReader.abandon();
-        });
+        };
+        io.stdout?.on('error', onStdoutError);
       }
     }
     // The children hold their ends now; safe-run keeping a write end would hide EOF from a reader.
@@ -200,13 +219,15 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       }),
     );
     const leftovers = await sup.finish();
+    io.stderr?.off('error', onStderrError);
+    if (onStdoutError) io.stdout?.off('error', onStdoutError);
     watchdog.disarm();
     for (const run of runs) {
       run.stdoutSinks?.end();
       run.stderrSinks?.end();
     }
     await Promise.all(runs.flatMap((run) => [run.stdoutSinks?.settled(), run.stderrSinks?.settled()]));
-    return buildReport(
+    const built = buildReport(
       plan,
       runs,
       startedAt,
@@ -218,6 +239,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       facts,
       Boolean(io.stdout) && plan.settings.liveStdout === 'full' && !stdoutFailed,
     );
+    return maskDeep(built, secrets);
   })();
 
   return {

@@ -75,14 +75,23 @@ export interface DrainWatcher {
 export async function stageFinished(run: StageRun, settings: Settings, watcher: DrainWatcher): Promise<void> {
   await run.exited;
   const drained = Promise.all(run.readers.map((reader) => reader.ended));
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), settings.drainTimeoutMs);
-  });
-  const outcome = await Promise.race([drained.then(() => 'drained' as const), timedOut]);
-  clearTimeout(timer);
-  if (outcome === 'timeout') {
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), settings.drainTimeoutMs);
+    });
+    const outcome = await Promise.race([drained.then(() => 'drained' as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'drained') return;
+    // safe-run itself paused reading (whoever reads its output, or the log's disk, is slow): nobody
+    // else holds the pipes. Wait until it reads again, then give the drain timeout a full new run.
+    const held = [run.stdoutSinks, run.stderrSinks].filter((sinks) => sinks?.held === true);
+    if (held.length > 0) {
+      await Promise.race([drained, Promise.all(held.map((sinks) => sinks!.released()))]);
+      continue;
+    }
     await watcher.onDrainTimeout(run);
     for (const reader of run.readers) reader.abandon();
+    return;
   }
 }

@@ -35,6 +35,10 @@ export interface StreamSinks {
   settled(): Promise<void>;
   // How to pause and resume the source when the log's disk falls behind.
   setFlowControl(pause: () => void, resume: () => void): void;
+  // True while reading is paused because safe-run's own output or the log's disk is behind.
+  readonly held: boolean;
+  // Resolves when reading is no longer paused.
+  released(): Promise<void>;
   finish(): StreamReport;
 }
 
@@ -55,33 +59,39 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   let saved: StreamLogResult | null = null;
   let closing: Promise<void> = Promise.resolve();
   let flow: { pause: () => void; resume: () => void } | null = null;
-  let waitingForDrain = false;
+  // Why reading is paused: the log's disk, safe-run's own stdout/stderr, or both. Reading resumes
+  // only when neither holds it any more.
+  const holds = new Set<'log' | 'live'>();
+  let onRelease: (() => void)[] = [];
+  const hold = (why: 'log' | 'live'): boolean => {
+    if (!flow || holds.has(why)) return false;
+    if (holds.size === 0) flow.pause();
+    holds.add(why);
+    return true;
+  };
+  const releaseHold = (why: 'log' | 'live'): void => {
+    if (!holds.delete(why) || holds.size > 0) return;
+    flow?.resume();
+    const waiting = onRelease;
+    onRelease = [];
+    for (const resolve of waiting) resolve();
+  };
   const pool = new ChunkPool();
   let finished: StreamReport | null = null;
 
   const emit = (masked: Buffer, end: boolean) => {
     // The reader reuses its buffer, so whatever may hold on to a chunk gets a copy: the log (it
     // queues) and the live stream (a write to a full pipe completes later).
-    if (log && masked.length > 0 && !log.write(Buffer.from(masked)) && flow) {
-      const { pause, resume } = flow;
-      pause();
-      void log.drained().then(resume);
+    if (log && masked.length > 0 && !log.write(Buffer.from(masked)) && hold('log')) {
+      void log.drained().then(() => releaseHold('log'));
     }
     if (!live) return;
     let out = liveCap ? liveCap.push(masked) : masked;
     if (prefixer) out = end ? Buffer.concat([prefixer.push(out), prefixer.flush()]) : prefixer.push(out);
     if (out.length > 0) {
-      const { view, release } = pool.copy(out);
+      const { view, release: giveBack } = pool.copy(out);
       // Backpressure: a slow reader of safe-run's output slows the stage, as it would in a shell.
-      if (!live.write(view, release) && flow && !waitingForDrain) {
-        waitingForDrain = true;
-        const target = live;
-        flow.pause();
-        target.once('drain', () => {
-          waitingForDrain = false;
-          flow?.resume();
-        });
-      }
+      if (!live.write(view, giveBack) && hold('live')) live.once('drain', () => releaseHold('live'));
     }
   };
 
@@ -95,6 +105,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     },
     detachLive() {
       live = null;
+      releaseHold('live');
     },
     end() {
       if (kept) return;
@@ -120,6 +131,12 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     },
     setFlowControl(pause, resume) {
       flow = { pause, resume };
+    },
+    get held() {
+      return holds.size > 0;
+    },
+    released() {
+      return holds.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => onRelease.push(resolve));
     },
     finish() {
       if (finished) return finished;

@@ -20,8 +20,8 @@ function exitText(stage: StageResult): string {
 function streamText(stage: StageResult, stream: StreamReport): string {
   if (stage.status === 'not-started' || stage.status === 'skipped') return '-';
   if (stream.bytes === null) return 'piped';
-  const size = formatBytes(stream.bytes);
-  return stream.truncated ? `${size}*` : size;
+  const size = `${formatBytes(stream.bytes)}${stream.truncated ? '*' : ''}`;
+  return stream.binary ? `${size} binary` : size;
 }
 
 function statusText(stage: StageResult): string {

@@ -1,23 +1,44 @@
-// Throughput of the capture building blocks on 1 GiB of synthetic 64 KiB chunks, with the RSS
-// growth over the run (it must stay flat: every block is O(1) in the stream length). Not a test:
-// vitest only runs *.test.ts. Run it with
-//   npx esbuild test/capture/throughput.bench.ts --bundle --platform=node --format=esm \
-//     --outfile=/tmp/capture-bench.mjs && node --expose-gc /tmp/capture-bench.mjs [GiB]
-// Figures are MB/s (10^6 bytes per second) and the ratio to a plain memcpy of the same chunks.
+// node --expose-gc scripts/bench/capture-throughput.mjs [GiB]
+//
+// Throughput of the capture building blocks (src/capture/) on GiB of synthetic 64 KiB chunks, each
+// as a ratio to a plain memcpy of the same chunks in the same run, with the RSS growth over the run
+// (it must stay flat: every block holds a bounded amount of memory whatever the stream length).
+// In-process only: what safe-run costs end to end, against the shell, is `npm run bench`
+// (docs/benchmarks.md). Figures are MB/s (10^6 bytes per second). Results: docs/output.md.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeadTailKeeper } from '../../src/capture/head-tail.js';
-import { LinePrefixer } from '../../src/capture/line-prefixer.js';
-import { LiveCap } from '../../src/capture/live-cap.js';
-import { StreamLog } from '../../src/capture/log-file.js';
-import { StreamMasker } from '../../src/capture/mask.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+// The blocks are TypeScript: bundle them once into a scratch module and import that.
+const scratchDir = mkdtempSync(join(tmpdir(), 'safe-run-capture-bench-'));
+const bundle = join(scratchDir, 'capture.mjs');
+const capture = fileURLToPath(new URL('../../src/capture/', import.meta.url));
+await build({
+  stdin: {
+    contents: ['head-tail', 'line-prefixer', 'live-cap', 'log-file', 'mask']
+      .map((name) => `export * from ${JSON.stringify(join(capture, `${name}.ts`))};`)
+      .join('\n'),
+    resolveDir: capture,
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: bundle,
+  logLevel: 'warning',
+});
+const { HeadTailKeeper, LinePrefixer, LiveCap, StreamLog, StreamMasker } = await import(
+  pathToFileURL(bundle).href
+);
 
 const CHUNK = 64 * 1024;
 const TOTAL = Math.round(Number(process.argv[2] ?? '1') * 1024 ** 3);
 const COUNT = Math.ceil(TOTAL / CHUNK);
 
-function logLines(seed: number): Buffer {
+function logLines(seed) {
   let text = '';
   for (let i = 0; text.length < CHUNK; i += 1) {
     text += `2025-01-01T00:00:${String((seed + i) % 60).padStart(2, '0')}Z WARN worker-${i % 7} processed item ${seed * 1000 + i} in ${i % 97}ms\n`;
@@ -52,43 +73,33 @@ const RANDOM = Array.from({ length: 16 }, (_, i) => {
   return chunk;
 });
 
-interface Row {
-  name: string;
-  mbPerSecond: number;
-  rssGrowthMiB: number;
-  // JS heap and Buffer memory still reachable after the run and a full GC.
-  retainedKiB: number;
-}
+// A row: name, mbPerSecond, rssGrowthMiB, and retainedKiB (JS heap and Buffer memory still
+// reachable after the run and a full GC).
+const gc = globalThis.gc;
+if (!gc) process.stderr.write('run with node --expose-gc for the retained-memory column\n');
 
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function measure(
-  name: string,
-  chunks: Buffer[],
-  run: (chunk: Buffer) => void,
-  end: () => void = () => {},
-): Row {
+function measure(name, chunks, run, end = () => {}) {
   gc?.();
   const before = process.memoryUsage();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < COUNT; i += 1) run(chunks[i % chunks.length]!);
+  for (let i = 0; i < COUNT; i += 1) run(chunks[i % chunks.length]);
   end();
   return row(name, started, before);
 }
 
 // The log writes asynchronously: the loop honours its backpressure as the engine would.
-async function measureLog(name: string, log: StreamLog): Promise<Row> {
+async function measureLog(name, log) {
   gc?.();
   const before = process.memoryUsage();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < COUNT; i += 1) if (!log.write(TEXT[i % TEXT.length]!)) await log.drained();
+  for (let i = 0; i < COUNT; i += 1) if (!log.write(TEXT[i % TEXT.length])) await log.drained();
   const result = await log.close();
   if (result.error || result.droppedBytes > 0)
     throw new Error(`log: ${result.error}, ${result.droppedBytes} dropped`);
   return row(name, started, before);
 }
 
-function row(name: string, started: bigint, before: NodeJS.MemoryUsage): Row {
+function row(name, started, before) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   gc?.();
   const after = process.memoryUsage();
@@ -102,7 +113,7 @@ function row(name: string, started: bigint, before: NodeJS.MemoryUsage): Row {
 
 const scratch = Buffer.allocUnsafe(CHUNK);
 const dir = mkdtempSync(join(tmpdir(), 'safe-run-bench-'));
-const rows: Row[] = [];
+const rows = [];
 try {
   rows.push(measure('baseline: memcpy of each chunk', TEXT, (chunk) => void chunk.copy(scratch)));
 
@@ -193,7 +204,7 @@ try {
     const before = process.memoryUsage();
     const started = process.hrtime.bigint();
     for (let i = 0; i < COUNT; i += 1) {
-      const chunk = TEXT[i % TEXT.length]!;
+      const chunk = TEXT[i % TEXT.length];
       chain.keeper.push(chunk);
       const masked = chain.masker.push(chunk);
       chain.prefixer.push(chain.live.push(masked));
@@ -205,9 +216,10 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  rmSync(scratchDir, { recursive: true, force: true });
 }
 
-const baseline = rows[0]!.mbPerSecond;
+const baseline = rows[0].mbPerSecond;
 console.log(`${(COUNT * CHUNK) / 1024 ** 3} GiB in ${COUNT} chunks of 64 KiB, node ${process.version}`);
 for (const row of rows) {
   const ratio = (row.mbPerSecond / baseline).toFixed(2);
