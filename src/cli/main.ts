@@ -74,10 +74,19 @@ async function execute(
   if (reportFile) writeFileAtomic(reportFile, document);
   if (json) io.stdout.write(document);
   const chalk = new Chalk({ level: colorLevel(io) });
-  if (!json && !(quiet && report.ok)) io.stderr.write(renderTable(report, chalk));
+  if (!json && !(quiet && report.ok))
+    io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
   // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
   else if (!json) io.stderr.write(renderNotices(report, chalk));
   return report.exitCode;
+}
+
+// On a terminal, stdout and stderr share the screen: start the table on a line of its own when the
+// last stage's output did not end one.
+function separator(report: Report, io: CliIO): string {
+  const out = report.stages[report.stages.length - 1]?.stdout;
+  const text = out?.text ?? '';
+  return io.stdout.isTTY && io.stderr.isTTY && text.length > 0 && !text.endsWith('\n') ? '\n' : '';
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.

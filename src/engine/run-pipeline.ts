@@ -112,6 +112,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         live: io.stderr ?? null,
         prefix: several ? run.spec.name : null,
         capLive: true,
+        endLiveLine: true,
         label: `stage "${run.spec.name}" stderr`,
         onBytes: () => sup.noteActivity(),
         onCapExceeded: () => sup.stopForLimit(run),

@@ -23,6 +23,8 @@ export interface SinkOptions {
   onBytes: () => void;
   onCapExceeded: () => void;
   onLogProblem?: (problem: string) => void;
+  // Stderr: end the live view with a newline if the stage did not (never done to stdout, the product).
+  endLiveLine?: boolean;
 }
 
 export interface StreamSinks {
@@ -77,6 +79,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     for (const resolve of waiting) resolve();
   };
   const pool = new ChunkPool();
+  let lastLiveByte: number | null = null;
   let finished: StreamReport | null = null;
 
   const emit = (masked: Buffer, end: boolean) => {
@@ -89,6 +92,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     let out = liveCap ? liveCap.push(masked) : masked;
     if (prefixer) out = end ? Buffer.concat([prefixer.push(out), prefixer.flush()]) : prefixer.push(out);
     if (out.length > 0) {
+      lastLiveByte = out[out.length - 1]!;
       const { view, release: giveBack } = pool.copy(out);
       // Backpressure: a slow reader of safe-run's output slows the stage, as it would in a shell.
       if (!live.write(view, giveBack) && hold('live')) live.once('drain', () => releaseHold('live'));
@@ -110,6 +114,8 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     end() {
       if (kept) return;
       emit(masker ? masker.flush() : Buffer.alloc(0), true);
+      // What safe-run prints next (its table) starts on a line of its own.
+      if (live && options.endLiveLine && lastLiveByte !== null && lastLiveByte !== 0x0a) live.write('\n');
       kept = keeper.finish();
       if (log) {
         closing = log.close().then((result) => {
