@@ -2,20 +2,17 @@ import fs from 'node:fs';
 import { maskDeep, secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
-import { signalNumber } from '../policy/signals.js';
-import { classifyEnding } from '../policy/stage-status.js';
-import { decideVerdict, successes } from '../policy/verdict.js';
-import { nextStep } from '../report/next-step.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
-import type { Plan, Report, StageError, StageResult, StreamReport } from '../types.js';
+import type { Plan, Report, StageError } from '../types.js';
+import { buildReport } from './build-report.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { preflight } from './preflight.js';
 import type { Resolved } from './resolve-program.js';
 import { spawnStage } from './spawn-stage.js';
 import { stageEnvironment } from './stage-env.js';
-import { newStageRun, type StageRun, stageFinished } from './stage-run.js';
+import { newStageRun, stageFinished } from './stage-run.js';
 import { readStream } from './stream-reader.js';
 import { createStreamSinks } from './stream-sinks.js';
 import { Supervisor } from './supervisor.js';
@@ -33,15 +30,6 @@ export interface RunHandle {
   // Forwards a signal to every stage, then escalates to SIGKILL after kill-after (safe-run was stopped).
   cancel(signal: NodeJS.Signals): void;
 }
-
-const NOT_CAPTURED: StreamReport = {
-  bytes: null,
-  truncated: false,
-  omittedBytes: 0,
-  text: null,
-  binary: false,
-  logFile: null,
-};
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
 // everything that happens to a stage is data in the report.
@@ -276,80 +264,4 @@ function openStdin(plan: Plan): number | 'inherit' | 'ignore' {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new RequestError('usage.stdin', `--stdin ${source.path}: cannot open it for reading (${code})`);
   }
-}
-
-function buildReport(
-  plan: Plan,
-  runs: StageRun[],
-  startedAt: Date,
-  t0: number,
-  stdoutReaderGone: boolean,
-  interrupted: NodeJS.Signals | null,
-  leftovers: Report['leftovers'],
-  warnings: string[],
-  facts: RunFacts | null,
-  streamedStdout = false,
-): Report {
-  const anyNotStarted = runs.some((run) => run.preflightError !== null);
-  const stages: StageResult[] = runs.map((run) => {
-    const notStarted = run.preflightError ?? run.spawnError;
-    const status = notStarted
-      ? 'not-started'
-      : run.exit === null
-        ? anyNotStarted
-          ? 'skipped'
-          : 'cancelled'
-        : classifyEnding(
-            { exitCode: run.exit.code, signal: run.exit.signal, stoppedAs: run.stoppedAs },
-            run.spec.okCodes,
-          );
-    return {
-      index: run.index,
-      name: run.spec.name,
-      argv: run.spec.argv,
-      resolvedPath: run.resolvedPath,
-      status,
-      succeeded: false,
-      exitCode: status === 'not-started' || status === 'skipped' ? null : (run.exit?.code ?? null),
-      signal: run.exit?.signal ?? null,
-      pid: run.pid,
-      startedAt: run.startedAt?.toISOString() ?? null,
-      durationMs: run.endNs !== null && run.startNs !== null ? Math.round(run.endNs - run.startNs) : null,
-      optional: run.spec.optional,
-      stdout: run.stdoutSinks?.finish() ?? NOT_CAPTURED,
-      stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
-      stop: run.stopDetail,
-      error: notStarted,
-      hint: run.preflightError
-        ? 'an environment problem: running the same command again will not help until the machine changes'
-        : run.spawnError
-          ? 'the program was found but the kernel refused to start it; see error.message'
-          : null,
-    };
-  });
-  const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;
-  const input = {
-    policy: plan.settings.policy,
-    sigpipe: plan.settings.sigpipe,
-    stdoutReaderGone,
-    interruptedBy,
-  };
-  const ok = successes(stages, input);
-  for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;
-  const verdict = decideVerdict(stages, input);
-  const report: Omit<Report, 'next'> = {
-    schemaVersion: 1,
-    ok: verdict.ok,
-    exitCode: verdict.exitCode,
-    policy: plan.settings.policy,
-    verdict,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - t0),
-    stages,
-    settings: plan.settings,
-    leftovers,
-    facts: facts?.report() ?? [],
-    warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
-  };
-  return { ...report, next: nextStep(report, streamedStdout) };
 }

@@ -1,0 +1,94 @@
+import type { RunFacts } from '../facts/run-facts.js';
+import { signalNumber } from '../policy/signals.js';
+import { classifyEnding } from '../policy/stage-status.js';
+import { decideVerdict, successes } from '../policy/verdict.js';
+import { nextStep } from '../report/next-step.js';
+import type { Plan, Report, StageResult, StreamReport } from '../types.js';
+import type { StageRun } from './stage-run.js';
+
+const NOT_CAPTURED: StreamReport = {
+  bytes: null,
+  truncated: false,
+  omittedBytes: 0,
+  text: null,
+  binary: false,
+  logFile: null,
+};
+
+// Turns the engine's records of a finished run into the report: one status per stage, which stages
+// count as successes, the verdict, and what to do next.
+export function buildReport(
+  plan: Plan,
+  runs: StageRun[],
+  startedAt: Date,
+  t0: number,
+  stdoutReaderGone: boolean,
+  interrupted: NodeJS.Signals | null,
+  leftovers: Report['leftovers'],
+  warnings: string[],
+  facts: RunFacts | null,
+  streamedStdout = false,
+): Report {
+  const anyNotStarted = runs.some((run) => run.preflightError !== null);
+  const stages: StageResult[] = runs.map((run) => {
+    const notStarted = run.preflightError ?? run.spawnError;
+    const status = notStarted
+      ? 'not-started'
+      : run.exit === null
+        ? anyNotStarted
+          ? 'skipped'
+          : 'cancelled'
+        : classifyEnding(
+            { exitCode: run.exit.code, signal: run.exit.signal, stoppedAs: run.stoppedAs },
+            run.spec.okCodes,
+          );
+    return {
+      index: run.index,
+      name: run.spec.name,
+      argv: run.spec.argv,
+      resolvedPath: run.resolvedPath,
+      status,
+      succeeded: false,
+      exitCode: status === 'not-started' || status === 'skipped' ? null : (run.exit?.code ?? null),
+      signal: run.exit?.signal ?? null,
+      pid: run.pid,
+      startedAt: run.startedAt?.toISOString() ?? null,
+      durationMs: run.endNs !== null && run.startNs !== null ? Math.round(run.endNs - run.startNs) : null,
+      optional: run.spec.optional,
+      stdout: run.stdoutSinks?.finish() ?? NOT_CAPTURED,
+      stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
+      stop: run.stopDetail,
+      error: notStarted,
+      hint: run.preflightError
+        ? 'an environment problem: running the same command again will not help until the machine changes'
+        : run.spawnError
+          ? 'the program was found but the kernel refused to start it; see error.message'
+          : null,
+    };
+  });
+  const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;
+  const input = {
+    policy: plan.settings.policy,
+    sigpipe: plan.settings.sigpipe,
+    stdoutReaderGone,
+    interruptedBy,
+  };
+  const ok = successes(stages, input);
+  for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;
+  const verdict = decideVerdict(stages, input);
+  const report: Omit<Report, 'next'> = {
+    schemaVersion: 1,
+    ok: verdict.ok,
+    exitCode: verdict.exitCode,
+    policy: plan.settings.policy,
+    verdict,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    stages,
+    settings: plan.settings,
+    leftovers,
+    facts: facts?.report() ?? [],
+    warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
+  };
+  return { ...report, next: nextStep(report, streamedStdout) };
+}
