@@ -91,6 +91,9 @@ function settingsFromFlags(options: CliOptions, env: NodeJS.ProcessEnv): Partial
 }
 
 function checkWritableDir(file: string, flag: string): void {
+  if (isDirectory(file)) {
+    throw new RequestError('usage.path', `${flag} ${file}: is a directory; name a file`);
+  }
   const dir = path.dirname(path.resolve(file));
   try {
     fs.accessSync(dir, fs.constants.W_OK);
@@ -99,6 +102,34 @@ function checkWritableDir(file: string, flag: string): void {
       'usage.path',
       `${flag} ${file}: directory ${dir} does not exist or is not writable`,
     );
+  }
+}
+
+// The log directory must exist as a directory or be creatable: its nearest existing ancestor is a
+// writable directory. Nothing is created before the run.
+function checkLogDir(dir: string): void {
+  let current = path.resolve(dir);
+  for (;;) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(current, { throwIfNoEntry: false });
+    } catch {
+      throw new RequestError('usage.path', `log-dir ${dir}: a part of it is not a directory`);
+    }
+    if (stat) {
+      if (!stat.isDirectory()) {
+        throw new RequestError('usage.path', `log-dir ${dir}: ${current} is not a directory`);
+      }
+      try {
+        fs.accessSync(current, fs.constants.W_OK);
+      } catch {
+        throw new RequestError('usage.path', `log-dir ${dir}: ${current} is not writable`);
+      }
+      return;
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
   }
 }
 
@@ -139,5 +170,14 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
     );
   }
   if (options.report) checkWritableDir(options.report, '--report');
+  if (settings.logDir) checkLogDir(settings.logDir);
   return { source, stages, settings };
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -48,7 +48,7 @@ async function execute(
   quiet: boolean,
   reportFile: string | undefined,
   io: CliIO,
-): Promise<number> {
+): Promise<CliResult> {
   // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
   // safe-run outright and leaves the stages to the watchdog, without a report.
   let received = 0;
@@ -67,18 +67,30 @@ async function execute(
   let report: Report;
   try {
     report = await handle.report;
+    const document = `${JSON.stringify(report, null, 2)}\n`;
+    const problems: string[] = [];
+    if (reportFile) {
+      try {
+        writeFileAtomic(reportFile, document);
+      } catch (error) {
+        // The run happened: its outcome stands, and the report that could not be saved is said.
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        problems.push(
+          `safe-run: warning: --report ${reportFile} could not be written (${code}); nothing was left there\n`,
+        );
+      }
+    }
+    if (json) io.stdout.write(document);
+    const chalk = new Chalk({ level: colorLevel(io) });
+    if (!json && !(quiet && report.ok))
+      io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
+    // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
+    else if (!json) io.stderr.write(renderNotices(report, chalk));
+    for (const problem of problems) io.stderr.write(problem);
   } finally {
     for (const signal of FORWARDED) process.off(signal, onSignal);
   }
-  const document = `${JSON.stringify(report, null, 2)}\n`;
-  if (reportFile) writeFileAtomic(reportFile, document);
-  if (json) io.stdout.write(document);
-  const chalk = new Chalk({ level: colorLevel(io) });
-  if (!json && !(quiet && report.ok))
-    io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
-  // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
-  else if (!json) io.stderr.write(renderNotices(report, chalk));
-  return report.exitCode;
+  return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
 
 // On a terminal, stdout and stderr share the screen: start the table on a line of its own when the
@@ -90,7 +102,18 @@ function separator(report: Report, io: CliIO): string {
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
-export async function main(args: string[], io: CliIO): Promise<number> {
+export interface CliResult {
+  code: number;
+  // A time limit fired or safe-run was signalled: do not wait long for a stalled reader of its output.
+  hurry: boolean;
+}
+
+export async function main(args: string[], io: CliIO): Promise<CliResult> {
+  const result = await dispatch(args, io);
+  return typeof result === 'number' ? { code: result, hurry: false } : result;
+}
+
+async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> {
   try {
     if (process.platform === 'win32') {
       throw new RequestError(

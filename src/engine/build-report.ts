@@ -17,18 +17,24 @@ const NOT_CAPTURED: StreamReport = {
 
 // Turns the engine's records of a finished run into the report: one status per stage, which stages
 // count as successes, the verdict, and what to do next.
-export function buildReport(
-  plan: Plan,
-  runs: StageRun[],
-  startedAt: Date,
-  t0: number,
-  stdoutReaderGone: boolean,
-  interrupted: NodeJS.Signals | null,
-  leftovers: Report['leftovers'],
-  warnings: string[],
-  facts: RunFacts | null,
-  streamedStdout = false,
-): Report {
+export interface RunEnding {
+  startedAt: Date;
+  t0: number;
+  // The reader of safe-run's stdout went away: the last stage's SIGPIPE was earned.
+  stdoutReaderGone: boolean;
+  // The signal that stopped safe-run itself, if any.
+  interrupted: NodeJS.Signals | null;
+  // A time limit that fired (its description), if any.
+  timeLimit: string | null;
+  leftovers: Report['leftovers'];
+  warnings: string[];
+  facts: RunFacts | null;
+  // The last stage's stdout was streamed whole, so its cut in the report lost nothing.
+  streamedStdout: boolean;
+}
+
+export function buildReport(plan: Plan, runs: StageRun[], ending: RunEnding): Report {
+  const { startedAt, t0, stdoutReaderGone, interrupted, leftovers, warnings, facts, streamedStdout } = ending;
   const anyNotStarted = runs.some((run) => run.preflightError !== null);
   const stages: StageResult[] = runs.map((run) => {
     const notStarted = run.preflightError ?? run.spawnError;
@@ -37,7 +43,7 @@ export function buildReport(
       : run.exit === null
         ? anyNotStarted
           ? 'skipped'
-          : 'cancelled'
+          : (run.stoppedAs ?? 'cancelled')
         : classifyEnding(
             { exitCode: run.exit.code, signal: run.exit.signal, stoppedAs: run.stoppedAs },
             run.spec.okCodes,
@@ -72,6 +78,7 @@ export function buildReport(
     sigpipe: plan.settings.sigpipe,
     stdoutReaderGone,
     interruptedBy,
+    timeLimit: ending.timeLimit,
   };
   const ok = successes(stages, input);
   for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;

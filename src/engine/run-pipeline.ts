@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { maskDeep, secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
+import { formatDuration } from '../inputs/units.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
@@ -39,28 +40,49 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const t0 = performance.now();
   let cancelRequest: NodeJS.Signals | null = null;
   let supervisor: Supervisor | null = null;
+  let wake: (why: string) => void = () => {};
+  // Resolves when safe-run is asked to stop before its stages exist (a signal while opening stdin).
+  const interrupt = new Promise<string>((resolve) => {
+    wake = resolve;
+  });
 
   const report = (async (): Promise<Report> => {
     const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
-    const stdinFd = openStdin(plan);
     const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
     const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
     const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
     const failedPreflight = preflight(runs);
     facts?.recordPreflight();
-    if (failedPreflight || cancelRequest) {
+    // Opened after preflight: opening a FIFO is already a side effect on its writer.
+    const stdin =
+      failedPreflight || cancelRequest ? ('ignore' as const) : await openStdin(plan, interrupt, t0);
+    let timeLimit: string | null = null;
+    if (typeof stdin === 'object') {
+      for (const run of runs) {
+        run.stoppedAs = cancelRequest ? 'cancelled' : 'timeout';
+        run.stopDetail = {
+          reason: stdin.why,
+          afterMs: Math.round(performance.now() - t0),
+          signals: [],
+          snapshot: [],
+        };
+      }
+      if (!cancelRequest) timeLimit = stdin.why;
+    }
+    const stdinFd = typeof stdin === 'object' ? ('ignore' as const) : stdin;
+    if (failedPreflight || cancelRequest || typeof stdin === 'object') {
       closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
-      const built = buildReport(
-        plan,
-        runs,
+      const built = buildReport(plan, runs, {
         startedAt,
         t0,
-        false,
-        cancelRequest,
-        [],
-        facts?.warnings ?? [],
+        stdoutReaderGone: false,
+        interrupted: cancelRequest,
+        timeLimit,
+        leftovers: [],
+        warnings: facts?.warnings ?? [],
         facts,
-      );
+        streamedStdout: false,
+      });
       return maskDeep(built, secrets);
     }
 
@@ -216,18 +238,22 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       run.stderrSinks?.end();
     }
     await Promise.all(runs.flatMap((run) => [run.stdoutSinks?.settled(), run.stderrSinks?.settled()]));
-    const built = buildReport(
-      plan,
-      runs,
+    // Finishing the sinks closes the logs, whose problems become warnings: before warnings are read.
+    for (const run of runs) {
+      run.stdoutSinks?.finish();
+      run.stderrSinks?.finish();
+    }
+    const built = buildReport(plan, runs, {
       startedAt,
       t0,
       stdoutReaderGone,
-      sup.interruptedBy(),
+      interrupted: sup.interruptedBy(),
+      timeLimit: sup.timeLimitFired(),
       leftovers,
-      [...(facts?.warnings ?? []), ...sup.warnings],
+      warnings: [...(facts?.warnings ?? []), ...sup.warnings],
       facts,
-      Boolean(io.stdout) && plan.settings.liveStdout === 'full' && !stdoutFailed,
-    );
+      streamedStdout: Boolean(io.stdout) && plan.settings.liveStdout === 'full' && !stdoutFailed,
+    });
     return maskDeep(built, secrets);
   })();
 
@@ -236,6 +262,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     cancel(signal) {
       cancelRequest ??= signal;
       supervisor?.cancel(signal);
+      wake(`safe-run received ${signal}`);
     },
   };
 }
@@ -254,14 +281,49 @@ function spawnFailure(error: NodeJS.ErrnoException): StageError {
   };
 }
 
-function openStdin(plan: Plan): number | 'inherit' | 'ignore' {
+// The first stage's stdin. A FIFO is opened without blocking the event loop (its open waits for a
+// writer), and the wait is cut short by the pipeline timeout or a signal to safe-run.
+async function openStdin(
+  plan: Plan,
+  interrupt: Promise<string>,
+  t0: number,
+): Promise<number | 'inherit' | 'ignore' | { why: string }> {
   const source = plan.settings.stdin;
   if (source.kind === 'inherit') return 'inherit';
   if (source.kind === 'null') return 'ignore';
-  try {
-    return fs.openSync(source.path, 'r');
-  } catch (error) {
+  const refuse = (error: unknown): never => {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new RequestError('usage.stdin', `--stdin ${source.path}: cannot open it for reading (${code})`);
+    throw new RequestError('usage.stdin', `stdin ${source.path}: cannot open it for reading (${code})`);
+  };
+  if (!fs.statSync(source.path, { throwIfNoEntry: false })?.isFIFO()) {
+    try {
+      return fs.openSync(source.path, 'r');
+    } catch (error) {
+      return refuse(error);
+    }
   }
+  const opening = new Promise<number>((resolve, reject) =>
+    fs.open(source.path, 'r', (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
+  const { timeoutMs } = plan.settings;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<string>((resolve) => {
+    if (timeoutMs !== null) {
+      const left = Math.max(0, timeoutMs - (performance.now() - t0));
+      timer = setTimeout(() => resolve(`the pipeline timeout (${formatDuration(timeoutMs)})`), left);
+    }
+  });
+  const first = await Promise.race([opening.catch(refuse), interrupt, limit]);
+  clearTimeout(timer);
+  if (typeof first === 'number') return first;
+  // The pending open holds a thread of libuv's pool, and Node cannot exit until it returns: become
+  // its writer for a moment (the waiting open already counts as a reader, so this does not block),
+  // which completes it, then close both ends.
+  void opening.then(closeQuietly, () => {});
+  try {
+    closeQuietly(fs.openSync(source.path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch {
+    // no pending reader any more
+  }
+  return { why: `${first}, while the stdin FIFO ${source.path} still had no writer` };
 }

@@ -26,6 +26,9 @@ export class StageRun {
   stderrSinks: StreamSinks | null = null;
   readonly exited: Promise<void>;
   private resolveExited: () => void = () => {};
+  // Resolves once safe-run decided to stop this stage (a limit, a signal to safe-run, --fail-fast).
+  readonly stopRequested: Promise<'stopped'>;
+  private resolveStop: () => void = () => {};
 
   constructor(spec: StageSpec, index: number, env: Record<string, string>) {
     this.spec = spec;
@@ -35,6 +38,13 @@ export class StageRun {
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
+    this.stopRequested = new Promise((resolve) => {
+      this.resolveStop = () => resolve('stopped');
+    });
+  }
+
+  requestStop(): void {
+    this.resolveStop();
   }
 
   markExited(code: number | null, signal: string | null): void {
@@ -87,8 +97,16 @@ export async function stageFinished(run: StageRun, settings: Settings, watcher: 
     // else holds the pipes. Wait until it reads again, then give the drain timeout a full new run.
     const held = [run.stdoutSinks, run.stderrSinks].filter((sinks) => sinks?.held === true);
     if (held.length > 0) {
-      await Promise.race([drained, Promise.all(held.map((sinks) => sinks!.released()))]);
-      continue;
+      const next = await Promise.race([
+        drained.then(() => 'drained' as const),
+        Promise.all(held.map((sinks) => sinks!.released())).then(() => 'released' as const),
+        run.stopRequested,
+      ]);
+      if (next === 'drained') return;
+      if (next === 'released') continue;
+      // safe-run is ending this stage (a limit, a signal): stop waiting for output it had paused.
+      for (const reader of run.readers) reader.abandon();
+      return;
     }
     await watcher.onDrainTimeout(run);
     for (const reader of run.readers) reader.abandon();

@@ -148,7 +148,10 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
       if (finished) return finished;
       this.end();
       if (saved?.error) options.onLogProblem?.(`${saved.path}: ${saved.error}`);
-      finished = { ...kept!, bytes, logFile: (saved as StreamLogResult | null)?.path ?? null };
+      const log = saved as StreamLogResult | null;
+      // A log that could not even be created is not a place to look.
+      const logFile = log && !(log.error && log.bytesWritten === 0) ? log.path : null;
+      finished = { ...kept!, bytes, logFile };
       return finished;
     },
   };

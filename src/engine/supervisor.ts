@@ -2,10 +2,18 @@ import fs from 'node:fs';
 import { formatDuration } from '../inputs/units.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import type { Marker } from '../teardown/marker.js';
+import { findProcesses } from '../teardown/proc-scan.js';
 import type { Leftover, Settings } from '../types.js';
 import { snapshotStage } from './hang-snapshot.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
-import { dealWithLeftovers, findHolders, killProcesses, signalEscaped, signalGroup } from './teardown.js';
+import {
+  dealWithLeftovers,
+  findHolders,
+  groupExists,
+  killProcesses,
+  signalEscaped,
+  signalGroup,
+} from './teardown.js';
 
 type StopReason = 'timeout' | 'limit' | 'cancelled';
 
@@ -22,6 +30,7 @@ export class Supervisor implements DrainWatcher {
   private lastIoTotal = -1;
   private idleFired = false;
   private interrupted: NodeJS.Signals | null = null;
+  private timeLimit: string | null = null;
   private readonly leftovers: Leftover[] = [];
 
   constructor(settings: Settings, runs: StageRun[], marker: Marker) {
@@ -80,6 +89,10 @@ export class Supervisor implements DrainWatcher {
     this.stopAll('cancelled', `safe-run received ${signal}`, signal);
   }
 
+  timeLimitFired(): string | null {
+    return this.timeLimit;
+  }
+
   interruptedBy(): NodeJS.Signals | null {
     return this.interrupted;
   }
@@ -126,9 +139,14 @@ export class Supervisor implements DrainWatcher {
     return this.leftovers;
   }
 
+  // Stops one stage: its leader if it still runs, and whatever is left in its process group (a leader
+  // that exited may have left children holding its pipes). SIGCONT follows the signal so a stopped
+  // process can act on it; SIGKILL follows after kill-after for whatever remains, and those are listed.
   private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, why: string): void {
-    if (!run.running) return;
-    if (run.stoppedAs === null) {
+    if (run.pid === null) return;
+    const pgid = run.pid;
+    if (!run.running && !groupExists(pgid) && !run.streamsOpen) return;
+    if (run.running && run.stoppedAs === null) {
       run.stoppedAs = reason;
       run.stopDetail = {
         reason: why,
@@ -137,18 +155,51 @@ export class Supervisor implements DrainWatcher {
         snapshot: snapshotStage(run, this.runs),
       };
     }
-    run.stopDetail?.signals.push(signal);
-    signalGroup(run.pid!, signal);
+    run.requestStop();
+    if (run.running) run.stopDetail?.signals.push(signal);
+    else this.noteOutlivers(run, `outlived its stage; sent ${signal} (${why})`);
+    signalGroup(pgid, signal);
+    if (signal !== 'SIGKILL') signalGroup(pgid, 'SIGCONT');
     this.after(this.settings.killAfterMs, () => {
-      if (!run.running) return;
-      run.stopDetail?.signals.push('SIGKILL');
-      signalGroup(run.pid!, 'SIGKILL');
+      const remaining = findProcesses({ pgids: [pgid] });
+      if (remaining.length === 0) return;
+      if (run.running) run.stopDetail?.signals.push('SIGKILL');
+      const how = `still running ${formatDuration(this.settings.killAfterMs)} after ${signal}; killed with SIGKILL`;
+      for (const info of remaining) {
+        const known = this.leftovers.find((leftover) => leftover.pid === info.pid);
+        if (known) known.how = `${known.how}; ${how}`;
+        else if (info.pid !== pgid)
+          this.leftovers.push({
+            pid: info.pid,
+            command: info.command,
+            stage: run.spec.name,
+            how,
+            action: 'killed',
+          });
+      }
+      signalGroup(pgid, 'SIGKILL');
     });
   }
 
   // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
   // first with `signal`, then SIGKILL after kill-after.
+  // Processes still in the group of a stage whose leader has exited are leftovers: list them.
+  private noteOutlivers(run: StageRun, how: string): void {
+    const known = new Set(this.leftovers.map((leftover) => leftover.pid));
+    for (const info of findProcesses({ pgids: [run.pid!] })) {
+      if (info.pid === run.pid || known.has(info.pid)) continue;
+      this.leftovers.push({
+        pid: info.pid,
+        command: info.command,
+        stage: run.spec.name,
+        how,
+        action: 'killed',
+      });
+    }
+  }
+
   private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (reason === 'timeout') this.timeLimit ??= why;
     for (const run of this.runs) this.stop(run, reason, signal, why);
     this.sweepEscaped(signal);
     this.after(this.settings.killAfterMs, () => this.sweepEscaped('SIGKILL'));

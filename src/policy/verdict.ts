@@ -15,6 +15,8 @@ export interface VerdictInput {
   stdoutReaderGone: boolean;
   // Set when safe-run itself was stopped by a signal (e.g. 'SIGINT').
   interruptedBy: { signal: string; number: number } | null;
+  // A time limit that fired (its description), even when every leader had already exited.
+  timeLimit?: string | null;
 }
 
 type Outcome = Pick<StageResult, 'status' | 'exitCode' | 'signal' | 'optional' | 'name' | 'index' | 'error'> &
@@ -105,6 +107,14 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
   if (timedOut.length > 0) {
     const blamed = pick(timedOut, input.policy)!;
     return { ok: false, exitCode: EXIT_TIMEOUT, blamedStage: blamed.index, reason: `${describe(blamed)}` };
+  }
+  if (input.timeLimit) {
+    return {
+      ok: false,
+      exitCode: EXIT_TIMEOUT,
+      blamedStage: null,
+      reason: `${input.timeLimit} fired after the stages had exited; processes they left behind were stopped`,
+    };
   }
 
   const considered = input.policy === 'last' ? failing.filter((s) => s.index === stages.length) : failing;

@@ -47,7 +47,11 @@ function lastLine(text: string | null): string | null {
 export function nextStep(report: Omit<Report, 'next'>, streamedStdout = false): string | null {
   const { verdict } = report;
   if (!verdict.ok) {
-    if (verdict.blamedStage === null) return 'safe-run was interrupted: run again when you mean to';
+    if (verdict.blamedStage === null) {
+      return verdict.exitCode === 124
+        ? 'a time limit fired after every stage had exited, while processes they left behind still held the output: see leftovers[]'
+        : 'safe-run was interrupted: run again when you mean to';
+    }
     const stage = report.stages[verdict.blamedStage - 1]!;
     return forBlamed(stage);
   }

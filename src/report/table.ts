@@ -64,10 +64,10 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
       if (fact.stage === stage.index) out.push(chalk.yellow(`   fact: ${fact.summary}`));
     }
     if (stage.stop) {
-      const signals = stage.stop.signals.join(' then ');
+      const signals = stage.stop.signals.length > 0 ? ` (${stage.stop.signals.join(' then ')})` : '';
       out.push(
         chalk.yellow(
-          `   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason} (${signals})`,
+          `   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason}${signals}`,
         ),
       );
       for (const proc of stage.stop.snapshot) {

@@ -1,7 +1,8 @@
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, runCli, runJson, waitFor } from '../helpers/cli.js';
+import { BIN, FIXTURES, runCli, runJson, waitFor } from '../helpers/cli.js';
 
 // Processes whose command line is `needle` (zombies excluded: they are already dead).
 function alive(needle: string): number[] {
@@ -228,5 +229,53 @@ describe('why a stopped pipeline was stuck', () => {
     const sh = report.stages[1]!.stop!.snapshot;
     expect(sh.find((proc) => proc.command === sleep)?.doing).toBe('sleeping');
     expect(sh.find((proc) => proc.command.startsWith('sh -c'))?.doing).toMatch(/waiting for a child/);
+  });
+});
+
+describe('limits that fire outside the stages', () => {
+  it('times out while waiting for a writer on a --stdin FIFO, and exits', async () => {
+    const dir = fs.mkdtempSync('/tmp/sr-fifo-');
+    const fifo = path.join(dir, 'in');
+    execFileSync('mkfifo', [fifo]);
+    const { result, report } = await runJson(['--stdin', fifo, '--timeout', '1s', '--', 'cat'], {
+      deadlineMs: 20_000,
+    });
+    expect(result.code).toBe(124);
+    expect(report.stages[0]!.status).toBe('timeout');
+    expect(report.stages[0]!.stop?.reason).toMatch(/still had no writer/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ends at the timeout when a leftover holds the output and nobody reads safe-run, and lists it', async () => {
+    const dir = fs.mkdtempSync('/tmp/sr-held-');
+    const report = path.join(dir, 'report.json');
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        `"$BIN" --no-facts --report "$REPORT" --timeout 2s --kill-after 1s -- sh -c '(yes 4711a &); exit 0' | sleep 60`,
+      ],
+      { env: { ...process.env, BIN, REPORT: report }, stdio: 'ignore', detached: true },
+    );
+    try {
+      await waitFor(() => fs.existsSync(report), 30_000, 'safe-run to end at its timeout');
+      const parsed = JSON.parse(fs.readFileSync(report, 'utf8'));
+      expect(parsed.exitCode).toBe(124);
+      expect(parsed.leftovers.map((item: { command: string }) => item.command)).toContain('yes 4711a');
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists a group member that had to be SIGKILLed', async () => {
+    const sleep = unique(3074);
+    const { report } = await runJson(
+      ['--timeout', '1s', '--kill-after', '500ms', '--', 'sh', '-c', `sh -c "trap '' TERM; ${sleep}" & wait`],
+      { deadlineMs: 20_000 },
+    );
+    const killed = report.leftovers.find((item) => item.command === sleep);
+    expect(killed?.how).toMatch(/killed with SIGKILL/);
+    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
   });
 });

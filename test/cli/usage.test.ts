@@ -39,3 +39,17 @@ describe('bad requests', () => {
     expect(result.stdout).toMatch(/--policy/);
   });
 });
+
+describe('bad output locations', () => {
+  it('refuses a --report that is a directory, before anything starts', async () => {
+    const result = await runCli(['--no-facts', '--report', '/tmp', '--', 'true']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toMatch(/is a directory/);
+  });
+
+  it('refuses a --log-dir that cannot be made', async () => {
+    const result = await runCli(['--no-facts', '--log-dir', '/etc/passwd/logs', '--', 'true']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toMatch(/not a directory/);
+  });
+});
