@@ -73,7 +73,9 @@ export function listPids(): number[] {
     const code = name.charCodeAt(0);
     if (code >= 48 && code <= 57) pids.push(Number(name));
   }
-  return pids;
+  // Newest first: a process that forks and exits faster than a scan (a "hopping" daemon) hands its
+  // marker to a child with a higher pid, which a scan in ascending order reaches too late.
+  return pids.sort((a, b) => b - a);
 }
 
 type StatFields = Omit<ProcInfo, 'command'> & { comm: string; flags: number };
