@@ -84,6 +84,8 @@ export interface StageError {
   message: string;
   // The exit code bash gives for this failure to start (127 not found, 126 cannot execute).
   exitCode: 126 | 127;
+  // 'preflight': found before anything started (nothing started); 'start': the kernel refused it later.
+  during: 'preflight' | 'start';
 }
 
 // One process of a stage at the moment safe-run stopped it: what it was waiting for.

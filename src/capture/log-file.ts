@@ -1,4 +1,4 @@
-import { close, fchmodSync, mkdirSync, openSync, writev } from 'node:fs';
+import { close, existsSync, fchmodSync, mkdirSync, openSync, writev } from 'node:fs';
 import { dirname } from 'node:path';
 import { formatBytes } from '../inputs/units.js';
 import { groupDigits } from './cut-points.js';
@@ -84,7 +84,7 @@ export class StreamLog {
     this.maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
     try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      makeDirectories(dirname(path));
       this.fd = openSync(path, 'w', 0o600);
       // The mode above applies only when the file is new; an older file may have looser rights.
       fchmodSync(this.fd, 0o600);
@@ -227,4 +227,15 @@ export class StreamLog {
     this.queue = [];
     this.queued = 0;
   }
+}
+
+// Creates the missing directories one level at a time (mode 0700). Node's recursive mkdir loops
+// forever on a path under /proc, where mkdir says ENOENT for a parent that exists.
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let current = dir; !existsSync(current); current = dirname(current)) {
+    if (dirname(current) === current) break;
+    missing.unshift(current);
+  }
+  for (const each of missing) mkdirSync(each, { mode: 0o700 });
 }

@@ -116,6 +116,12 @@ function checkLogDir(dir: string): void {
     } catch {
       throw new RequestError('usage.path', `log-dir ${dir}: a part of it is not a directory`);
     }
+    if (!stat && fs.lstatSync(current, { throwIfNoEntry: false })) {
+      throw new RequestError('usage.path', `log-dir ${dir}: ${current} is a symbolic link to nothing`);
+    }
+    if (stat && (current === '/proc' || current.startsWith('/proc/'))) {
+      throw new RequestError('usage.path', `log-dir ${dir}: /proc is not a place for files`);
+    }
     if (stat) {
       if (!stat.isDirectory()) {
         throw new RequestError('usage.path', `log-dir ${dir}: ${current} is not a directory`);
@@ -168,6 +174,16 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
       'usage.stdin',
       `stdin ${settings.stdin.path}: no such file (from ${options.stdin !== undefined ? '--stdin' : 'the spec file'})`,
     );
+  }
+  for (const [key, value] of [
+    ['timeout', settings.timeoutMs],
+    ['idle-timeout', settings.idleTimeoutMs],
+  ] as const) {
+    if (value === 0)
+      throw new RequestError(
+        'usage.duration-range',
+        `${key}: 0 would stop the pipeline before it starts; give a duration above 0`,
+      );
   }
   if (options.report) checkWritableDir(options.report, '--report');
   if (settings.logDir) checkLogDir(settings.logDir);

@@ -11,6 +11,8 @@ export interface KernelPipe {
   writeFd: number;
 }
 
+const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+
 // Makes `count` pipes with one mkfifo call; nothing is left on disk when this returns or throws.
 export function createKernelPipes(count: number): KernelPipe[] {
   if (count === 0) return [];
@@ -20,7 +22,8 @@ export function createKernelPipes(count: number): KernelPipe[] {
   try {
     fs.chmodSync(dir, 0o700);
     const paths = Array.from({ length: count }, (_, i) => path.join(dir, `p${i}`));
-    execFileSync('mkfifo', ['-m', '600', ...paths], { stdio: 'ignore' });
+    // By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
+    execFileSync(MKFIFO, ['-m', '600', ...paths], { stdio: 'ignore' });
     for (const fifo of paths) {
       // O_RDWR never blocks on Linux; with it open, the read-only and write-only opens do not block either.
       const holder = fs.openSync(fifo, 'r+');

@@ -13,6 +13,7 @@ export function preflight(runs: StageRun[]): boolean {
         code: 'ENOENT',
         message: `working directory ${run.cwd} does not exist or is not a directory`,
         exitCode: 127,
+        during: 'preflight',
       };
       continue;
     }
@@ -27,6 +28,7 @@ export function preflight(runs: StageRun[]): boolean {
         code: resolution.code,
         message: resolution.message,
         exitCode: resolution.exitCode,
+        during: 'preflight',
       };
     }
   }

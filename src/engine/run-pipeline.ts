@@ -138,6 +138,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
           live: io.stdout ?? null,
           prefix: null,
           capLive: plan.settings.liveStdout === 'capped',
+          maskLive: plan.settings.liveStdout === 'capped',
           label: `stage "${run.spec.name}" stdout`,
           onBytes: () => sup.noteActivity(),
           onCapExceeded: () => sup.stopForLimit(run),
@@ -278,6 +279,7 @@ function spawnFailure(error: NodeJS.ErrnoException): StageError {
     code,
     message: `the kernel refused to start it: ${error.message}`,
     exitCode: code === 'ENOENT' ? 127 : 126,
+    during: 'start',
   };
 }
 

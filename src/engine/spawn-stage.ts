@@ -26,7 +26,8 @@ export function spawnStage(
   const [program, ...args] = argv as [string, ...string[]];
   const interpreter = resolved.interpreter;
   const file = interpreter ?? resolved.path;
-  const fileArgs = interpreter ? [resolved.path, ...args] : args;
+  // The script as the user named it when that was a path (bash's $0), else the file found on PATH.
+  const fileArgs = interpreter ? [program.includes('/') ? program : resolved.path, ...args] : args;
   const child = spawn(file, fileArgs, {
     argv0: interpreter ? path.basename(interpreter) : program,
     cwd,

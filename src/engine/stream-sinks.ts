@@ -23,6 +23,8 @@ export interface SinkOptions {
   onBytes: () => void;
   onCapExceeded: () => void;
   onLogProblem?: (problem: string) => void;
+  // False for the product stream (the last stage's stdout streamed whole): shown unmasked.
+  maskLive?: boolean;
   // Stderr: end the live view with a newline if the stage did not (never done to stdout, the product).
   endLiveLine?: boolean;
 }
@@ -82,14 +84,16 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   let lastLiveByte: number | null = null;
   let finished: StreamReport | null = null;
 
-  const emit = (masked: Buffer, end: boolean) => {
-    // The reader reuses its buffer, so whatever may hold on to a chunk gets a copy: the log (it
-    // queues) and the live stream (a write to a full pipe completes later).
+  // The reader reuses its buffer, so whatever may hold on to a chunk gets a copy: the log (it
+  // queues) and the live stream (a write to a full pipe completes later).
+  const toLog = (masked: Buffer) => {
     if (log && masked.length > 0 && !log.write(Buffer.from(masked)) && hold('log')) {
       void log.drained().then(() => releaseHold('log'));
     }
+  };
+  const toLive = (bytes: Buffer, end: boolean) => {
     if (!live) return;
-    let out = liveCap ? liveCap.push(masked) : masked;
+    let out = liveCap ? liveCap.push(bytes) : bytes;
     if (prefixer) out = end ? Buffer.concat([prefixer.push(out), prefixer.flush()]) : prefixer.push(out);
     if (out.length > 0) {
       lastLiveByte = out[out.length - 1]!;
@@ -98,6 +102,9 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
       if (!live.write(view, giveBack) && hold('live')) live.once('drain', () => releaseHold('live'));
     }
   };
+  // The product (the last stage's stdout, streamed whole) goes out byte for byte: masking it would
+  // corrupt data (a dump or an archive that contains the value). Everything else is masked.
+  const maskLive = options.maskLive !== false;
 
   return {
     push(chunk) {
@@ -105,7 +112,10 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
       options.onBytes();
       keeper.push(chunk);
       if (bytes > options.cap && bytes - chunk.length <= options.cap) options.onCapExceeded();
-      if (log || live) emit(masker ? masker.push(chunk) : chunk, false);
+      if (!log && !live) return;
+      const masked = masker ? masker.push(chunk) : chunk;
+      toLog(masked);
+      toLive(maskLive ? masked : chunk, false);
     },
     detachLive() {
       live = null;
@@ -113,7 +123,9 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     },
     end() {
       if (kept) return;
-      emit(masker ? masker.flush() : Buffer.alloc(0), true);
+      const rest = masker ? masker.flush() : Buffer.alloc(0);
+      toLog(rest);
+      toLive(maskLive ? rest : Buffer.alloc(0), true);
       // What safe-run prints next (its table) starts on a line of its own.
       if (live && options.endLiveLine && lastLiveByte !== null && lastLiveByte !== 0x0a) live.write('\n');
       kept = keeper.finish();

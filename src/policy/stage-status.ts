@@ -1,4 +1,5 @@
 import type { StageStatus } from '../types.js';
+import { signalNumber } from './signals.js';
 
 export interface StageEnding {
   exitCode: number | null;
@@ -11,6 +12,8 @@ export interface StageEnding {
 // stopped, whatever signal finished it; only signals safe-run did not send count as `signaled`.
 export function classifyEnding(ending: StageEnding, okCodes: readonly number[]): StageStatus {
   if (ending.stoppedAs !== null) return ending.stoppedAs;
+  // A death by signal n is accepted when the user listed 128+n, the number a shell shows for it.
+  if (ending.signal !== null && okCodes.includes(128 + signalNumber(ending.signal))) return 'ok';
   if (ending.signal === 'SIGPIPE') return 'sigpipe';
   if (ending.signal !== null) return 'signaled';
   return okCodes.includes(ending.exitCode ?? -1) ? 'ok' : 'failed';

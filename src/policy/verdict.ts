@@ -100,7 +100,10 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
       ok: false,
       exitCode: codeOf(blamed),
       blamedStage: blamed.index,
-      reason: `preflight: ${describe(blamed)}; nothing was started`,
+      reason:
+        blamed.error?.during === 'start'
+          ? `${describe(blamed)}: the kernel refused it after other stages had started`
+          : `preflight: ${describe(blamed)}; nothing was started`,
     };
   }
   const timedOut = failing.filter((stage) => stage.status === 'timeout');
@@ -120,7 +123,12 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
   const considered = input.policy === 'last' ? failing.filter((s) => s.index === stages.length) : failing;
   // Stages cancelled because another failed (--fail-fast) are consequences, not causes.
   const causes = considered.filter((stage) => stage.status !== 'cancelled');
-  const blamed = pick(causes.length > 0 ? causes : considered, input.policy);
+  // The leftmost failure is the cause, unless it is a writer killed by SIGPIPE because its reader
+  // failed: then the reader is the cause.
+  const direct =
+    input.policy === 'first-failure' ? causes.filter((stage) => stage.status !== 'sigpipe') : causes;
+  const pool = direct.length > 0 ? direct : causes.length > 0 ? causes : considered;
+  const blamed = pick(pool, input.policy);
   if (!blamed) {
     const shown = failing.length > 0 ? `; ${failing.length} non-deciding stage(s) did not succeed` : '';
     return { ok: true, exitCode: 0, blamedStage: null, reason: `${policyText}: satisfied${shown}` };

@@ -7,19 +7,27 @@ function where(stage: StageResult): string {
   return `stage ${stage.index} "${stage.name}"`;
 }
 
-function forBlamed(stage: StageResult): string {
+function forBlamed(stage: StageResult, settings: Report['settings'], total: number): string {
   const stream = `stages[${stage.index - 1}].stderr`;
   switch (stage.status) {
     case 'not-started':
+      if (stage.error?.during === 'start') {
+        return `${where(stage)} was refused by the kernel when it started (${stage.error.code}): ${stage.error.message}`;
+      }
       return `${where(stage)} could not start (${stage.error?.code}): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then`;
     case 'timeout':
       return `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'}): find out why it is slow or stuck before raising the limit`;
     case 'limit':
       return `${where(stage)} was stopped for writing more than its cap: raise --max-stdout/--max-stderr or use --on-limit truncate`;
     case 'sigpipe':
-      return `${where(stage)} was killed by SIGPIPE because its reader closed early; if that is intended, run with --sigpipe tolerate`;
+      return settings.sigpipe === 'fail'
+        ? `${where(stage)} was killed by SIGPIPE because its reader closed early; if that is intended, run with --sigpipe tolerate`
+        : `${where(stage)} was killed by SIGPIPE: its reader stopped reading${stage.index < total ? ' and did not succeed; look at the stage after it' : ' (safe-run could not write its own stdout; see warnings)'}`;
+
     case 'signaled':
-      return `${where(stage)} was killed by ${stage.signal} from outside safe-run; read ${stream} and the system log (out of memory?)`;
+      return stage.signal === 'SIGKILL'
+        ? `${where(stage)} was killed by SIGKILL, not sent by safe-run: often the kernel's out-of-memory killer (see the system log)`
+        : `${where(stage)} was killed by ${stage.signal}, not sent by safe-run; read ${stream}`;
     case 'failed': {
       const base = stage.argv[0]!.split('/').pop()!;
       if (stage.exitCode === 1 && ONE_MEANS_NO_MATCH.has(base)) {
@@ -53,7 +61,7 @@ export function nextStep(report: Omit<Report, 'next'>, streamedStdout = false): 
         : 'safe-run was interrupted: run again when you mean to';
     }
     const stage = report.stages[verdict.blamedStage - 1]!;
-    return forBlamed(stage);
+    return forBlamed(stage, report.settings, report.stages.length);
   }
   const last = report.stages.length;
   const cut = report.stages.find(

@@ -97,3 +97,60 @@ describe('seed 000 regressions', () => {
     expect(result.code).toBe(128 + 10);
   });
 });
+
+describe('findings from review', () => {
+  it('blames the failing reader, not the writer it left with SIGPIPE, under first-failure', async () => {
+    const { result, report } = await runJson([
+      '--policy',
+      'first-failure',
+      '-c',
+      "yes | sh -c 'head -n1 >/dev/null; exit 3'",
+    ]);
+    expect(result.code).toBe(3);
+    expect(report.verdict.blamedStage).toBe(2);
+  });
+
+  it('accepts a death by signal n when --ok-codes lists 128+n', async () => {
+    const { result, report } = await runJson([
+      '--sigpipe',
+      'fail',
+      '--ok-codes',
+      'yes=0,141',
+      '-c',
+      'yes | head -n1',
+    ]);
+    expect(result.code).toBe(0);
+    expect(report.stages[0]!.status).toBe('ok');
+    expect(report.stages[0]!.signal).toBe('SIGPIPE');
+  });
+
+  it('streams the product unmasked, byte for byte, while the report masks it', async () => {
+    const env = { DB_PASSWORD: 'postgres' };
+    const live = await runCli(['--no-facts', '-q', '--', 'sh', '-c', 'echo "OWNER TO postgres;"'], { env });
+    expect(live.stdout).toBe('OWNER TO postgres;\n');
+    const { report } = await runJson(['--', 'sh', '-c', 'echo "OWNER TO postgres;"'], { env });
+    expect(report.stages[0]!.stdout.text).toBe('OWNER TO ***;\n');
+  });
+
+  it('runs when PATH does not lead to mkfifo', async () => {
+    const result = await runCli(['--no-facts', '-q', '--', '/bin/echo', 'hi'], { env: { PATH: '' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('hi\n');
+  });
+
+  it('writes --report into a device or through a symbolic link without replacing it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-report-'));
+    const real = path.join(dir, 'real.json');
+    const link = path.join(dir, 'link.json');
+    fs.writeFileSync(real, '{}');
+    fs.symlinkSync(real, link);
+    await runCli(['--no-facts', '-q', '--report', link, '--', 'true']);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(real, 'utf8')).schemaVersion).toBe(1);
+    const before = fs.statSync('/dev/null');
+    await runCli(['--no-facts', '-q', '--report', '/dev/null', '--', 'true']);
+    expect(fs.statSync('/dev/null').isCharacterDevice()).toBe(true);
+    expect(fs.statSync('/dev/null').ino).toBe(before.ino);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
