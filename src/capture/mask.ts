@@ -174,24 +174,6 @@ export function maskText(text: string, secrets: readonly string[]): string {
   return maskBuffer(Buffer.from(text), secrets).toString();
 }
 
-// Masks every string in a plain JSON value (objects, arrays, strings, numbers...), keys included, and
-// returns a copy: for what safe-run writes besides the streams themselves (the report, whose argv,
-// error messages and warnings can carry a secret the user typed or a program echoed).
-export function maskDeep<T>(value: T, secrets: readonly string[]): T {
-  if (!secrets.some((secret) => secret.length > 0)) return value;
-  const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return maskText(item, secrets);
-    if (Array.isArray(item)) return item.map(walk);
-    if (item !== null && typeof item === 'object') {
-      return Object.fromEntries(
-        Object.entries(item).map(([key, inner]) => [maskText(key, secrets), walk(inner)]),
-      );
-    }
-    return item;
-  };
-  return walk(value) as T;
-}
-
 // How many leading bytes of buf[start, length) may be the end of a secret whose beginning was cut
 // off just before `start` (`prev` is the byte before the cut, -1 when unknown). The keeper drops
 // them so that no piece of a secret shows next to a cut.

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { maskDeep, secretValuesFromEnv } from '../capture/mask.js';
+import { secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import { formatDuration } from '../inputs/units.js';
+import { maskReport } from '../report/mask-report.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
@@ -83,7 +84,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         facts,
         streamedStdout: false,
       });
-      return maskDeep(built, secrets);
+      return maskReport(built, secrets);
     }
 
     const n = runs.length;
@@ -255,7 +256,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       facts,
       streamedStdout: Boolean(io.stdout) && plan.settings.liveStdout === 'full' && !stdoutFailed,
     });
-    return maskDeep(built, secrets);
+    return maskReport(built, secrets);
   })();
 
   return {

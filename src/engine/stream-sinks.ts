@@ -50,7 +50,8 @@ export interface StreamSinks {
 // whole-stream log, and the live display. Secrets are masked before anything is written anywhere.
 export function createStreamSinks(options: SinkOptions): StreamSinks {
   const keeper = new HeadTailKeeper(options.cap, options.secrets);
-  const needsMasked = options.live !== null || options.settings.logDir !== null;
+  const needsMasked =
+    (options.live !== null && options.maskLive !== false) || options.settings.logDir !== null;
   const masker = needsMasked && options.secrets.length > 0 ? new StreamMasker(options.secrets) : null;
   const log = options.settings.logDir
     ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog)

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   looksSecret,
   maskBuffer,
-  maskDeep,
   maskText,
   StreamMasker,
   secretEndAt,
@@ -200,32 +199,6 @@ describe('maskText and maskBuffer', () => {
 
   it('return the text itself when no secret occurs', () => {
     expect(maskText('nothing here', ['secret'])).toBe('nothing here');
-  });
-});
-
-describe('maskDeep', () => {
-  it('masks every string in a nested value and leaves the original alone', () => {
-    const report = {
-      argv: ['curl', '-H', 'Authorization: Bearer s3cr3t-value'],
-      count: 3,
-      ok: true,
-      missing: null,
-      nested: [{ message: 'token s3cr3t-value rejected', 'key-s3cr3t-value': 1 }],
-    };
-    const masked = maskDeep(report, ['s3cr3t-value']);
-    expect(masked).toEqual({
-      argv: ['curl', '-H', 'Authorization: Bearer ***'],
-      count: 3,
-      ok: true,
-      missing: null,
-      nested: [{ message: 'token *** rejected', 'key-***': 1 }],
-    });
-    expect(report.argv[2]).toBe('Authorization: Bearer s3cr3t-value');
-  });
-
-  it('returns the value itself when there is nothing to mask', () => {
-    const value = { a: ['b'] };
-    expect(maskDeep(value, [])).toBe(value);
   });
 });
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { runCli, runJson } from '../helpers/cli.js';
+
+describe('masking the report', () => {
+  it('masks a secret typed on the command line in argv and in the table', async () => {
+    const env = { API_TOKEN: 's3cr3t-value-42' };
+    const { report } = await runJson(['--', 'sh', '-c', 'echo "Bearer s3cr3t-value-42" >/dev/null'], { env });
+    expect(report.stages[0]!.argv[2]).toBe('echo "Bearer ***" >/dev/null');
+    const table = await runCli(['--no-facts', '--', 'sh', '-c', 'exit 0 # s3cr3t-value-42'], { env });
+    expect(table.stderr).not.toContain('s3cr3t-value-42');
+  });
+
+  it('never changes keys, numbers or statuses, whatever the masked value', async () => {
+    for (const value of ['exitCode', 'ok', 'e', 'failed', 'pipefail']) {
+      const { result, report } = await runJson(['--mask', 'FOO', '--', 'false'], { env: { FOO: value } });
+      expect(result.code).toBe(1);
+      expect(report.exitCode).toBe(1);
+      expect(report.ok).toBe(false);
+      expect(report.policy).toBe('pipefail');
+      expect(report.stages[0]!.status).toBe('failed');
+    }
+  });
+});
