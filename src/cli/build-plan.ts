@@ -139,8 +139,8 @@ function checkLogDir(dir: string): void {
   }
 }
 
-// Merges defaults, the spec file (if any) and command-line flags (which win) into one validated plan.
-export function buildPlan(options: CliOptions, spec: SpecInput | null, env: NodeJS.ProcessEnv): Plan {
+// Exactly one way to say what to run; checked before a spec file is even read.
+export function checkOneInput(options: CliOptions): void {
   const inputs = [options.argv.length > 0, options.command !== undefined, options.file !== undefined];
   const given = inputs.filter(Boolean).length;
   if (given === 0) {
@@ -152,6 +152,11 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
   if (given > 1) {
     throw new RequestError('usage.conflict', 'give only one of: a command after --, -c PIPELINE, -f FILE');
   }
+}
+
+// Merges defaults, the spec file (if any) and command-line flags (which win) into one validated plan.
+export function buildPlan(options: CliOptions, spec: SpecInput | null, env: NodeJS.ProcessEnv): Plan {
+  checkOneInput(options);
   const source: Plan['source'] = spec ? 'spec' : options.command !== undefined ? 'inline' : 'argv';
   const stages = spec
     ? spec.stages

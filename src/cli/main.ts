@@ -5,7 +5,7 @@ import { EXIT_REQUEST } from '../policy/verdict.js';
 import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
 import type { Plan, Report } from '../types.js';
-import { buildPlan, type SpecInput } from './build-plan.js';
+import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
 import { parseCli } from './options.js';
 
 declare const SAFE_RUN_VERSION: string;
@@ -131,6 +131,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
+    checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecInput(options.file) : null;
     const plan = buildPlan(options, spec, io.env);
     if (options.dryRun) {
