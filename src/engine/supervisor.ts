@@ -164,40 +164,35 @@ export class Supervisor implements DrainWatcher {
       const remaining = findProcesses({ pgids: [pgid] });
       if (remaining.length === 0) return;
       if (run.running) run.stopDetail?.signals.push('SIGKILL');
-      const how = `still running ${formatDuration(this.settings.killAfterMs)} after ${signal}; killed with SIGKILL`;
-      for (const info of remaining) {
-        const known = this.leftovers.find((leftover) => leftover.pid === info.pid);
-        if (known) known.how = `${known.how}; ${how}`;
-        else if (info.pid !== pgid)
-          this.leftovers.push({
-            pid: info.pid,
-            command: info.command,
-            stage: run.spec.name,
-            how,
-            action: 'killed',
-          });
-      }
+      this.noteOutlivers(
+        run,
+        `still running ${formatDuration(this.settings.killAfterMs)} after ${signal}; killed with SIGKILL`,
+        remaining,
+      );
       signalGroup(pgid, 'SIGKILL');
     });
   }
 
-  // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
-  // first with `signal`, then SIGKILL after kill-after.
-  // Processes still in the group of a stage whose leader has exited are leftovers: list them.
-  private noteOutlivers(run: StageRun, how: string): void {
-    const known = new Set(this.leftovers.map((leftover) => leftover.pid));
-    for (const info of findProcesses({ pgids: [run.pid!] })) {
-      if (info.pid === run.pid || known.has(info.pid)) continue;
-      this.leftovers.push({
-        pid: info.pid,
-        command: info.command,
-        stage: run.spec.name,
-        how,
-        action: 'killed',
-      });
+  // Members of a stage's group other than its leader are leftovers once the leader is gone or they
+  // needed SIGKILL: list them, or add to what is already said about them.
+  private noteOutlivers(run: StageRun, how: string, members = findProcesses({ pgids: [run.pid!] })): void {
+    for (const info of members) {
+      if (info.pid === run.pid) continue;
+      const known = this.leftovers.find((leftover) => leftover.pid === info.pid);
+      if (known) known.how = `${known.how}; ${how}`;
+      else
+        this.leftovers.push({
+          pid: info.pid,
+          command: info.command,
+          stage: run.spec.name,
+          how,
+          action: 'killed',
+        });
     }
   }
 
+  // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
+  // first with `signal`, then SIGKILL after kill-after.
   private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
     if (reason === 'timeout') this.timeLimit ??= why;
     for (const run of this.runs) this.stop(run, reason, signal, why);
