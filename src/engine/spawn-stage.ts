@@ -31,7 +31,8 @@ export function spawnStage(
   const child = spawn(file, fileArgs, {
     argv0: interpreter ? path.basename(interpreter) : program,
     cwd,
-    env,
+    // As a shell does: `_` names the program being run, not whatever started safe-run.
+    env: { ...env, _: file },
     stdio: [fds.stdin, fds.stdout, fds.stderr],
     detached: true,
     windowsHide: true,

@@ -8,7 +8,7 @@ function where(stage: StageResult): string {
 }
 
 function forBlamed(stage: StageResult, settings: Report['settings'], total: number): string {
-  const stream = `stages[${stage.index - 1}].stderr`;
+  const stream = `its stderr (stages[${stage.index - 1}].stderr in the JSON report)`;
   switch (stage.status) {
     case 'not-started':
       if (stage.error?.during === 'start') {
@@ -35,7 +35,7 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
       }
       const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
       const last = lastLine(stage.stderr.text);
-      const said = last ? `; its last stderr line: ${JSON.stringify(last)}` : `; read ${stream}${saved}`;
+      const said = last ? `; its last stderr line: ${JSON.stringify(last)}` : `; it wrote nothing to stderr${saved}`;
       return `${where(stage)} failed with exit ${stage.exitCode}${said}`;
     }
     default:
