@@ -35,7 +35,9 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
       }
       const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
       const last = lastLine(stage.stderr.text);
-      const said = last ? `; its last stderr line: ${JSON.stringify(last)}` : `; it wrote nothing to stderr${saved}`;
+      const said = last
+        ? `; its last stderr line: ${JSON.stringify(last)}`
+        : `; it wrote nothing to stderr${saved}`;
       return `${where(stage)} failed with exit ${stage.exitCode}${said}`;
     }
     default:
