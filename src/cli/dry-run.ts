@@ -1,6 +1,6 @@
 import { MASK, maskText, secretValuesFromEnv } from '../capture/mask.js';
 import { preflight } from '../engine/preflight.js';
-import type { Resolution } from '../engine/resolve-program.js';
+import type { Resolution } from '../engine/resolve/resolve-program.js';
 import { stageEnvironment } from '../engine/stage-env.js';
 import { newStageRun, type StageRun } from '../engine/stage-run.js';
 import { decideVerdict } from '../policy/verdict.js';

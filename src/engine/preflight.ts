@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { resolveProgram } from './resolve-program.js';
+import { resolveProgram } from './resolve/resolve-program.js';
 import type { StageRun } from './stage-run.js';
 
 // Resolves every stage's program before any starts. Returns true when one cannot be started: then

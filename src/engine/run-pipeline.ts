@@ -3,20 +3,20 @@ import { RunFacts } from '../facts/run-facts.js';
 import { maskReport } from '../report/mask-report.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
+import { groupExists } from '../teardown/stage-teardown.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report, StageError } from '../types.js';
 import { buildReport } from './build-report.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
 import { preflight } from './preflight.js';
-import type { Resolved } from './resolve-program.js';
+import type { Resolved } from './resolve/resolve-program.js';
 import { spawnStage } from './spawn-stage.js';
 import { stageEnvironment } from './stage-env.js';
 import { newStageRun, stageFinished } from './stage-run.js';
 import { readStream } from './stream-reader.js';
 import { createStreamSinks } from './stream-sinks.js';
 import { Supervisor } from './supervisor.js';
-import { groupExists } from './teardown.js';
 
 export interface RunIO {
   // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import type { Resolved } from './resolve-program.js';
+import type { Resolved } from './resolve/resolve-program.js';
 
 export interface StageFds {
   stdin: number | 'inherit' | 'ignore';

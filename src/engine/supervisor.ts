@@ -3,9 +3,6 @@ import { formatDuration } from '../inputs/units.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import type { Marker } from '../teardown/marker.js';
 import { findProcesses } from '../teardown/proc-scan.js';
-import type { Leftover, Settings } from '../types.js';
-import { snapshotStage } from './hang-snapshot.js';
-import type { DrainWatcher, StageRun } from './stage-run.js';
 import {
   dealWithLeftovers,
   findHolders,
@@ -13,7 +10,10 @@ import {
   killProcesses,
   signalEscaped,
   signalGroup,
-} from './teardown.js';
+} from '../teardown/stage-teardown.js';
+import type { Leftover, Settings } from '../types.js';
+import { snapshotStage } from './hang-snapshot.js';
+import type { DrainWatcher, StageRun } from './stage-run.js';
 
 type StopReason = 'timeout' | 'limit' | 'cancelled';
 

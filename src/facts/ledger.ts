@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, truncateSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Unresolved } from '../engine/resolve-program.js';
+import type { Unresolved } from '../engine/resolve/resolve-program.js';
 import { appendLine, describeError } from './append-line.js';
 import { type Fact, foldFacts, programKey } from './fold-facts.js';
 import { decodeLedger, encodeEvent, type NotStartedEvent, type StartedEvent } from './ledger-events.js';

@@ -1,4 +1,4 @@
-import type { Unresolved } from '../engine/resolve-program.js';
+import type { Unresolved } from '../engine/resolve/resolve-program.js';
 import type { StageRun } from '../engine/stage-run.js';
 import type { ReportFact } from '../types.js';
 import { describeFact } from './describe-fact.js';

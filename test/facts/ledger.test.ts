@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveProgram } from '../../src/engine/resolve-program.js';
+import { resolveProgram } from '../../src/engine/resolve/resolve-program.js';
 import {
   clearFacts,
   describeFact,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPath } from '../../../src/engine/resolve/search-path.js';
 
 // The two PATH searches preflight imitates: bash's own, and glibc execvp's (what `/usr/bin/env` does).
-// test/engine/resolve-program.test.ts checks the bash side against real bash.
+// test/engine/resolve/resolve-program.test.ts checks the bash side against real bash.
 
 let dir: string;
 

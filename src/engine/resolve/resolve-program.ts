@@ -1,6 +1,6 @@
-import { type Env, type Resolution, unresolved } from './resolve/outcome.js';
-import { resolveDirect } from './resolve/resolve-direct.js';
-import { resolveOnPath } from './resolve/resolve-on-path.js';
+import { type Env, type Resolution, unresolved } from './outcome.js';
+import { resolveDirect } from './resolve-direct.js';
+import { resolveOnPath } from './resolve-on-path.js';
 
 // Preflight: find the file each stage would execute, the way bash would, and say in words why a
 // program cannot be started before anything starts. Exit codes are the ones bash uses (126/127);
@@ -8,8 +8,8 @@ import { resolveOnPath } from './resolve/resolve-on-path.js';
 // resolve/: the PATH search, the #! line (and `#!/usr/bin/env NAME`), ELF programs and their
 // dynamic loader, bash's rule for binary files, and the shell words that are not programs.
 
-export type { Resolution, Resolved, ResolveFailureCode, Unresolved } from './resolve/outcome.js';
-export { BASH_DEFAULT_PATH } from './resolve/search-path.js';
+export type { Resolution, Resolved, ResolveFailureCode, Unresolved } from './outcome.js';
+export { BASH_DEFAULT_PATH } from './search-path.js';
 
 export function resolveProgram(program: string, env: Env, cwd: string): Resolution {
   if (program === '' || program.includes('\0')) {

@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { killGroups, sweepMarked, terminate } from '../teardown/kill-tree.js';
-import type { Marker } from '../teardown/marker.js';
-import { findPipeHolders } from '../teardown/pipe-holders.js';
-import { findProcesses, type ProcInfo, readProcess } from '../teardown/proc-scan.js';
+import type { StageRun } from '../engine/stage-run.js';
 import type { Leftover } from '../types.js';
-import type { StageRun } from './stage-run.js';
+import { killGroups, sweepMarked, terminate } from './kill-tree.js';
+import type { Marker } from './marker.js';
+import { findPipeHolders } from './pipe-holders.js';
+import { findProcesses, type ProcInfo, readProcess } from './proc-scan.js';
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {

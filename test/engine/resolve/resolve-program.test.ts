@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Resolution, resolveProgram } from '../../src/engine/resolve-program.js';
+import { type Resolution, resolveProgram } from '../../../src/engine/resolve/resolve-program.js';
 
 // Every case is a real file in a temp dir, and every exit code is checked against real bash running
 // the same program with the same PATH and working directory.
