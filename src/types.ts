@@ -1,5 +1,3 @@
-import type { Fact } from './facts/fold-facts.js';
-
 // The data that flows through safe-run: inputs become a Plan, the engine turns a Plan into a Report.
 // Nothing downstream of the engine reaches back into it.
 
@@ -147,6 +145,31 @@ export interface Leftover {
   stage: string | null;
   how: string;
   action: 'killed' | 'kept';
+}
+
+// A fact about the machine: one program that could not be started, for one reason, from the first
+// time it was seen until it started again. This is the public JSON shape (`facts[]`, `safe-run facts
+// --json`); docs/environment-facts.md describes it field by field. cwd, found, pathVar and message
+// are those of the latest sighting.
+export interface Fact {
+  // argv[0] as the user asked for it.
+  program: string;
+  cwd: string;
+  // The file PATH lookup (or the path given) led to, null when nothing was found.
+  found: string | null;
+  code: string;
+  cause: string;
+  exitCode: number;
+  message: string;
+  interpreter: string | null;
+  // PATH as the stage saw it, null when unset.
+  pathVar: string | null;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
+  // When the program next started (and what was executed then); null while the fact is open.
+  resolvedAt: string | null;
+  resolvedPath: string | null;
 }
 
 // An environment fact about one of the run's programs (docs/environment-facts.md).

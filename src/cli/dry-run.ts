@@ -6,7 +6,7 @@ import { newStageRun, type StageRun } from '../engine/stage-run.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { durationText, sizeText } from '../spec/value-schemas.js';
 import type { Plan, Settings, StageError, StageSpec, Verdict } from '../types.js';
-import type { CliIO } from './main.js';
+import type { CliIO } from './cli-io.js';
 
 // One stage of the plan as it would start: the file that would be executed, where, and with what.
 export interface DryRunStage {

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { RequestError } from '../errors.js';
 import { clearFacts, defaultLedgerPath, describeFact, readLedger } from '../facts/ledger.js';
+import type { CliIO } from './cli-io.js';
 import { requestErrorFrom } from './commander-error.js';
-import type { CliIO } from './main.js';
 
 interface FactsOptions {
   all?: boolean;

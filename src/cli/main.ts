@@ -6,15 +6,10 @@ import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
+import type { CliIO } from './cli-io.js';
 import { parseCli } from './options.js';
 
 declare const SAFE_RUN_VERSION: string;
-
-export interface CliIO {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  env: NodeJS.ProcessEnv;
-}
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -1,19 +1,19 @@
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { RunFacts } from '../facts/run-facts.js';
-import { maskReport } from '../report/mask-report.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { groupExists } from '../teardown/stage-teardown.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report, StageError } from '../types.js';
-import { buildReport } from './build-report.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
 import { preflight } from './preflight.js';
+import { buildReport } from './report/build-report.js';
+import { maskReport } from './report/mask-report.js';
 import type { Resolved } from './resolve/resolve-program.js';
 import { spawnStage } from './spawn-stage.js';
 import { stageEnvironment } from './stage-env.js';
-import { newStageRun, stageFinished } from './stage-run.js';
+import { factsStageOf, newStageRun, stageFinished } from './stage-run.js';
 import { readStream } from './stream-reader.js';
 import { createStreamSinks } from './stream-sinks.js';
 import { Supervisor } from './supervisor.js';
@@ -47,11 +47,11 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
 
   const report = (async (): Promise<Report> => {
     const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
-    const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
+    const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
     const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
     const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
     const failedPreflight = preflight(runs);
-    facts?.recordPreflight();
+    facts?.recordPreflight(runs.map(factsStageOf));
     // Opened after preflight: opening a FIFO is already a side effect on its writer.
     const stdin =
       failedPreflight || cancelRequest ? ('ignore' as const) : await openStdin(plan, interrupt, t0);
@@ -177,7 +177,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
           sup.onStageExit(run);
         });
         if (run.pid !== null) {
-          facts?.recordStarted(run);
+          facts?.recordStarted(factsStageOf(run));
           watchdog.watchGroup(run.pid);
           sup.watch(run);
         }

@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import type { FactsStage } from '../facts/run-facts.js';
 import type { Settings, StageError, StageSpec, StageStop } from '../types.js';
+import type { Resolution } from './resolve/resolve-program.js';
 import type { StreamReader } from './stream-reader.js';
 import type { StreamSinks } from './stream-sinks.js';
 
@@ -10,7 +12,8 @@ export class StageRun {
   readonly env: Record<string, string>;
   readonly cwd: string;
   resolvedPath: string | null = null;
-  resolution: unknown = null;
+  // What preflight found: the file to execute, or why it cannot start; null before preflight.
+  resolution: Resolution | null = null;
   preflightError: StageError | null = null;
   spawnError: StageError | null = null;
   child: ChildProcess | null = null;
@@ -73,6 +76,19 @@ export class StageRun {
 
 export function newStageRun(spec: StageSpec, index: number, env: Record<string, string>): StageRun {
   return new StageRun(spec, index, env);
+}
+
+// The stage as the facts ledger sees it: plain data, so facts never depend on the engine.
+export function factsStageOf(run: StageRun): FactsStage {
+  const resolution = run.resolution;
+  return {
+    index: run.index,
+    program: run.spec.argv[0]!,
+    cwd: run.cwd,
+    env: run.env,
+    resolvedPath: run.resolvedPath,
+    notStarted: resolution !== null && !resolution.ok ? resolution : null,
+  };
 }
 
 export interface DrainWatcher {

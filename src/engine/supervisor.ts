@@ -98,7 +98,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   async onDrainTimeout(run: StageRun): Promise<void> {
-    const holders = findHolders(run, this.marker);
+    const holders = findHolders(run.openReadFds(), this.marker);
     const names = holders.map((holder) => `${holder.pid} (${holder.command})`).join(', ');
     const who = holders.length > 0 ? `held by ${names}` : 'holder not identified';
     const action = this.settings.leftovers === 'kill' ? 'killed' : 'left running (--leftovers keep)';

@@ -1,21 +1,8 @@
 import { resolve } from 'node:path';
+import type { Fact } from '../types.js';
 import type { LedgerEvent, NotStartedEvent } from './ledger-events.js';
 
-// A fact about the machine: one program that could not be started, for one reason, from the first
-// time it was seen until it started again. This is the public JSON shape (`facts[]`, `safe-run facts
-// --json`); docs/environment-facts.md describes it field by field.
-export type Fact = Pick<
-  NotStartedEvent,
-  'program' | 'cwd' | 'found' | 'code' | 'cause' | 'exitCode' | 'message' | 'interpreter' | 'pathVar'
-> & {
-  // cwd, found, pathVar and message are those of the latest sighting.
-  firstSeen: string;
-  lastSeen: string;
-  count: number;
-  // When the program next started (and what was executed then); null while the fact is open.
-  resolvedAt: string | null;
-  resolvedPath: string | null;
-};
+export type { Fact } from '../types.js';
 
 // Which program a fact is about: a bare name is the same program everywhere; a path with a slash
 // is the file it names, so `./build.sh` in two directories is two programs.

@@ -1,6 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, truncateSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Unresolved } from '../engine/resolve/resolve-program.js';
 import { appendLine, describeError } from './append-line.js';
 import { type Fact, foldFacts, programKey } from './fold-facts.js';
 import { decodeLedger, encodeEvent, type NotStartedEvent, type StartedEvent } from './ledger-events.js';
@@ -32,9 +31,20 @@ export interface LedgerRead {
 // Reads at most this much, from the end: a run reads the ledger once, and this bounds the cost.
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 
+// Why a program could not start, as preflight found it: the fields a fact keeps (the engine's
+// Unresolved has this shape; the ledger does not depend on the engine).
+export interface NotStartedCause {
+  path: string | null;
+  code: string;
+  cause: string;
+  exitCode: number;
+  message: string;
+  interpreter: string | null;
+}
+
 export function notStartedEntry(
   program: string,
-  resolution: Unresolved,
+  resolution: NotStartedCause,
   env: Record<string, string | undefined>,
   cwd: string,
 ): NotStartedEntry {

@@ -1,10 +1,29 @@
-import type { Unresolved } from '../engine/resolve/resolve-program.js';
-import type { StageRun } from '../engine/stage-run.js';
 import type { ReportFact } from '../types.js';
 import { describeFact } from './describe-fact.js';
 import type { Fact } from './fold-facts.js';
 import { programKey } from './fold-facts.js';
-import { notStartedEntry, readLedger, recordNotStarted, recordStarted } from './ledger.js';
+import {
+  type NotStartedCause,
+  notStartedEntry,
+  readLedger,
+  recordNotStarted,
+  recordStarted,
+} from './ledger.js';
+
+// What the facts need to know about one stage: data the engine hands over, so the ledger never
+// depends on the engine's records.
+export interface FactsStage {
+  // 1-based stage index.
+  index: number;
+  // argv[0] as the user asked for it.
+  program: string;
+  cwd: string;
+  env: Record<string, string>;
+  // The file that was executed (or would have been), when one was found.
+  resolvedPath: string | null;
+  // Why preflight found it cannot start, or null.
+  notStarted: NotStartedCause | null;
+}
 
 // One run's dealings with the facts ledger: read once at the start, append a fact for every stage
 // that could not start, mark known facts resolved when their program starts, and say at the end
@@ -19,31 +38,31 @@ export class RunFacts {
 
   constructor(
     private readonly ledger: string,
-    private readonly runs: readonly StageRun[],
+    private readonly stages: readonly FactsStage[],
   ) {
     const read = readLedger(ledger);
     this.warnings.push(...read.warnings);
     this.known = this.openFactsAboutRuns(read.facts);
   }
 
-  recordPreflight(): void {
-    for (const run of this.runs) {
-      const resolution = run.resolution as Unresolved | null;
-      if (resolution?.ok !== false) continue;
-      const entry = notStartedEntry(run.spec.argv[0]!, resolution, run.env, run.cwd);
+  // `stages` as preflight left them: those that cannot start become facts.
+  recordPreflight(stages: readonly FactsStage[]): void {
+    for (const stage of stages) {
+      if (stage.notStarted === null) continue;
+      const entry = notStartedEntry(stage.program, stage.notStarted, stage.env, stage.cwd);
       this.appended = true;
       this.warn(recordNotStarted(this.ledger, entry));
     }
   }
 
-  recordStarted(run: StageRun): void {
-    const program = run.spec.argv[0]!;
-    const key = programKey(program, run.cwd);
+  recordStarted(stage: FactsStage): void {
+    const { program, cwd, resolvedPath } = stage;
+    const key = programKey(program, cwd);
     // Two stages running the same program resolve its facts once.
     if (this.resolved.has(key) || !this.known.some((fact) => keyOf(fact) === key)) return;
     const at = new Date().toISOString();
-    this.resolved.set(key, { at, path: run.resolvedPath });
-    const entry = { program, cwd: run.cwd, resolvedPath: run.resolvedPath ?? program, at };
+    this.resolved.set(key, { at, path: resolvedPath });
+    const entry = { program, cwd, resolvedPath: resolvedPath ?? program, at };
     this.warn(recordStarted(this.ledger, entry, this.known));
   }
 
@@ -53,8 +72,8 @@ export class RunFacts {
     const open = this.appended ? this.openFactsAboutRuns(readLedger(this.ledger).facts) : this.known;
     const out: ReportFact[] = [];
     const seen = new Set<string>();
-    for (const run of this.runs) {
-      const key = programKey(run.spec.argv[0]!, run.cwd);
+    for (const stage of this.stages) {
+      const key = programKey(stage.program, stage.cwd);
       const resolved = this.resolved.get(key);
       const facts = resolved
         ? this.known
@@ -65,14 +84,14 @@ export class RunFacts {
         const id = `${key}\0${fact.code}\0${fact.cause}`;
         if (seen.has(id)) continue;
         seen.add(id);
-        out.push({ ...fact, stage: run.index, summary: describeFact(fact) });
+        out.push({ ...fact, stage: stage.index, summary: describeFact(fact) });
       }
     }
     return out;
   }
 
   private openFactsAboutRuns(facts: Fact[]): Fact[] {
-    const keys = new Set(this.runs.map((run) => programKey(run.spec.argv[0]!, run.cwd)));
+    const keys = new Set(this.stages.map((stage) => programKey(stage.program, stage.cwd)));
     return facts.filter((fact) => fact.resolvedAt === null && keys.has(keyOf(fact)));
   }
 

@@ -1,5 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { StageRun } from '../engine/stage-run.js';
+
+// What teardown needs to know of a stage: its group (the leader's pid, null when it never started)
+// and its name for the leftovers log.
+export interface StageGroup {
+  readonly pid: number | null;
+  readonly spec: { readonly name: string };
+}
+
 import type { Leftover } from '../types.js';
 import { killGroups, sweepMarked, terminate } from './kill-tree.js';
 import type { Marker } from './marker.js';
@@ -15,10 +22,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 }
 
 // Who keeps a stage's output pipes open after its leader exited (the classic hang).
-export function findHolders(run: StageRun, marker: Marker): ProcInfo[] {
+export function findHolders(readFds: readonly number[], marker: Marker): ProcInfo[] {
   const candidates = findProcesses({ marker }).map((info) => info.pid);
   const seen = new Map<number, ProcInfo>();
-  for (const fd of run.openReadFds()) {
+  for (const fd of readFds) {
     try {
       for (const holder of findPipeHolders(fd, { candidates })) seen.set(holder.pid, holder);
     } catch {
@@ -28,7 +35,7 @@ export function findHolders(run: StageRun, marker: Marker): ProcInfo[] {
   return [...seen.values()];
 }
 
-function stageOf(info: ProcInfo, runs: readonly StageRun[]): string | null {
+function stageOf(info: ProcInfo, runs: readonly StageGroup[]): string | null {
   const own = runs.find((run) => run.pid === info.pgid || run.pid === info.sid);
   return own ? own.spec.name : null;
 }
@@ -42,7 +49,7 @@ function describeEscape(how: string, why: string): string {
 // Every process still in a stage's group or carrying the run's marker: killed (SIGTERM, then SIGKILL
 // after kill-after) or, with --leftovers keep, only listed.
 export async function dealWithLeftovers(
-  runs: readonly StageRun[],
+  runs: readonly StageGroup[],
   marker: Marker,
   killAfterMs: number,
   keep: boolean,
@@ -85,7 +92,7 @@ function send(pid: number, signal: NodeJS.Signals): void {
 // Stops exactly these processes (the holders of one stage's pipes), leaving other stages alone.
 export async function killProcesses(
   holders: readonly ProcInfo[],
-  runs: readonly StageRun[],
+  runs: readonly StageGroup[],
   killAfterMs: number,
   why: string,
 ): Promise<Leftover[]> {
@@ -105,7 +112,11 @@ export async function killProcesses(
 
 // Signals the processes that left their stage's group (setsid, double fork) but carry the marker,
 // sweeping until no new one appears. Group members are left to the group signal.
-export function signalEscaped(runs: readonly StageRun[], marker: Marker, signal: NodeJS.Signals): Leftover[] {
+export function signalEscaped(
+  runs: readonly StageGroup[],
+  marker: Marker,
+  signal: NodeJS.Signals,
+): Leftover[] {
   const groups = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
   const escaped = sweepMarked({ name: marker.name, value: marker.value, signal, groups }).filter(
     (info) => info.how !== 'own-group',

@@ -1,10 +1,10 @@
-import type { RunFacts } from '../facts/run-facts.js';
-import { signalNumber } from '../policy/signals.js';
-import { classifyEnding } from '../policy/stage-status.js';
-import { decideVerdict, successes } from '../policy/verdict.js';
-import { nextStep } from '../report/next-step.js';
-import type { Plan, Report, StageResult, StreamReport } from '../types.js';
-import type { StageRun } from './stage-run.js';
+import type { RunFacts } from '../../facts/run-facts.js';
+import { signalNumber } from '../../policy/signals.js';
+import { classifyEnding } from '../../policy/stage-status.js';
+import { decideVerdict, successes } from '../../policy/verdict.js';
+import type { Plan, Report, StageResult, StreamReport } from '../../types.js';
+import type { StageRun } from '../stage-run.js';
+import { nextStep } from './next-step.js';
 
 const NOT_CAPTURED: StreamReport = {
   bytes: null,

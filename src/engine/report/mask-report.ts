@@ -1,5 +1,5 @@
-import { maskText } from '../capture/mask.js';
-import type { Report } from '../types.js';
+import { maskText } from '../../capture/mask.js';
+import type { Report } from '../../types.js';
 
 // Masks secrets in the report's free text: argv, names, messages, reasons, commands, warnings.
 // Keys, numbers, statuses and other enumerated values are never touched, so a masked value (even a

@@ -1,4 +1,4 @@
-import type { Report, StageResult } from '../types.js';
+import type { Report, StageResult } from '../../types.js';
 
 // Programs whose exit code 1 means "nothing selected / differences found" rather than an error.
 const ONE_MEANS_NO_MATCH = new Set(['grep', 'egrep', 'fgrep', 'rg', 'diff', 'cmp', 'ag', 'ack']);

@@ -1,0 +1,6 @@
+// Where the CLI reads its environment and writes its output; injectable so it can run in-process.
+export interface CliIO {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
