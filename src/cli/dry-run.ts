@@ -1,11 +1,8 @@
-import { MASK, maskText, secretValuesFromEnv } from '../capture/mask.js';
-import { preflight } from '../engine/preflight.js';
-import type { Resolution } from '../engine/resolve/resolve-program.js';
-import { stageEnvironment } from '../engine/stage-env.js';
-import { newStageRun, type StageRun } from '../engine/stage-run.js';
+import { MASK, maskText } from '../capture/mask.js';
+import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { durationText, sizeText } from '../spec/value-schemas.js';
-import type { Plan, Settings, StageError, StageSpec, Verdict } from '../types.js';
+import type { Plan, Settings, StageError, Verdict } from '../types.js';
 import type { CliIO } from './cli-io.js';
 
 // One stage of the plan as it would start: the file that would be executed, where, and with what.
@@ -43,11 +40,9 @@ export interface DryRunDocument {
 // Validates and resolves a plan without starting anything: exit 0, or the 126/127 a real run would
 // end with when preflight fails. Nothing is spawned, opened or written; only the plan is printed.
 export function dryRun(plan: Plan, json: boolean, io: CliIO): number {
-  const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, 'dry-run')));
-  preflight(runs);
-  const secrets = secretValuesFromEnv(Object.assign({}, ...runs.map((run) => run.env)), plan.settings.mask);
-  const stages = runs.map((run) => describeStage(run, plan.settings.mask, secrets));
-  const verdict = preflightVerdict(runs, plan.settings);
+  const resolved = resolvePlan(plan);
+  const stages = resolved.stages.map((stage) => describeStage(stage, plan.settings.mask, resolved.secrets));
+  const verdict = preflightVerdict(resolved.stages, plan.settings);
   const document: DryRunDocument = {
     schemaVersion: 1,
     dryRun: true,
@@ -64,15 +59,15 @@ export function dryRun(plan: Plan, json: boolean, io: CliIO): number {
 
 // The verdict of a run that stops at preflight, decided by the same policy code as a real run. Every
 // stage counts here, optional or not: a program that cannot start stops the whole pipeline.
-function preflightVerdict(runs: StageRun[], settings: Settings): Verdict {
-  const outcomes = runs.map((run) => ({
-    index: run.index,
-    name: run.spec.name,
-    status: run.preflightError ? ('not-started' as const) : ('skipped' as const),
+function preflightVerdict(stages: readonly ResolvedStage[], settings: Settings): Verdict {
+  const outcomes = stages.map((stage) => ({
+    index: stage.index,
+    name: stage.spec.name,
+    status: stage.error ? ('not-started' as const) : ('skipped' as const),
     exitCode: null,
     signal: null,
     optional: false,
-    error: run.preflightError,
+    error: stage.error,
   }));
   const verdict = decideVerdict(outcomes, {
     policy: settings.policy,
@@ -81,14 +76,17 @@ function preflightVerdict(runs: StageRun[], settings: Settings): Verdict {
     interruptedBy: null,
   });
   if (verdict.ok) return { ...verdict, reason: 'every program was found and can be started' };
-  const blamed = runs[(verdict.blamedStage ?? 1) - 1]!;
-  const code = blamed.preflightError?.code ?? 'error';
+  const blamed = stages[(verdict.blamedStage ?? 1) - 1]!;
+  const code = blamed.error?.code ?? 'error';
   return { ...verdict, reason: `stage ${blamed.index} "${blamed.spec.name}" cannot be started: ${code}` };
 }
 
-function describeStage(run: StageRun, mask: readonly string[], secrets: readonly string[]): DryRunStage {
-  const spec: StageSpec = run.spec;
-  const resolution = run.resolution as Resolution | null;
+function describeStage(
+  stage: ResolvedStage,
+  mask: readonly string[],
+  secrets: readonly string[],
+): DryRunStage {
+  const { spec, resolution } = stage;
   const env = Object.fromEntries(
     Object.entries(spec.env).map(([name, value]) => [
       name,
@@ -96,20 +94,20 @@ function describeStage(run: StageRun, mask: readonly string[], secrets: readonly
     ]),
   );
   return {
-    index: run.index,
+    index: stage.index,
     name: spec.name,
     argv: spec.argv.map((arg) => maskText(arg, secrets)),
     env,
-    cwd: run.cwd,
+    cwd: stage.cwd,
     okCodes: spec.okCodes,
     optional: spec.optional,
     timeoutMs: spec.timeoutMs,
     maxStdout: spec.maxStdout,
     maxStderr: spec.maxStderr,
-    resolvedPath: run.resolvedPath,
+    resolvedPath: resolution?.path ?? null,
     interpreter: resolution?.interpreter ?? null,
-    ok: run.preflightError === null,
-    error: run.preflightError,
+    ok: stage.error === null,
+    error: stage.error,
     warnings: resolution?.ok ? resolution.warnings : [],
   };
 }

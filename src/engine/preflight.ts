@@ -1,38 +1,29 @@
 import fs from 'node:fs';
-import { resolveProgram } from './resolve/resolve-program.js';
-import type { StageRun } from './stage-run.js';
+import type { StageError, StageSpec } from '../types.js';
+import { type Resolution, resolveProgram } from './resolve/resolve-program.js';
 
-// Resolves every stage's program before any starts. Returns true when one cannot be started: then
-// nothing starts at all, so a broken machine never leaves half a pipeline's side effects behind.
-export function preflight(runs: StageRun[]): boolean {
-  let failed = false;
-  for (const run of runs) {
-    if (!isDirectory(run.cwd)) {
-      failed = true;
-      run.preflightError = {
-        code: 'ENOENT',
-        message: `working directory ${run.cwd} does not exist or is not a directory`,
-        exitCode: 127,
-        during: 'preflight',
-      };
-      continue;
-    }
-    const resolution = resolveProgram(run.spec.argv[0]!, run.env, run.cwd);
-    run.resolution = resolution;
-    run.resolvedPath = resolution.path;
-    if (resolution.ok) {
-      for (const warning of resolution.warnings) run.warnings.push(`stage "${run.spec.name}": ${warning}`);
-    } else {
-      failed = true;
-      run.preflightError = {
-        code: resolution.code,
-        message: resolution.message,
-        exitCode: resolution.exitCode,
-        during: 'preflight',
-      };
-    }
+export interface StagePreflight {
+  // What resolving the program found; null when its working directory is missing.
+  resolution: Resolution | null;
+  error: StageError | null;
+}
+
+// Checks one stage before anything starts: its working directory, then its program. A stage without a
+// directory of its own runs in safe-run's, checked as "." (its name may not survive as a string).
+export function preflightStage(spec: StageSpec, env: Record<string, string>, cwd: string): StagePreflight {
+  if (!isDirectory(spec.cwd ?? '.')) {
+    const error: StageError = {
+      code: 'ENOENT',
+      message: `working directory ${cwd} does not exist or is not a directory`,
+      exitCode: 127,
+      during: 'preflight',
+    };
+    return { resolution: null, error };
   }
-  return failed;
+  const resolution = resolveProgram(spec.argv[0]!, env, cwd);
+  if (resolution.ok) return { resolution, error: null };
+  const { code, message, exitCode } = resolution;
+  return { resolution, error: { code, message, exitCode, during: 'preflight' } };
 }
 
 function isDirectory(dir: string): boolean {

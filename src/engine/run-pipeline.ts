@@ -1,21 +1,17 @@
-import { secretValuesFromEnv } from '../capture/mask.js';
 import { RunFacts } from '../facts/run-facts.js';
-import { createMarker } from '../teardown/marker.js';
+import { createMarker, type Marker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { groupExists } from '../teardown/stage-teardown.js';
 import { startWatchdog } from '../teardown/watchdog.js';
-import type { Plan, Report, StageError } from '../types.js';
-import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
+import type { Plan, Report } from '../types.js';
+import { finishRun, type RunClock, reportNothingStarted } from './finish-run.js';
 import { openStdin } from './open-stdin.js';
-import { preflight } from './preflight.js';
-import { buildReport } from './report/build-report.js';
-import { maskReport } from './report/mask-report.js';
-import type { Resolved } from './resolve/resolve-program.js';
-import { spawnStage } from './spawn-stage.js';
-import { stageEnvironment } from './stage-env.js';
-import { factsStageOf, newStageRun, stageFinished } from './stage-run.js';
-import { readStream } from './stream-reader.js';
-import { createStreamSinks } from './stream-sinks.js';
+import { PipelinePipes } from './pipeline-pipes.js';
+import { type ResolvedPlan, resolvePlan } from './resolve-plan.js';
+import { RunControl } from './run-control.js';
+import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
+import { connectStreams } from './stage-streams.js';
+import { startStages } from './start-stages.js';
 import { Supervisor } from './supervisor.js';
 
 export interface RunIO {
@@ -32,252 +28,97 @@ export interface RunHandle {
 }
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
-// everything that happens to a stage is data in the report.
+// everything that happens to a stage is data in the report. The run goes through four phases, each
+// releasing what it opened on every path: prepare (resolve, preflight, facts, stdin), wire (pipes,
+// sinks, readers), supervise (spawn, limits, signals, drain), finish (leftovers, report).
 export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const marker = createMarker();
-  const startedAt = new Date();
-  const t0 = performance.now();
-  let cancelRequest: NodeJS.Signals | null = null;
-  let supervisor: Supervisor | null = null;
-  let wake: (why: string) => void = () => {};
-  // Resolves when safe-run is asked to stop before its stages exist (a signal while opening stdin).
-  const interrupt = new Promise<string>((resolve) => {
-    wake = resolve;
-  });
-
-  const report = (async (): Promise<Report> => {
-    const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
-    const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
-    const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
-    const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
-    const failedPreflight = preflight(runs);
-    facts?.recordPreflight(runs.map(factsStageOf));
-    // Opened after preflight: opening a FIFO is already a side effect on its writer.
-    const stdin =
-      failedPreflight || cancelRequest ? ('ignore' as const) : await openStdin(plan, interrupt, t0);
-    let timeLimit: string | null = null;
-    if (typeof stdin === 'object') {
-      for (const run of runs) {
-        run.stoppedAs = cancelRequest ? 'cancelled' : 'timeout';
-        run.stopDetail = {
-          reason: stdin.why,
-          afterMs: Math.round(performance.now() - t0),
-          signals: [],
-          snapshot: [],
-        };
-      }
-      if (!cancelRequest) timeLimit = stdin.why;
-    }
-    const stdinFd = typeof stdin === 'object' ? ('ignore' as const) : stdin;
-    if (failedPreflight || cancelRequest || typeof stdin === 'object') {
-      closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
-      const built = buildReport(plan, runs, {
-        startedAt,
-        t0,
-        stdoutReaderGone: false,
-        interrupted: cancelRequest,
-        timeLimit,
-        leftovers: [],
-        warnings: facts?.warnings ?? [],
-        facts,
-        streamedStdout: false,
-      });
-      return maskReport(built, secrets);
-    }
-
-    const n = runs.length;
-    const pipes = createKernelPipes(n - 1 + n + 1);
-    const links = pipes.slice(0, n - 1);
-    const errPipes = pipes.slice(n - 1, 2 * n - 1);
-    const outPipe = pipes[2 * n - 1]!;
-    const sup = new Supervisor(plan.settings, runs, marker);
-    if (!hasProc()) {
-      sup.warnings.push(
-        'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',
-      );
-    }
-    const watchdog = startWatchdog(marker);
-    for (const name of plan.settings.mask) {
-      if (!mergedEnv[name])
-        sup.warnings.push(`mask ${name}: the variable is not set, so there is nothing to mask`);
-    }
-    supervisor = sup;
-    const several = n > 1;
-    let stdoutReaderGone = false;
-    let stdoutFailed = false;
-
-    // Whoever read safe-run's stderr is gone or it cannot be written: stop showing stderr live.
-    // Every stream is still read to the end, counted, kept and logged.
-    const onStderrError = () => {
-      for (const run of runs) run.stderrSinks?.detachLive();
-    };
-    io.stderr?.on('error', onStderrError);
-    let onStdoutError: ((error: NodeJS.ErrnoException) => void) | null = null;
-    for (const [i, run] of runs.entries()) {
-      const errPipe = errPipes[i]!;
-      run.stderrSinks = createStreamSinks({
-        cap: run.spec.maxStderr ?? plan.settings.maxStderr,
-        secrets,
-        live: io.stderr ?? null,
-        prefix: several ? run.spec.name : null,
-        capLive: true,
-        endLiveLine: true,
-        label: `stage "${run.spec.name}" stderr`,
-        onBytes: () => sup.noteActivity(),
-        onCapExceeded: () => sup.stopForLimit(run),
-        onLogProblem: (problem) => sup.warnings.push(`log incomplete: ${problem}`),
-        settings: plan.settings,
-        logName: `${run.index}-${run.spec.name}.stderr`,
-      });
-      const isLast = i === n - 1;
-      if (isLast) {
-        run.stdoutSinks = createStreamSinks({
-          cap: run.spec.maxStdout ?? plan.settings.maxStdout,
-          secrets,
-          live: io.stdout ?? null,
-          prefix: null,
-          capLive: plan.settings.liveStdout === 'capped',
-          maskLive: plan.settings.liveStdout === 'capped',
-          label: `stage "${run.spec.name}" stdout`,
-          onBytes: () => sup.noteActivity(),
-          onCapExceeded: () => sup.stopForLimit(run),
-          onLogProblem: (problem) => sup.warnings.push(`log incomplete: ${problem}`),
-          settings: plan.settings,
-          logName: `${run.index}-${run.spec.name}.stdout`,
-        });
-      }
-      const stdin = i === 0 ? stdinFd : links[i - 1]!.readFd;
-      const stdout = isLast ? outPipe.writeFd : links[i]!.writeFd;
-      try {
-        const spawned = spawnStage(
-          run.spec.argv,
-          run.resolution as Resolved,
-          { stdin, stdout, stderr: errPipe.writeFd },
-          run.env,
-          run.cwd,
-        );
-        run.child = spawned.child;
-        run.pid = spawned.pid;
-      } catch (error) {
-        run.spawnError = spawnFailure(error as NodeJS.ErrnoException);
-      }
-      run.startedAt = new Date();
-      run.startNs = performance.now();
-      if (run.child) {
-        run.child.on('error', (error: NodeJS.ErrnoException) => {
-          // Only a failure to create the process; a started stage's fate comes from 'exit'.
-          if (run.pid === null) {
-            run.spawnError = spawnFailure(error);
-            run.markExited(null, null);
-          }
-        });
-        run.child.on('exit', (code, signal) => {
-          run.endNs = performance.now();
-          run.markExited(code, signal);
-          sup.onStageExit(run);
-        });
-        if (run.pid !== null) {
-          facts?.recordStarted(factsStageOf(run));
-          watchdog.watchGroup(run.pid);
-          sup.watch(run);
-        }
-      } else {
-        run.markExited(null, null);
-      }
-      const errReader = readStream(errPipe.readFd, (chunk) => run.stderrSinks!.push(chunk));
-      void errReader.ended.then(() => run.stderrSinks!.end());
-      run.stderrSinks.setFlowControl(errReader.pause, errReader.resume);
-      run.readers.push(errReader);
-      run.readFds.push(errPipe.readFd);
-      if (isLast) {
-        const outReader = readStream(outPipe.readFd, (chunk) => run.stdoutSinks!.push(chunk));
-        void outReader.ended.then(() => run.stdoutSinks!.end());
-        run.stdoutSinks!.setFlowControl(outReader.pause, outReader.resume);
-        run.readers.push(outReader);
-        run.readFds.push(outPipe.readFd);
-        onStdoutError = (error: NodeJS.ErrnoException) => {
-          // Whoever read safe-run's stdout is gone (EPIPE), or it cannot be written (ENOSPC, EIO): close
-          // the last stage's pipe so it meets SIGPIPE, as it would have in a shell pipeline. Only a
-          // reader that left makes that SIGPIPE a tolerated one; a failed write is never success.
-          stdoutFailed = true;
-          if (error.code === 'EPIPE') stdoutReaderGone = true;
-          else
-            sup.warnings.push(
-              `could not write safe-run's stdout (${error.code ?? error.message}): the last stage's output was cut off`,
-            );
-          run.stdoutSinks?.detachLive();
-          outReader.abandon();
-        };
-        io.stdout?.on('error', onStdoutError);
-      }
-    }
-    // The children hold their ends now; safe-run keeping a write end would hide EOF from a reader.
-    for (const pipe of links) {
-      closeQuietly(pipe.readFd);
-      closeQuietly(pipe.writeFd);
-    }
-    for (const pipe of errPipes) closeQuietly(pipe.writeFd);
-    closeQuietly(outPipe.writeFd);
-    closeQuietly(typeof stdinFd === 'number' ? stdinFd : null);
-
-    if (cancelRequest) sup.cancel(cancelRequest);
-    sup.start();
-    await Promise.all(
-      runs.map(async (run) => {
-        await stageFinished(run, plan.settings, sup);
-        // An empty group's id may be reused: stop the watchdog from ever killing it.
-        if (run.pid !== null && !groupExists(run.pid)) watchdog.unwatchGroup(run.pid);
-      }),
-    );
-    const leftovers = await sup.finish();
-    io.stderr?.off('error', onStderrError);
-    if (onStdoutError) io.stdout?.off('error', onStdoutError);
-    watchdog.disarm();
-    for (const run of runs) {
-      run.stdoutSinks?.end();
-      run.stderrSinks?.end();
-    }
-    await Promise.all(runs.flatMap((run) => [run.stdoutSinks?.settled(), run.stderrSinks?.settled()]));
-    // Finishing the sinks closes the logs, whose problems become warnings: before warnings are read.
-    for (const run of runs) {
-      run.stdoutSinks?.finish();
-      run.stderrSinks?.finish();
-    }
-    const built = buildReport(plan, runs, {
-      startedAt,
-      t0,
-      stdoutReaderGone,
-      interrupted: sup.interruptedBy(),
-      timeLimit: sup.timeLimitFired(),
-      leftovers,
-      warnings: [...(facts?.warnings ?? []), ...sup.warnings],
-      facts,
-      streamedStdout: Boolean(io.stdout) && plan.settings.liveStdout === 'full' && !stdoutFailed,
-    });
-    return maskReport(built, secrets);
-  })();
-
-  return {
-    report,
-    cancel(signal) {
-      cancelRequest ??= signal;
-      supervisor?.cancel(signal);
-      wake(`safe-run received ${signal}`);
-    },
-  };
+  const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
+  const control = new RunControl();
+  const report = runPhases(plan, io, { marker, clock, control });
+  return { report, cancel: (signal) => control.cancel(signal) };
 }
 
 export function run(plan: Plan, io: RunIO = {}): Promise<Report> {
   return startRun(plan, io).report;
 }
 
-// The kernel refused to start a program that preflight accepted (E2BIG, ETXTBSY, ENOMEM...).
-function spawnFailure(error: NodeJS.ErrnoException): StageError {
-  const code = error.code ?? 'EUNKNOWN';
-  return {
-    code,
-    message: `the kernel refused to start it: ${error.message}`,
-    exitCode: code === 'ENOENT' ? 127 : 126,
-    during: 'start',
-  };
+interface RunContext {
+  marker: Marker;
+  clock: RunClock;
+  control: RunControl;
+}
+
+async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report> {
+  const { clock, control } = ctx;
+  // Prepare: nothing is started unless every stage can be.
+  const resolved = resolvePlan(plan, ctx.marker.value);
+  const runs = resolved.stages.map((stage) => new StageRun(stage));
+  const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
+  facts?.recordPreflight(runs.map(factsStageOf));
+  const nothing = (timeLimit: string | null = null) =>
+    reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });
+  if (!resolved.startable || control.cancelRequest) return nothing();
+  // Opened after preflight: opening a FIFO is already a side effect on its writer.
+  const stdin = await openStdin(plan, control.interrupt, clock.t0);
+  if (typeof stdin === 'object') {
+    for (const run of runs) {
+      run.stoppedAs = control.cancelRequest ? 'cancelled' : 'timeout';
+      const afterMs = Math.round(performance.now() - clock.t0);
+      run.stopDetail = { reason: stdin.why, afterMs, signals: [], snapshot: [] };
+    }
+    return nothing(control.cancelRequest ? null : stdin.why);
+  }
+  // Wire: the pipes are safe-run's until each is handed to a stage or a reader.
+  const pipes = new PipelinePipes(runs.length, stdin);
+  try {
+    return await superviseStages(resolved, runs, pipes, io, { ...ctx, facts });
+  } finally {
+    pipes.release();
+  }
+}
+
+async function superviseStages(
+  resolved: ResolvedPlan,
+  runs: readonly StageRun[],
+  pipes: PipelinePipes,
+  io: RunIO,
+  ctx: RunContext & { facts: RunFacts | null },
+): Promise<Report> {
+  const { settings } = resolved.plan;
+  const supervisor = new Supervisor(settings, runs, ctx.marker);
+  if (!hasProc()) {
+    supervisor.warnings.push(
+      'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',
+    );
+  }
+  supervisor.warnings.push(...resolved.warnings);
+  const watchdog = startWatchdog(ctx.marker);
+  const streams = connectStreams(runs, pipes, {
+    settings,
+    secrets: resolved.secrets,
+    stdout: io.stdout ?? null,
+    stderr: io.stderr ?? null,
+    supervisor,
+  });
+  try {
+    startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts });
+    ctx.control.attach(supervisor);
+    pipes.closeStageEnds();
+    supervisor.start();
+    await Promise.all(
+      runs.map(async (run) => {
+        await stageFinished(run, settings, supervisor);
+        // An empty group's id may be reused: stop the watchdog from ever killing it.
+        if (run.pid !== null && !groupExists(run.pid)) watchdog.unwatchGroup(run.pid);
+      }),
+    );
+    const streamed = Boolean(io.stdout);
+    return await finishRun(resolved, runs, ctx.clock, { supervisor, streams, facts: ctx.facts, streamed });
+  } finally {
+    streams.detach();
+    watchdog.disarm();
+    supervisor.dispose();
+    for (const run of runs) for (const reader of run.readers) if (reader.isOpen()) reader.abandon();
+  }
 }

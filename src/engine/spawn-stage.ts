@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import type { StageSpec } from '../types.js';
 import type { Resolved } from './resolve/resolve-program.js';
 
 export interface StageFds {
@@ -16,21 +17,22 @@ export interface SpawnedStage {
 
 // Starts one stage as argv, without a shell, as the leader of its own process group (detached), with
 // argv[0] exactly as the user wrote it. A script with no #! line runs under /bin/sh, as bash does.
+// A stage without a directory of its own inherits safe-run's as it is (no cwd option): its name as a
+// string may not be the directory's bytes.
 export function spawnStage(
-  argv: readonly string[],
+  spec: StageSpec,
   resolved: Resolved,
   fds: StageFds,
   env: Record<string, string>,
-  cwd: string,
 ): SpawnedStage {
-  const [program, ...args] = argv as [string, ...string[]];
+  const [program, ...args] = spec.argv as [string, ...string[]];
   const interpreter = resolved.interpreter;
   const file = interpreter ?? resolved.path;
   // The script as the user named it when that was a path (bash's $0), else the file found on PATH.
   const fileArgs = interpreter ? [program.includes('/') ? program : resolved.path, ...args] : args;
   const child = spawn(file, fileArgs, {
     argv0: interpreter ? path.basename(interpreter) : program,
-    cwd,
+    ...(spec.cwd === null ? {} : { cwd: spec.cwd }),
     // As a shell does: `_` names the program being run, not whatever started safe-run.
     env: { ...env, _: file },
     stdio: [fds.stdin, fds.stdout, fds.stderr],

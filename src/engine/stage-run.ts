@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { FactsStage } from '../facts/run-facts.js';
 import type { Settings, StageError, StageSpec, StageStop } from '../types.js';
 import type { Resolution } from './resolve/resolve-program.js';
+import type { ResolvedStage } from './resolve-plan.js';
 import type { StreamReader } from './stream-reader.js';
 import type { StreamSinks } from './stream-sinks.js';
 
@@ -10,11 +11,12 @@ export class StageRun {
   readonly spec: StageSpec;
   readonly index: number;
   readonly env: Record<string, string>;
+  // The directory it runs in as a string, for messages; spawning uses spec.cwd (null: inherit).
   readonly cwd: string;
-  resolvedPath: string | null = null;
-  // What preflight found: the file to execute, or why it cannot start; null before preflight.
-  resolution: Resolution | null = null;
-  preflightError: StageError | null = null;
+  readonly resolvedPath: string | null;
+  // What preflight found: the file to execute, or why it cannot start (null: no such directory).
+  readonly resolution: Resolution | null;
+  readonly preflightError: StageError | null;
   spawnError: StageError | null = null;
   child: ChildProcess | null = null;
   pid: number | null = null;
@@ -33,11 +35,18 @@ export class StageRun {
   readonly stopRequested: Promise<'stopped'>;
   private resolveStop: () => void = () => {};
 
-  constructor(spec: StageSpec, index: number, env: Record<string, string>) {
-    this.spec = spec;
-    this.index = index;
-    this.env = env;
-    this.cwd = spec.cwd ?? process.cwd();
+  constructor(stage: ResolvedStage) {
+    this.spec = stage.spec;
+    this.index = stage.index;
+    this.env = stage.env;
+    this.cwd = stage.cwd;
+    this.resolution = stage.resolution;
+    this.resolvedPath = stage.resolution?.path ?? null;
+    this.preflightError = stage.error;
+    if (stage.resolution?.ok) {
+      for (const warning of stage.resolution.warnings)
+        this.warnings.push(`stage "${stage.spec.name}": ${warning}`);
+    }
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
@@ -72,10 +81,6 @@ export class StageRun {
   get streamsOpen(): boolean {
     return this.readers.some((reader) => reader.isOpen());
   }
-}
-
-export function newStageRun(spec: StageSpec, index: number, env: Record<string, string>): StageRun {
-  return new StageRun(spec, index, env);
 }
 
 // The stage as the facts ledger sees it: plain data, so facts never depend on the engine.

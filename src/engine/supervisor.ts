@@ -22,7 +22,7 @@ type StopReason = 'timeout' | 'limit' | 'cancelled';
 export class Supervisor implements DrainWatcher {
   readonly warnings: string[] = [];
   private readonly settings: Settings;
-  private readonly runs: StageRun[];
+  private readonly runs: readonly StageRun[];
   private readonly marker: Marker;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly t0 = performance.now();
@@ -33,7 +33,7 @@ export class Supervisor implements DrainWatcher {
   private timeLimit: string | null = null;
   private readonly leftovers: Leftover[] = [];
 
-  constructor(settings: Settings, runs: StageRun[], marker: Marker) {
+  constructor(settings: Settings, runs: readonly StageRun[], marker: Marker) {
     this.settings = settings;
     this.runs = runs;
     this.marker = marker;
@@ -122,10 +122,15 @@ export class Supervisor implements DrainWatcher {
     }
   }
 
-  // Ends the run: clears timers and deals with every process still carrying the run's marker.
-  async finish(): Promise<Leftover[]> {
+  // Clears every timer: on every path, an exception included.
+  dispose(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  // Ends the run: clears timers and deals with every process still carrying the run's marker.
+  async finish(): Promise<Leftover[]> {
+    this.dispose();
     const known = new Set(this.leftovers.map((leftover) => leftover.pid));
     const keep = this.settings.leftovers === 'keep';
     const rest = await dealWithLeftovers(

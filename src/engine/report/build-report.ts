@@ -33,7 +33,7 @@ export interface RunEnding {
   streamedStdout: boolean;
 }
 
-export function buildReport(plan: Plan, runs: StageRun[], ending: RunEnding): Report {
+export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEnding): Report {
   const { startedAt, t0, stdoutReaderGone, interrupted, leftovers, warnings, facts, streamedStdout } = ending;
   const anyNotStarted = runs.some((run) => run.preflightError !== null);
   const stages: StageResult[] = runs.map((run) => {

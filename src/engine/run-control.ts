@@ -1,0 +1,29 @@
+import type { Supervisor } from './supervisor.js';
+
+// A request to stop (a signal to safe-run) may come at any moment: before the stages exist (while
+// the stdin FIFO waits for a writer), or while they run. This holds it until someone can act on it.
+export class RunControl {
+  private requested: NodeJS.Signals | null = null;
+  private supervisor: Supervisor | null = null;
+  private wake: (why: string) => void = () => {};
+  // Resolves when safe-run is asked to stop before its stages exist.
+  readonly interrupt = new Promise<string>((resolve) => {
+    this.wake = resolve;
+  });
+
+  get cancelRequest(): NodeJS.Signals | null {
+    return this.requested;
+  }
+
+  cancel(signal: NodeJS.Signals): void {
+    this.requested ??= signal;
+    this.supervisor?.cancel(signal);
+    this.wake(`safe-run received ${signal}`);
+  }
+
+  // From now on requests go to the supervisor; one that came earlier is passed on at once.
+  attach(supervisor: Supervisor): void {
+    this.supervisor = supervisor;
+    if (this.requested) supervisor.cancel(this.requested);
+  }
+}

@@ -1,0 +1,109 @@
+import type { Settings } from '../types.js';
+import type { PipelinePipes } from './pipeline-pipes.js';
+import type { StageRun } from './stage-run.js';
+import { readStream, type StreamReader } from './stream-reader.js';
+import { createStreamSinks, type StreamSinks } from './stream-sinks.js';
+import type { Supervisor } from './supervisor.js';
+
+export interface StreamContext {
+  settings: Settings;
+  secrets: readonly string[];
+  // Where the last stage's stdout and every stderr stream live; null: nowhere.
+  stdout: NodeJS.WritableStream | null;
+  stderr: NodeJS.WritableStream | null;
+  supervisor: Supervisor;
+}
+
+export interface StreamWiring {
+  // The reader of safe-run's stdout went away (EPIPE): the last stage's SIGPIPE was earned.
+  stdoutReaderGone(): boolean;
+  // Writing safe-run's stdout failed for any reason: the product did not stream whole.
+  stdoutFailed(): boolean;
+  // Stops listening for errors on safe-run's own streams.
+  detach(): void;
+}
+
+// Connects every stage's stderr, and the last stage's stdout, to what keeps, logs and shows them, and
+// starts reading them. Readers take their read ends over from `pipes`.
+export function connectStreams(
+  runs: readonly StageRun[],
+  pipes: PipelinePipes,
+  ctx: StreamContext,
+): StreamWiring {
+  const several = runs.length > 1;
+  for (const [i, run] of runs.entries()) {
+    run.stderrSinks = stageSinks(run, 'stderr', several, ctx);
+    attachReader(run, run.stderrSinks, pipes.handOver(pipes.errPipes[i]!.readFd));
+  }
+  const last = runs[runs.length - 1]!;
+  last.stdoutSinks = stageSinks(last, 'stdout', several, ctx);
+  const outReader = attachReader(last, last.stdoutSinks, pipes.handOver(pipes.outPipe.readFd));
+
+  let readerGone = false;
+  let failed = false;
+  // Whoever read safe-run's stderr is gone or it cannot be written: stop showing stderr live.
+  // Every stream is still read to the end, counted, kept and logged.
+  const onStderrError = () => {
+    for (const run of runs) run.stderrSinks?.detachLive();
+  };
+  // Whoever read safe-run's stdout is gone (EPIPE), or it cannot be written (ENOSPC, EIO): close the
+  // last stage's pipe so it meets SIGPIPE, as it would have in a shell pipeline. Only a reader that
+  // left makes that SIGPIPE a tolerated one; a failed write is never success.
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    failed = true;
+    if (error.code === 'EPIPE') readerGone = true;
+    else
+      ctx.supervisor.warnings.push(
+        `could not write safe-run's stdout (${error.code ?? error.message}): the last stage's output was cut off`,
+      );
+    last.stdoutSinks?.detachLive();
+    outReader.abandon();
+  };
+  ctx.stderr?.on('error', onStderrError);
+  ctx.stdout?.on('error', onStdoutError);
+  return {
+    stdoutReaderGone: () => readerGone,
+    stdoutFailed: () => failed,
+    detach() {
+      ctx.stderr?.off('error', onStderrError);
+      ctx.stdout?.off('error', onStdoutError);
+    },
+  };
+}
+
+// The sinks of one stream. Stderr is always capped live and prefixed when there are several stages;
+// the last stage's stdout is the pipeline's product, streamed whole and unmasked unless capped.
+function stageSinks(
+  run: StageRun,
+  stream: 'stdout' | 'stderr',
+  several: boolean,
+  ctx: StreamContext,
+): StreamSinks {
+  const { settings, supervisor } = ctx;
+  const isErr = stream === 'stderr';
+  const capped = isErr || settings.liveStdout === 'capped';
+  return createStreamSinks({
+    cap: isErr ? (run.spec.maxStderr ?? settings.maxStderr) : (run.spec.maxStdout ?? settings.maxStdout),
+    secrets: ctx.secrets,
+    live: isErr ? ctx.stderr : ctx.stdout,
+    prefix: isErr && several ? run.spec.name : null,
+    capLive: capped,
+    maskLive: isErr ? undefined : capped,
+    endLiveLine: isErr ? true : undefined,
+    label: `stage "${run.spec.name}" ${stream}`,
+    onBytes: () => supervisor.noteActivity(),
+    onCapExceeded: () => supervisor.stopForLimit(run),
+    onLogProblem: (problem) => supervisor.warnings.push(`log incomplete: ${problem}`),
+    settings,
+    logName: `${run.index}-${run.spec.name}.${stream}`,
+  });
+}
+
+function attachReader(run: StageRun, sinks: StreamSinks, fd: number): StreamReader {
+  const reader = readStream(fd, (chunk) => sinks.push(chunk));
+  void reader.ended.then(() => sinks.end());
+  sinks.setFlowControl(reader.pause, reader.resume);
+  run.readers.push(reader);
+  run.readFds.push(fd);
+  return reader;
+}
