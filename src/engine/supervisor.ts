@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { formatDuration } from '../inputs/units.js';
 import { classifyEnding } from '../policy/stage-status.js';
+import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import { findProcesses } from '../teardown/proc-scan.js';
 import {
@@ -31,7 +32,9 @@ export class Supervisor implements DrainWatcher {
   private idleFired = false;
   private interrupted: NodeJS.Signals | null = null;
   private timeLimit: string | null = null;
-  private readonly leftovers: Leftover[] = [];
+  private readonly leftovers = new LeftoverLog();
+  // Stage groups sent their first signal, so that the last sweep does not send it again.
+  private readonly termedGroups = new Set<number>();
 
   constructor(settings: Settings, runs: readonly StageRun[], marker: Marker) {
     this.settings = settings;
@@ -108,17 +111,13 @@ export class Supervisor implements DrainWatcher {
     );
     const why = 'held a stage output pipe open after the stage exited';
     if (this.settings.leftovers === 'kill') {
-      this.leftovers.push(...(await killProcesses(holders, this.runs, this.settings.killAfterMs, why)));
+      await killProcesses(this.leftovers, holders, {
+        runs: this.runs,
+        killAfterMs: this.settings.killAfterMs,
+        why,
+      });
     } else {
-      for (const holder of holders) {
-        this.leftovers.push({
-          pid: holder.pid,
-          command: holder.command,
-          stage: run.spec.name,
-          how: why,
-          action: 'kept',
-        });
-      }
+      for (const holder of holders) this.leftovers.kept(holder, run.spec.name, why);
     }
   }
 
@@ -131,17 +130,15 @@ export class Supervisor implements DrainWatcher {
   // Ends the run: clears timers and deals with every process still carrying the run's marker.
   async finish(): Promise<Leftover[]> {
     this.dispose();
-    const known = new Set(this.leftovers.map((leftover) => leftover.pid));
-    const keep = this.settings.leftovers === 'keep';
-    const rest = await dealWithLeftovers(
-      this.runs,
-      this.marker,
-      this.settings.killAfterMs,
-      keep,
-      'outlived its stage',
-    );
-    for (const leftover of rest) if (!known.has(leftover.pid)) this.leftovers.push(leftover);
-    return this.leftovers;
+    await dealWithLeftovers(this.leftovers, {
+      runs: this.runs,
+      marker: this.marker,
+      killAfterMs: this.settings.killAfterMs,
+      keep: this.settings.leftovers === 'keep',
+      why: 'outlived its stage',
+      alreadyTermed: { pgids: [...this.termedGroups], processes: [] },
+    });
+    return this.leftovers.list();
   }
 
   // Stops one stage: its leader if it still runs, and whatever is left in its process group (a leader
@@ -164,6 +161,7 @@ export class Supervisor implements DrainWatcher {
     if (run.running) run.stopDetail?.signals.push(signal);
     else this.noteOutlivers(run, `outlived its stage; sent ${signal} (${why})`);
     signalGroup(pgid, signal);
+    this.termedGroups.add(pgid);
     if (signal !== 'SIGKILL') signalGroup(pgid, 'SIGCONT');
     this.after(this.settings.killAfterMs, () => {
       const remaining = findProcesses({ pgids: [pgid] });
@@ -182,17 +180,7 @@ export class Supervisor implements DrainWatcher {
   // needed SIGKILL: list them, or add to what is already said about them.
   private noteOutlivers(run: StageRun, how: string, members = findProcesses({ pgids: [run.pid!] })): void {
     for (const info of members) {
-      if (info.pid === run.pid) continue;
-      const known = this.leftovers.find((leftover) => leftover.pid === info.pid);
-      if (known) known.how = `${known.how}; ${how}`;
-      else
-        this.leftovers.push({
-          pid: info.pid,
-          command: info.command,
-          stage: run.spec.name,
-          how,
-          action: 'killed',
-        });
+      if (info.pid !== run.pid) this.leftovers.tell(info, run.spec.name, how);
     }
   }
 
@@ -206,10 +194,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   private sweepEscaped(signal: NodeJS.Signals): void {
-    const known = new Set(this.leftovers.map((leftover) => leftover.pid));
-    for (const leftover of signalEscaped(this.runs, this.marker, signal)) {
-      if (!known.has(leftover.pid)) this.leftovers.push(leftover);
-    }
+    signalEscaped(this.leftovers, this.runs, this.marker, signal);
   }
 
   private after(ms: number, action: () => void): void {

@@ -1,6 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { assertMarker, type Marker } from './marker.js';
-import { type ProcInfo, type ProcScan, readProcess, scanProcesses } from './proc-scan.js';
+import { type ProcInfo, type ProcScan, scanProcesses } from './proc-scan.js';
+import { assertGroup, identity, killGroups, sendSignal as send, stillThere } from './send-signal.js';
+
+export { killGroups } from './send-signal.js';
 
 // How a process carrying the marker relates to the stage groups it was signalled around.
 export type Escape = 'own-group' | 'setsid' | 'other-group';
@@ -18,33 +21,6 @@ export interface Terminated extends SignalledProcess {
 
 const SWEEP_ROUNDS = 100;
 
-let ownPgid: number | null = null;
-
-function assertGroup(pgid: number): void {
-  ownPgid ??= readProcess(process.pid)?.pgid ?? process.pid;
-  // kill(0) and kill(-1) would signal our own group or every process we may signal.
-  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
-  if (pgid === ownPgid) throw new RangeError(`refusing to signal safe-run's own process group ${pgid}`);
-}
-
-// Sends a signal; false when the target is gone (ESRCH) or not ours (EPERM).
-function send(target: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(target, signal);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ESRCH' || code === 'EPERM') return false;
-    throw error;
-  }
-}
-
-// Returns the groups that still existed and were signalled.
-export function killGroups(pgids: readonly number[], signal: NodeJS.Signals): number[] {
-  for (const pgid of pgids) assertGroup(pgid);
-  return pgids.filter((pgid) => send(-pgid, signal));
-}
-
 // Stages are spawned detached, so each stage group is also a session (pgid = sid): a process whose
 // session is none of them left through setsid, itself or by an ancestor. Without groups to compare
 // against, only a session leader is known to have called setsid.
@@ -53,8 +29,6 @@ export function classifyEscape(info: ProcInfo, groups: readonly number[]): Escap
   const leftSession = groups.length > 0 ? !groups.includes(info.sid) : info.sid === info.pid;
   return leftSession ? 'setsid' : 'other-group';
 }
-
-const identity = (info: ProcInfo) => `${info.pid}:${info.start}`;
 
 // A scan that finds nobody new ends a sweep only if no process in it was caught mid-exec with an
 // empty environment (see ProcScan.unsure). Each such process earns two more looks; one whose
@@ -116,8 +90,14 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
 }
 
 export interface TerminateOptions {
+  // Stage groups: every member is a target.
   pgids: readonly number[];
-  marker: Marker;
+  // Processes carrying the run's marker are targets too; absent: only the groups and `processes`.
+  marker?: Marker;
+  // Exactly these processes (by pid and start time), marked or not: holders of a run's pipe.
+  processes?: readonly ProcInfo[];
+  // Groups and processes that were already sent SIGTERM: they get no second one, only SIGKILL.
+  alreadyTermed?: { pgids: readonly number[]; processes: readonly ProcInfo[] };
   // Grace between SIGTERM and SIGKILL.
   killAfterMs: number;
   // After SIGKILL, how long to wait for processes to vanish before reporting them as survivors.
@@ -125,57 +105,104 @@ export interface TerminateOptions {
   exclude?: readonly number[];
 }
 
-// SIGTERM to every stage group and marked process, up to killAfterMs for them to go, then SIGKILL to
-// whatever remains, sweeping until nothing new appears. Returns every process it signalled; the
-// caller knows which of them were stage leaders.
+type Targets = () => ProcScan;
+
+// The one kill primitive: SIGTERM to every target, up to killAfterMs for them to go, then SIGKILL to
+// whatever remains, sweeping until nothing new appears. Every process gets each signal at most once.
+// Returns every process it signalled; `survived` is decided by looking, never assumed.
 export async function terminate(options: TerminateOptions): Promise<Terminated[]> {
-  assertMarker(options.marker);
+  if (options.marker) assertMarker(options.marker);
   const groups = [...options.pgids];
   for (const pgid of groups) assertGroup(pgid);
-  const inGroup = new Set(groups);
-  // Reading every process's stat to find group members doubles a scan's cost; a group that no longer
-  // exists (kill -0 says ESRCH) needs no such reading. Marked members are found by the marker anyway.
-  const targets = () => {
-    const pgids = groups.filter((pgid) => send(-pgid, 0));
-    return scanProcesses({ marker: options.marker, pgids, exclude: options.exclude });
-  };
-  const lookAgain = unsureTracker();
+  const targets = targetScanner(options, groups);
   const results = new Map<string, Terminated>();
   const note = (info: ProcInfo, signal: Terminated['signal']) => {
     const known = results.get(identity(info));
     if (known) known.signal = signal;
     else results.set(identity(info), { ...info, how: classifyEscape(info, groups), signal, survived: false });
   };
+  sendTerm(options, groups, targets, note, results);
+  const lookAgain = unsureTracker();
+  if (await graceOver(options.killAfterMs, targets, lookAgain)) return [...results.values()];
+  await sendKill(options.settleMs ?? 1000, groups, targets, lookAgain, note, results);
+  return [...results.values()];
+}
 
-  // Group members are listed before the group signal, which cannot tell us whom it reached. Marked
-  // processes inside the groups are left to the group signal so none gets SIGTERM twice.
-  // Processes caught mid-exec here are handled by the polling below, which sees them alive.
+// Reading every process's stat to find group members doubles a scan's cost; a group that no longer
+// exists (kill -0 says ESRCH) needs no such reading. Marked members are found by the marker anyway.
+function targetScanner(options: TerminateOptions, groups: readonly number[]): Targets {
+  return () => {
+    const pgids = groups.filter((pgid) => send(-pgid, 0));
+    const scan: ProcScan =
+      options.marker || pgids.length > 0
+        ? scanProcesses({ marker: options.marker, pgids, exclude: options.exclude })
+        : { found: [], unsure: [] };
+    const seen = new Set(scan.found.map((info) => info.pid));
+    for (const wanted of options.processes ?? []) {
+      const now = stillThere(wanted);
+      if (now && !seen.has(now.pid)) scan.found.push(now);
+    }
+    return scan;
+  };
+}
+
+// Group members are listed before the group signal, which cannot tell us whom it reached; processes
+// inside the groups are left to the group signal so none gets SIGTERM twice. Processes caught
+// mid-exec here are handled by the polling that follows, which sees them alive.
+function sendTerm(
+  options: TerminateOptions,
+  groups: readonly number[],
+  targets: Targets,
+  note: (info: ProcInfo, signal: Terminated['signal']) => void,
+  results: Map<string, Terminated>,
+): void {
+  const termedGroups = new Set(options.alreadyTermed?.pgids ?? []);
+  const termed = new Set((options.alreadyTermed?.processes ?? []).map(identity));
+  const inGroup = new Set(groups);
   let fresh = targets().found;
-  killGroups(groups, 'SIGTERM');
+  killGroups(
+    groups.filter((pgid) => !termedGroups.has(pgid)),
+    'SIGTERM',
+  );
   for (let round = 0; fresh.length > 0 && round < SWEEP_ROUNDS; round++) {
     for (const info of fresh) {
-      if (inGroup.has(info.pgid) || send(info.pid, 'SIGTERM')) note(info, 'SIGTERM');
+      if (inGroup.has(info.pgid) || termed.has(identity(info)) || send(info.pid, 'SIGTERM')) {
+        note(info, 'SIGTERM');
+      }
     }
     fresh = targets().found.filter((p) => !results.has(identity(p)));
   }
+}
 
-  const graceEnds = Date.now() + options.killAfterMs;
+// True when every target went within the grace.
+async function graceOver(killAfterMs: number, targets: Targets, lookAgain: (scan: ProcScan) => boolean) {
+  const graceEnds = Date.now() + killAfterMs;
   let pause = 5;
   for (;;) {
     const scanStarted = Date.now();
     const scan = targets();
-    if (scan.found.length === 0 && !lookAgain(scan)) return [...results.values()];
+    if (scan.found.length === 0 && !lookAgain(scan)) return true;
     const scanMs = Date.now() - scanStarted;
     const remaining = graceEnds - Date.now();
-    if (remaining <= 0) break;
+    if (remaining <= 0) return false;
     // Short pauses first, as most processes die at once on SIGTERM, growing to 100 ms; on a machine
     // so busy that a scan is slow, scanning takes at most a tenth of the wait.
     pause = Math.min(pause * 2, 100);
     await delay(Math.min(Math.max(pause, scanMs * 10), remaining));
   }
+}
 
+async function sendKill(
+  settleMs: number,
+  groups: readonly number[],
+  targets: Targets,
+  lookAgain: (scan: ProcScan) => boolean,
+  note: (info: ProcInfo, signal: Terminated['signal']) => void,
+  results: Map<string, Terminated>,
+): Promise<void> {
+  const inGroup = new Set(groups);
   const killed = new Set<string>();
-  const settleEnds = Date.now() + (options.settleMs ?? 1000);
+  const settleEnds = Date.now() + settleMs;
   for (;;) {
     const scan = targets();
     const left = scan.found;
@@ -185,17 +212,16 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
       killed.add(identity(info));
       if (inGroup.has(info.pgid) || send(info.pid, 'SIGKILL')) note(info, 'SIGKILL');
     }
-    if (left.length === 0 && !lookAgain(scan)) break;
+    if (left.length === 0 && !lookAgain(scan)) return;
     if (fresh.length === 0) {
       if (Date.now() >= settleEnds) {
         for (const info of left) {
           note(info, 'SIGKILL');
           results.get(identity(info))!.survived = true;
         }
-        break;
+        return;
       }
       await delay(20);
     }
   }
-  return [...results.values()];
 }
