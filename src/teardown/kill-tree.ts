@@ -60,6 +60,9 @@ export interface SweepOptions {
   signal: NodeJS.Signals;
   // The stage groups, to tell 'own-group' from escapes.
   groups?: readonly number[];
+  // Leave members of `groups` alone: the caller signals those groups itself, and a second signal
+  // a few milliseconds later reads as "force quit" to programs that count Ctrl-Cs.
+  spareGroups?: boolean;
   exclude?: readonly number[];
 }
 
@@ -71,6 +74,7 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
   const seen = new Set<string>();
   const lookAgain = unsureTracker();
   const signalled: SignalledProcess[] = [];
+  const spared = new Set(options.groups ?? []);
   for (let round = 0; round < SWEEP_ROUNDS; round++) {
     const scan = scanProcesses({ marker, exclude: options.exclude });
     const fresh = scan.found.filter((p) => !seen.has(identity(p)));
@@ -81,6 +85,7 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
     }
     for (const info of fresh) {
       seen.add(identity(info));
+      if (options.spareGroups && spared.has(info.pgid)) continue;
       if (send(info.pid, options.signal)) {
         signalled.push({ ...info, how: classifyEscape(info, options.groups ?? []) });
       }
