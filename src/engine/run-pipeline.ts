@@ -107,8 +107,12 @@ async function superviseStages(
     pipes.closeStageEnds();
     supervisor.start();
     await Promise.all(
-      runs.map(async (run) => {
-        await stageFinished(run, settings, supervisor);
+      runs.map(async (run, i) => {
+        const link = pipes.linkIds[i];
+        await Promise.all([
+          stageFinished(run, settings, supervisor),
+          link && supervisor.drainLink(run, link),
+        ]);
         // An empty group's id may be reused: stop the watchdog from ever killing it.
         if (run.pid !== null && !groupExists(run.pid)) watchdog.unwatchGroup(run.pid);
       }),

@@ -8,12 +8,13 @@ import {
   dealWithLeftovers,
   findHolders,
   groupExists,
-  killProcesses,
   signalEscaped,
   signalGroup,
 } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
 import { snapshotStage } from './hang-snapshot.js';
+import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
+import type { PipeId } from './pipeline-pipes.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
 
 type StopReason = 'timeout' | 'limit' | 'cancelled';
@@ -102,23 +103,18 @@ export class Supervisor implements DrainWatcher {
 
   async onDrainTimeout(run: StageRun): Promise<void> {
     const holders = findHolders(run.openReadFds(), this.marker);
-    const names = holders.map((holder) => `${holder.pid} (${holder.command})`).join(', ');
-    const who = holders.length > 0 ? `held by ${names}` : 'holder not identified';
-    const action = this.settings.leftovers === 'kill' ? 'killed' : 'left running (--leftovers keep)';
-    this.warnings.push(
-      `stage "${run.spec.name}": its leader exited but its output pipes stayed open for ` +
-        `${formatDuration(this.settings.drainTimeoutMs)}, ${who}; ${holders.length > 0 ? action : 'stopped waiting'}`,
-    );
-    const why = 'held a stage output pipe open after the stage exited';
-    if (this.settings.leftovers === 'kill') {
-      await killProcesses(this.leftovers, holders, {
-        runs: this.runs,
-        killAfterMs: this.settings.killAfterMs,
-        why,
-      });
-    } else {
-      for (const holder of holders) this.leftovers.kept(holder, run.spec.name, why);
-    }
+    await settleHeldPipe(run, 'its output pipes', holders, this.drainContext());
+  }
+
+  // The pipe from `run` into the stage after it, once run's leader exited.
+  drainLink(run: StageRun, link: PipeId): Promise<void> {
+    const next = this.runs[run.index];
+    return next ? drainLink(run, next, link, this.drainContext()) : Promise.resolve();
+  }
+
+  private drainContext(): DrainContext {
+    const { settings, runs, marker, leftovers, warnings } = this;
+    return { settings, runs, marker, leftovers, warnings };
   }
 
   // Clears every timer: on every path, an exception included.

@@ -21,7 +21,11 @@ export interface HolderQuery {
 // closes can say who keeps it open. A FIFO's descriptor reads as "/path (deleted)" in /proc/PID/fd, so
 // descriptors are matched by device and inode, never by link text.
 export function findPipeHolders(fd: number, query: HolderQuery = {}): PipeHolder[] {
-  const target = fstatSync(fd, { bigint: true });
+  return findHoldersOf(fstatSync(fd, { bigint: true }), query);
+}
+
+// The same for a pipe safe-run no longer holds any end of, known by its device and inode.
+export function findHoldersOf(target: { dev: bigint; ino: bigint }, query: HolderQuery = {}): PipeHolder[] {
   const end = query.end ?? 'write';
   const checked = new Set([process.pid]);
   const scan = (pids: readonly number[]) => {
