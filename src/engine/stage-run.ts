@@ -59,6 +59,11 @@ export class StageRun {
     this.resolveStop();
   }
 
+  // Never spawned because an earlier stage could not start: nothing to wait for, no exit to report.
+  markNotSpawned(): void {
+    this.resolveExited();
+  }
+
   markExited(code: number | null, signal: string | null): void {
     if (this.exit !== null) return;
     this.endNs ??= performance.now();

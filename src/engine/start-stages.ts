@@ -15,8 +15,15 @@ export interface StartContext {
 
 // Spawns every stage, in order, each into its own process group, and hands it to the supervisor and
 // the watchdog. A stage the kernel refuses to start is recorded as data on its StageRun.
+// Once one is refused, the stages after it are not spawned (they are skipped) and those already
+// running are stopped: a pipeline with a hole in it would wait forever on the missing stage's pipes.
 export function startStages(runs: readonly StageRun[], ctx: StartContext): void {
-  for (const [i, run] of runs.entries()) startStage(run, i, ctx);
+  for (const [i, run] of runs.entries()) {
+    if (runs.some((other) => other.spawnError !== null)) run.markNotSpawned();
+    else startStage(run, i, ctx);
+  }
+  const refused = runs.find((run) => run.spawnError !== null);
+  if (refused) ctx.supervisor.onStartRefused(refused);
 }
 
 function startStage(run: StageRun, i: number, ctx: StartContext): void {
@@ -43,6 +50,7 @@ function startStage(run: StageRun, i: number, ctx: StartContext): void {
     if (run.pid === null) {
       run.spawnError = spawnFailure(error);
       run.markExited(null, null);
+      supervisor.onStartRefused(run);
     }
   });
   child.on('exit', (code, signal) => {

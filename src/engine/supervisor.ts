@@ -88,6 +88,12 @@ export class Supervisor implements DrainWatcher {
     }
   }
 
+  // The kernel refused to start a stage after others had started: stop those, at once.
+  onStartRefused(refused: StageRun): void {
+    const why = `stage ${refused.index} "${refused.spec.name}" could not be started (${refused.spawnError?.code})`;
+    for (const run of this.runs) if (run !== refused) this.stop(run, 'cancelled', 'SIGTERM', why);
+  }
+
   cancel(signal: NodeJS.Signals): void {
     this.interrupted ??= signal;
     this.stopAll('cancelled', `safe-run received ${signal}`, signal);

@@ -52,6 +52,16 @@ function codeOf(stage: Outcome): number {
   }
 }
 
+// The kernel refused a stage that preflight accepted: say which stages had started (and were then
+// stopped by safe-run), or that none had.
+function startRefused(blamed: Outcome, stages: readonly Outcome[]): string {
+  const started = stages.filter((stage) => stage.status !== 'not-started' && stage.status !== 'skipped');
+  if (started.length === 0) return `${describe(blamed)}: the kernel refused it; nothing else was started`;
+  const which = started.map((stage) => stage.index).join(', ');
+  const many = started.length > 1;
+  return `${describe(blamed)}: the kernel refused it after stage${many ? 's' : ''} ${which} had started; safe-run stopped ${many ? 'them' : 'it'}`;
+}
+
 function describe(stage: Outcome): string {
   const who = `stage ${stage.index} "${stage.name}"`;
   switch (stage.status) {
@@ -102,7 +112,7 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
       blamedStage: blamed.index,
       reason:
         blamed.error?.during === 'start'
-          ? `${describe(blamed)}: the kernel refused it after other stages had started`
+          ? startRefused(blamed, stages)
           : `preflight: ${describe(blamed)}; nothing was started`,
     };
   }

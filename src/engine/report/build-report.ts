@@ -35,7 +35,7 @@ export interface RunEnding {
 
 export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEnding): Report {
   const { startedAt, t0, stdoutReaderGone, interrupted, leftovers, warnings, facts, streamedStdout } = ending;
-  const anyNotStarted = runs.some((run) => run.preflightError !== null);
+  const anyNotStarted = runs.some((run) => run.preflightError !== null || run.spawnError !== null);
   const stages: StageResult[] = runs.map((run) => {
     const notStarted = run.preflightError ?? run.spawnError;
     const status = notStarted
