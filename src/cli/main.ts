@@ -2,8 +2,10 @@ import { Chalk } from 'chalk';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
-import { renderNotices, renderTable } from '../report/table.js';
-import { writeFileAtomic } from '../report/write-atomic.js';
+import { jsonReporter } from '../reporters/json.js';
+import type { Reporter } from '../reporters/reporter.js';
+import { tableReporter } from '../reporters/table.js';
+import { writeReports } from '../reporters/write-reports.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
 import type { CliIO } from './cli-io.js';
@@ -62,38 +64,31 @@ async function execute(
   let report: Report;
   try {
     report = await handle.report;
-    const document = `${JSON.stringify(report, null, 2)}\n`;
-    const problems: string[] = [];
-    if (reportFile) {
-      try {
-        writeFileAtomic(reportFile, document);
-      } catch (error) {
-        // The run happened: its outcome stands, and the report that could not be saved is said.
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        problems.push(
-          `safe-run: warning: --report ${reportFile} could not be written (${code}); nothing was left there\n`,
-        );
-      }
-    }
-    if (json) io.stdout.write(document);
-    const chalk = new Chalk({ level: colorLevel(io) });
-    if (!json && !(quiet && report.ok))
-      io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
-    // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
-    else if (!json) io.stderr.write(renderNotices(report, chalk));
-    for (const problem of problems) io.stderr.write(problem);
+    writeReports(report, chooseReporters(json, quiet, reportFile, io), io);
   } finally {
     for (const signal of FORWARDED) process.off(signal, onSignal);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
 
-// On a terminal, stdout and stderr share the screen: start the table on a line of its own when the
-// last stage's output did not end one.
-function separator(report: Report, io: CliIO): string {
-  const out = report.stages[report.stages.length - 1]?.stdout;
-  const text = out?.text ?? '';
-  return io.stdout.isTTY && io.stderr.isTTY && text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+// Which reporters this run's flags ask for, in the order they write: the --report file, then the
+// JSON document on stdout (--json) or the table on stderr.
+function chooseReporters(
+  json: boolean,
+  quiet: boolean,
+  reportFile: string | undefined,
+  io: CliIO,
+): Reporter[] {
+  const reporters: Reporter[] = [];
+  if (reportFile) reporters.push(jsonReporter({ kind: 'file', path: reportFile }));
+  if (json) reporters.push(jsonReporter({ kind: 'stdout' }));
+  else {
+    const chalk = new Chalk({ level: colorLevel(io) });
+    reporters.push(
+      tableReporter({ chalk, quiet, sharedScreen: Boolean(io.stdout.isTTY && io.stderr.isTTY) }),
+    );
+  }
+  return reporters;
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatBytes, formatDuration } from '../inputs/units.js';
 import type { Report, StageResult, StageStatus, StreamReport } from '../types.js';
+import type { Reporter } from './reporter.js';
 
 type Paint = (text: string) => string;
 
@@ -107,4 +108,27 @@ function noticeLines(report: Report, chalk: ChalkInstance): string[] {
 export function renderNotices(report: Report, chalk: ChalkInstance): string {
   const lines = noticeLines(report, chalk);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+export interface TableOptions {
+  chalk: ChalkInstance;
+  // --quiet: a run that is ok shows only what needs attention (held pipes, leftovers, PATH warnings).
+  quiet: boolean;
+  // stdout and stderr share a terminal: start the table on a line of its own when the last stage's
+  // output did not end one.
+  sharedScreen: boolean;
+}
+
+// The per-stage table on stderr, for a person.
+export function tableReporter(options: TableOptions): Reporter {
+  return {
+    name: 'table',
+    destination: { kind: 'stderr' },
+    render(report: Report): string {
+      if (options.quiet && report.ok) return renderNotices(report, options.chalk);
+      const text = report.stages[report.stages.length - 1]?.stdout.text ?? '';
+      const separator = options.sharedScreen && text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+      return `${separator}${renderTable(report, options.chalk)}`;
+    },
+  };
 }

@@ -1,0 +1,14 @@
+import type { Report } from '../types.js';
+
+// Where a reporter's text goes: safe-run's stdout, its stderr, or a file (written whole or not at all).
+export type Destination = { kind: 'stdout' } | { kind: 'stderr' } | { kind: 'file'; path: string };
+
+// Every output format is one of these, as hyperfine's exporters: a finished run's report in, text for
+// one destination out. The table, the JSON document and the --report file are reporters; a CI format
+// (GitHub or GitLab annotations, JUnit XML) is another one added to the list the CLI builds.
+// A reporter only reads the report: it never reaches back into the engine.
+export interface Reporter {
+  readonly name: string;
+  readonly destination: Destination;
+  render(report: Report): string;
+}

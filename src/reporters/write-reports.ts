@@ -1,0 +1,31 @@
+import type { Report } from '../types.js';
+import type { Reporter } from './reporter.js';
+import { writeFileAtomic } from './write-atomic.js';
+
+export interface ReportStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+// Hands the report to every reporter, in order, and writes what each renders where it goes. A file
+// that cannot be written does not change the run's outcome: the problem is said on stderr, last.
+export function writeReports(report: Report, reporters: readonly Reporter[], streams: ReportStreams): void {
+  const problems: string[] = [];
+  for (const reporter of reporters) {
+    const text = reporter.render(report);
+    const { destination } = reporter;
+    if (destination.kind !== 'file') {
+      if (text.length > 0) streams[destination.kind].write(text);
+      continue;
+    }
+    try {
+      writeFileAtomic(destination.path, text);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      problems.push(
+        `safe-run: warning: --report ${destination.path} could not be written (${code}); nothing was left there\n`,
+      );
+    }
+  }
+  for (const problem of problems) streams.stderr.write(problem);
+}
