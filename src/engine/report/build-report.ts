@@ -36,42 +36,7 @@ export interface RunEnding {
 export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEnding): Report {
   const { startedAt, t0, stdoutReaderGone, interrupted, leftovers, warnings, facts, streamedStdout } = ending;
   const anyNotStarted = runs.some((run) => run.preflightError !== null || run.spawnError !== null);
-  const stages: StageResult[] = runs.map((run) => {
-    const notStarted = run.preflightError ?? run.spawnError;
-    const status = notStarted
-      ? 'not-started'
-      : run.exit === null
-        ? anyNotStarted
-          ? 'skipped'
-          : (run.stoppedAs ?? 'cancelled')
-        : classifyEnding(
-            { exitCode: run.exit.code, signal: run.exit.signal, stoppedAs: run.stoppedAs },
-            run.spec.okCodes,
-          );
-    return {
-      index: run.index,
-      name: run.spec.name,
-      argv: run.spec.argv,
-      resolvedPath: run.resolvedPath,
-      status,
-      succeeded: false,
-      exitCode: status === 'not-started' || status === 'skipped' ? null : (run.exit?.code ?? null),
-      signal: run.exit?.signal ?? null,
-      pid: run.pid,
-      startedAt: run.startedAt?.toISOString() ?? null,
-      durationMs: run.endNs !== null && run.startNs !== null ? Math.round(run.endNs - run.startNs) : null,
-      optional: run.spec.optional,
-      stdout: run.stdoutSinks?.finish() ?? NOT_CAPTURED,
-      stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
-      stop: run.stopDetail,
-      error: notStarted,
-      hint: run.preflightError
-        ? 'an environment problem: running the same command again will not help until the machine changes'
-        : run.spawnError
-          ? 'the program was found but the kernel refused to start it; see error.message'
-          : null,
-    };
-  });
+  const stages = runs.map((run) => stageResult(run, anyNotStarted));
   const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;
   const input = {
     policy: plan.settings.policy,
@@ -98,4 +63,42 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
     warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
   };
   return { ...report, next: nextStep(report, streamedStdout) };
+}
+
+// One stage's outcome; `anyNotStarted`: some stage could not start, so those that never ran were skipped.
+function stageResult(run: StageRun, anyNotStarted: boolean): StageResult {
+  const notStarted = run.preflightError ?? run.spawnError;
+  const status = notStarted
+    ? 'not-started'
+    : run.exit === null
+      ? anyNotStarted
+        ? 'skipped'
+        : (run.stoppedAs ?? 'cancelled')
+      : classifyEnding(
+          { exitCode: run.exit.code, signal: run.exit.signal, stoppedAs: run.stoppedAs },
+          run.spec.okCodes,
+        );
+  return {
+    index: run.index,
+    name: run.spec.name,
+    argv: run.spec.argv,
+    resolvedPath: run.resolvedPath,
+    status,
+    succeeded: false,
+    exitCode: status === 'not-started' || status === 'skipped' ? null : (run.exit?.code ?? null),
+    signal: run.exit?.signal ?? null,
+    pid: run.pid,
+    startedAt: run.startedAt?.toISOString() ?? null,
+    durationMs: run.endNs !== null && run.startNs !== null ? Math.round(run.endNs - run.startNs) : null,
+    optional: run.spec.optional,
+    stdout: run.stdoutSinks?.finish() ?? NOT_CAPTURED,
+    stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
+    stop: run.stopDetail,
+    error: notStarted,
+    hint: run.preflightError
+      ? 'an environment problem: running the same command again will not help until the machine changes'
+      : run.spawnError
+        ? 'the program was found but the kernel refused to start it; see error.message'
+        : null,
+  };
 }
