@@ -10,7 +10,7 @@ import { PipelinePipes } from './pipeline-pipes.js';
 import { type ResolvedPlan, resolvePlan } from './resolve-plan.js';
 import { RunControl } from './run-control.js';
 import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
-import { connectStreams } from './stage-streams.js';
+import { connectStreams, type StreamWiring } from './stage-streams.js';
 import { startStages } from './start-stages.js';
 import { Supervisor } from './supervisor.js';
 
@@ -86,22 +86,18 @@ async function superviseStages(
   ctx: RunContext & { facts: RunFacts | null },
 ): Promise<Report> {
   const { settings } = resolved.plan;
-  const supervisor = new Supervisor(settings, runs, ctx.marker);
-  if (!hasProc()) {
-    supervisor.warnings.push(
-      'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',
-    );
-  }
-  supervisor.warnings.push(...resolved.warnings);
+  const supervisor = newSupervisor(resolved, runs, ctx.marker);
   const watchdog = startWatchdog(ctx.marker);
-  const streams = connectStreams(runs, pipes, {
-    settings,
-    secrets: resolved.secrets,
-    stdout: io.stdout ?? null,
-    stderr: io.stderr ?? null,
-    supervisor,
-  });
+  let streams: StreamWiring | null = null;
+  let finished = false;
   try {
+    streams = connectStreams(runs, pipes, {
+      settings,
+      secrets: resolved.secrets,
+      stdout: io.stdout ?? null,
+      stderr: io.stderr ?? null,
+      supervisor,
+    });
     startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts });
     ctx.control.attach(supervisor);
     pipes.closeStageEnds();
@@ -118,11 +114,31 @@ async function superviseStages(
       }),
     );
     const streamed = Boolean(io.stdout);
-    return await finishRun(resolved, runs, ctx.clock, { supervisor, streams, facts: ctx.facts, streamed });
+    const report = await finishRun(resolved, runs, ctx.clock, {
+      supervisor,
+      streams,
+      facts: ctx.facts,
+      streamed,
+    });
+    finished = true;
+    return report;
   } finally {
-    streams.detach();
+    // Only a bug in safe-run gets here unfinished: nothing it started may outlive it.
+    if (!finished) supervisor.abort();
+    streams?.detach();
     watchdog.disarm();
     supervisor.dispose();
     for (const run of runs) for (const reader of run.readers) if (reader.isOpen()) reader.abandon();
   }
+}
+
+function newSupervisor(resolved: ResolvedPlan, runs: readonly StageRun[], marker: Marker): Supervisor {
+  const supervisor = new Supervisor(resolved.plan.settings, runs, marker);
+  if (!hasProc()) {
+    supervisor.warnings.push(
+      'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',
+    );
+  }
+  supervisor.warnings.push(...resolved.warnings);
+  return supervisor;
 }

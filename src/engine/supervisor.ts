@@ -88,6 +88,11 @@ export class Supervisor implements DrainWatcher {
     }
   }
 
+  // safe-run failed internally: SIGKILL to every stage group and escaped process, at once.
+  abort(): void {
+    this.stopAll('cancelled', 'safe-run failed internally', 'SIGKILL');
+  }
+
   // The kernel refused to start a stage after others had started: stop those, at once.
   onStartRefused(refused: StageRun): void {
     const why = `stage ${refused.index} "${refused.spec.name}" could not be started (${refused.spawnError?.code})`;
