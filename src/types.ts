@@ -82,7 +82,8 @@ export interface StageError {
   message: string;
   // The exit code bash gives for this failure to start (127 not found, 126 cannot execute).
   exitCode: 126 | 127;
-  // 'preflight': found before anything started (nothing started); 'start': the kernel refused it later.
+  // 'preflight': found before anything started (nothing started); 'start': the kernel refused it when it
+  // was spawned (the stages before it were stopped, those after it skipped).
   during: 'preflight' | 'start';
 }
 
