@@ -4,8 +4,8 @@ import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
 import { defaultLedgerPath } from '../facts/ledger.js';
 import { parseInline } from '../inputs/inline-grammar.js';
+import { parseDuration, parseSize } from '../inputs/read-units.js';
 import { assignStageNames } from '../inputs/stage-names.js';
-import { parseDuration, parseSize } from '../inputs/units.js';
 import type { OnLimit, Plan, Settings, StageSpec } from '../types.js';
 import type { CliOptions } from './options.js';
 

@@ -4,7 +4,7 @@ import type { Resolution } from '../engine/resolve-program.js';
 import { stageEnvironment } from '../engine/stage-env.js';
 import { newStageRun, type StageRun } from '../engine/stage-run.js';
 import { decideVerdict } from '../policy/verdict.js';
-import { durationText, sizeText } from '../spec/value-schemas.js';
+import { durationText, sizeText } from '../spec-file/value-schemas.js';
 import type { Plan, Settings, StageError, StageSpec, Verdict } from '../types.js';
 import type { CliIO } from './main.js';
 

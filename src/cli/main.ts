@@ -25,13 +25,13 @@ function colorLevel(io: CliIO): 0 | 1 {
 }
 
 async function loadSpecInput(file: string): Promise<SpecInput> {
-  const { loadSpec } = await import('../spec/load-spec.js');
+  const { loadSpec } = await import('../spec-file/load-spec.js');
   return loadSpec(file);
 }
 
 async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
   if (args[0] === 'schema') {
-    const { specJsonSchema } = await import('../spec/schema.js');
+    const { specJsonSchema } = await import('../spec-file/schema.js');
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
     return 0;
   }

@@ -8,8 +8,8 @@ import {
   readDuration,
   readSize,
   type UnitValue,
-} from '../../src/inputs/units.js';
-import { DURATION_PATTERN, SIZE_PATTERN } from '../../src/spec/value-schemas.js';
+} from '../../src/inputs/read-units.js';
+import { DURATION_PATTERN, SIZE_PATTERN } from '../../src/spec-file/value-schemas.js';
 
 // Whether the text is written as a value at all; a value out of range is still written as one.
 function wellFormed(read: (text: string) => UnitValue, text: string): boolean {

@@ -1,6 +1,6 @@
 import { chmodSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadSpec, parseSpec } from '../../src/spec/load-spec.js';
+import { loadSpec, parseSpec } from '../../src/spec-file/load-spec.js';
 import { linesOf, requestErrorOf, specDir } from './spec-files.js';
 
 const dir = specDir();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readDuration, readSize, sizeTooLarge } from '../inputs/units.js';
+import { readDuration, readSize, sizeTooLarge } from '../inputs/read-units.js';
 
 // The zod pieces the spec schema is built from. Each one carries the sentence a user sees when the
 // value is wrong, and durations and sizes are converted by the same parsers the CLI flags use.
