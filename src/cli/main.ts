@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Chalk } from 'chalk';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
@@ -24,9 +25,9 @@ function colorLevel(io: CliIO): 0 | 1 {
   return io.stderr.isTTY ? 1 : 0;
 }
 
-async function loadSpecInput(file: string): Promise<SpecInput> {
+async function loadSpecInput(file: string, cwd: string | undefined): Promise<SpecInput> {
   const { loadSpec } = await import('../spec-file/load-spec.js');
-  return loadSpec(file);
+  return loadSpec(file, undefined, cwd === undefined ? undefined : path.resolve(cwd));
 }
 
 async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
@@ -132,7 +133,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       return 0;
     }
     checkOneInput(options);
-    const spec = options.file !== undefined ? await loadSpecInput(options.file) : null;
+    const spec = options.file !== undefined ? await loadSpecInput(options.file, options.cwd) : null;
     const plan = buildPlan(options, spec, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');

@@ -10,9 +10,10 @@ export type { SpecInput } from './to-spec-input.js';
 
 // `safe-run -f FILE`: read, parse and validate a spec file; `-` reads it from stdin. Any problem
 // is thrown as one RequestError listing every problem found, one line each.
-export function loadSpec(path: string, stdinText: () => string = readStdin): SpecInput {
+// stageDir: what a stage's relative `cwd` is relative to, when not the spec file's directory (--cwd).
+export function loadSpec(path: string, stdinText: () => string = readStdin, stageDir?: string): SpecInput {
   const source = readSpecSource(path, stdinText);
-  return parseSpec(source.text, source);
+  return parseSpec(source.text, { ...source, stageDir: stageDir ?? source.baseDir });
 }
 
 export interface ParseSpecOptions {
@@ -21,6 +22,8 @@ export interface ParseSpecOptions {
   format: SpecFormat;
   // Directory that relative cwd, stdin and log-dir paths are relative to.
   baseDir: string;
+  // What a stage's relative cwd is relative to; baseDir when not given.
+  stageDir?: string;
 }
 
 // The same as loadSpec for text already in hand.
@@ -32,7 +35,7 @@ export function parseSpec(text: string, options: ParseSpecOptions): SpecInput {
     ...findDuplicateNames(document),
   ];
   if (!result.success || problems.length > 0) throw specError('spec.invalid', options.label, problems);
-  return toSpecInput(result.data, options.baseDir);
+  return toSpecInput(result.data, options.baseDir, options.stageDir);
 }
 
 function readStdin(): string {

@@ -1,18 +1,16 @@
 import { resolve } from 'node:path';
+import type { SpecInput } from '../inputs/assemble-plan.js';
 import { assignStageNames } from '../inputs/stage-names.js';
-import type { Settings, StageSpec, StdinSource } from '../types.js';
+import { settingsFromSpec } from '../settings/derive.js';
+import type { StageSpec } from '../types.js';
 import type { ParsedSpec } from './schema.js';
 
-// What a spec file contributes to a Plan: its stages, and only the settings it sets, so that
-// command-line flags can override them and DEFAULT_SETTINGS fill in the rest.
-export interface SpecInput {
-  stages: StageSpec[];
-  settings: Partial<Settings>;
-}
+export type { SpecInput } from '../inputs/assemble-plan.js';
 
 // Relative paths in a spec are relative to the spec file's directory (baseDir), so a file means the
-// same thing whichever directory safe-run is started from.
-export function toSpecInput(spec: ParsedSpec, baseDir: string): SpecInput {
+// same thing whichever directory safe-run is started from; a stage's `cwd` is relative to stageDir
+// (--cwd when given, else baseDir too).
+export function toSpecInput(spec: ParsedSpec, baseDir: string, stageDir = baseDir): SpecInput {
   // Unnamed stages are named as on the command line: the program's basename, made unique (cat, cat-2).
   const names = assignStageNames(
     spec.stages.map((stage) => stage.run.argv[0]!),
@@ -23,44 +21,14 @@ export function toSpecInput(spec: ParsedSpec, baseDir: string): SpecInput {
       name: names[index]!,
       argv: [...stage.run.argv],
       env: { ...stage.run.env, ...stage.env },
-      cwd: stage.cwd === undefined ? null : resolve(baseDir, stage.cwd),
+      cwd: stage.cwd === undefined ? null : resolve(stageDir, stage.cwd),
       okCodes: stage['ok-codes'] ?? [0],
       optional: stage.optional ?? false,
-      timeoutMs: stage.timeout ?? null,
+      // 0, as for the pipeline's timeout, is no limit of its own.
+      timeoutMs: stage.timeout || null,
       maxStdout: stage['max-stdout'] ?? null,
       maxStderr: stage['max-stderr'] ?? null,
     }),
   );
-  return { stages, settings: toSettings(spec, baseDir) };
-}
-
-function toSettings(spec: ParsedSpec, baseDir: string): Partial<Settings> {
-  const settings: Partial<Settings> = {};
-  const set = <K extends keyof Settings>(key: K, value: Settings[K] | undefined) => {
-    if (value !== undefined) settings[key] = value;
-  };
-  set('policy', spec.policy);
-  set('sigpipe', spec.sigpipe);
-  set('stdin', spec.stdin === undefined ? undefined : toStdin(spec.stdin, baseDir));
-  set('timeoutMs', spec.timeout);
-  set('idleTimeoutMs', spec['idle-timeout']);
-  set('killAfterMs', spec['kill-after']);
-  set('drainTimeoutMs', spec['drain-timeout']);
-  set('maxStdout', spec['max-stdout']);
-  set('maxStderr', spec['max-stderr']);
-  set('maxLog', spec['max-log']);
-  set('onLimit', spec['on-limit']);
-  set('liveStdout', spec['live-stdout']);
-  set('logDir', spec['log-dir'] === undefined ? undefined : resolve(baseDir, spec['log-dir']));
-  set('leftovers', spec.leftovers);
-  set('failFast', spec['fail-fast']);
-  set('mask', spec.mask);
-  return settings;
-}
-
-// "inherit" and "null" are words; anything else is a file (write ./null for a file named null).
-function toStdin(text: string, baseDir: string): StdinSource {
-  if (text === 'inherit') return { kind: 'inherit' };
-  if (text === 'null') return { kind: 'null' };
-  return { kind: 'file', path: resolve(baseDir, text) };
+  return { stages, settings: settingsFromSpec(spec, baseDir) };
 }
