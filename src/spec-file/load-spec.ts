@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { findDuplicateNames } from './find-duplicate-names.js';
+import { findDuplicateNames, findProtoKeys } from './document-checks.js';
 import { problemsFromIssues, specError } from './format-problems.js';
 import { parseSpecText, type SpecFormat } from './parse-text.js';
 import { readSpecSource } from './read-source.js';
@@ -33,6 +33,7 @@ export function parseSpec(text: string, options: ParseSpecOptions): SpecInput {
   const problems = [
     ...(result.success ? [] : problemsFromIssues(result.error.issues)),
     ...findDuplicateNames(document),
+    ...findProtoKeys(document),
   ];
   if (!result.success || problems.length > 0) throw specError('spec.invalid', options.label, problems);
   return toSpecInput(result.data, options.baseDir, options.stageDir);
