@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { checkLogDir, checkRunCwd, checkStdinFile } from './check-paths.js';
+import { checkStageCount } from './limits.js';
 
 // What a spec file contributes to a Plan: its stages, and only the settings it sets, so that
 // command-line flags can override them and DEFAULT_SETTINGS fill in the rest.
@@ -31,6 +32,7 @@ export interface PlanRequest {
 
 // The one plan builder: the library and the CLI make the same checks, before anything starts.
 export function assemblePlan(request: PlanRequest): Plan {
+  checkStageCount(request.stages.length, 'the pipeline');
   const stages = placeStages(request);
   applyOkCodes(request.okCodes, stages);
   const settings: Settings = Object.assign({ ...DEFAULT_SETTINGS }, ...request.layers);

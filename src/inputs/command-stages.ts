@@ -1,5 +1,6 @@
 import type { StageSpec } from '../types.js';
 import { parseInline } from './inline-grammar.js';
+import { checkStageCount, checkTextSize } from './limits.js';
 import { assignStageNames } from './stage-names.js';
 
 // The stages of a command given on the command line or to the library: one argv, or an inline
@@ -24,7 +25,9 @@ export function stagesFromArgv(argv: string[]): StageSpec[] {
 
 // Throws RequestError for what the grammar refuses.
 export function stagesFromInline(text: string): StageSpec[] {
+  checkTextSize(text, '-c');
   const parsed = parseInline(text);
+  checkStageCount(parsed.length, '-c');
   const names = assignStageNames(parsed.map((stage) => stage.argv[0]!));
   return parsed.map((stage, i) => ({ ...blankStage(), name: names[i]!, argv: stage.argv, env: stage.env }));
 }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { checkStageCount, checkTextSize } from '../inputs/limits.js';
 import { findDuplicateNames, findProtoKeys } from './document-checks.js';
 import { problemsFromIssues, specError } from './format-problems.js';
 import { parseSpecText, type SpecFormat } from './parse-text.js';
-import { readSpecSource } from './read-source.js';
+import { readBounded, readSpecSource, STDIN_LABEL } from './read-source.js';
 import { specSchema } from './schema.js';
 import { type SpecInput, toSpecInput } from './to-spec-input.js';
 
@@ -28,7 +28,9 @@ export interface ParseSpecOptions {
 
 // The same as loadSpec for text already in hand.
 export function parseSpec(text: string, options: ParseSpecOptions): SpecInput {
+  checkTextSize(text, options.label);
   const document = parseSpecText(text, options.format, options.label);
+  checkStageCount(stageCount(document), options.label);
   const result = specSchema.safeParse(document);
   const problems = [
     ...(result.success ? [] : problemsFromIssues(result.error.issues)),
@@ -39,6 +41,12 @@ export function parseSpec(text: string, options: ParseSpecOptions): SpecInput {
   return toSpecInput(result.data, options.baseDir, options.stageDir);
 }
 
+function stageCount(document: unknown): number {
+  const stages =
+    typeof document === 'object' && document !== null && 'stages' in document ? document.stages : [];
+  return Array.isArray(stages) ? stages.length : 0;
+}
+
 function readStdin(): string {
-  return readFileSync(0, 'utf8');
+  return readBounded(0, STDIN_LABEL);
 }

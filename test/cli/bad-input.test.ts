@@ -41,4 +41,12 @@ describe('bad input that used to be accepted', () => {
     );
     expect(fs.existsSync(marker)).toBe(false);
   });
+
+  it('refuses a spec that does not end within 1MiB (-f /dev/zero) instead of reading forever', async () => {
+    const result = await runCli(['--no-facts', '-f', '/dev/zero']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe(
+      'safe-run: /dev/zero: more than 1048576 bytes (1MiB), the most a pipeline text may hold\n',
+    );
+  });
 });
