@@ -7,7 +7,9 @@ import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
+import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
+import { printRefusal } from './refusal.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -124,7 +126,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     }
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
-    const { options, answered } = parseCli(
+    const { options: parsed, answered } = parseCli(
       args,
       typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',
     );
@@ -132,9 +134,10 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
+    const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecInput(options.file, options.cwd) : null;
-    const plan = buildPlan(options, spec, io.env);
+    const plan = buildPlan(options, spec, io.env, defaults);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
@@ -142,12 +145,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
   } catch (error) {
     if (isRequestError(error)) {
-      io.stderr.write(
-        `${error.message
-          .split('\n')
-          .map((line) => `safe-run: ${line}`)
-          .join('\n')}\n`,
-      );
+      printRefusal(error, args, io);
       return EXIT_REQUEST;
     }
     const text = error instanceof Error ? error.message : String(error);
