@@ -26,7 +26,13 @@ export function applyEnvOptions(
   const text = env[ENV_OPTIONS];
   if (text === undefined || text.trim() === '') return { options: cli, defaults: {} };
   const parsed = fromEnv(() => parseCli(splitWords(text, 'the text'), '0').options);
-  if (parsed.command !== undefined || parsed.file !== undefined || parsed.argv.length > 0) {
+  if (parsed.argv.length > 0) {
+    throw new RequestError(
+      'usage.env-options',
+      `${ENV_OPTIONS}: unexpected ${JSON.stringify(parsed.argv[0])}; it holds options only (quote a value with spaces)`,
+    );
+  }
+  if (parsed.command !== undefined || parsed.file !== undefined) {
     throw new RequestError(
       'usage.env-options',
       `${ENV_OPTIONS}: only options; give what to run (-c, -f or a command) on the command line`,
