@@ -62,7 +62,7 @@ export const stageObjectSchema = z.strictObject(
     ),
     timeout: described(
       durationSchema().optional(),
-      "This stage's time limit (250ms, 5s, 2m, 1h). Default: none of its own.",
+      "This stage's time limit (10 is 10 seconds; 250ms, 2m, 1h, 1d; 0 is none). Default: none of its own.",
     ),
     'max-stdout': described(
       sizeSchema().optional(),

@@ -13,11 +13,6 @@ export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const STAGE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 export const STAGE_NAME_MAX = 64;
 
-// Every value of T, and nothing else: a compile error if src/types.ts gains or loses a member.
-export function allOf<T extends string>() {
-  return <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)) => values;
-}
-
 export function describeValue(value: unknown): string {
   if (value === undefined || value === null) return 'nothing';
   if (typeof value === 'string') return `the string ${quote(value)}`;
