@@ -1,7 +1,7 @@
-// Writes docs/schema/spec.schema.json from src/spec/schema.ts, the one definition of the spec format.
+// Writes docs/schema/spec.schema.json from src/spec-file/schema.ts, the one definition of the spec format.
 //   node scripts/gen-spec-schema.mjs          regenerate the file
 //   node scripts/gen-spec-schema.mjs --check  exit 1 if the committed file is out of date
-// test/spec/spec-docs.test.ts fails whenever the file and the schema disagree.
+// test/spec-file/spec-docs.test.ts fails whenever the file and the schema disagree.
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -14,7 +14,7 @@ const target = join(root, 'docs/schema/spec.schema.json');
 // The schema is TypeScript; bundle it (with zod) into one module and import that from memory.
 const bundle = await build({
   absWorkingDir: root,
-  entryPoints: ['src/spec/schema.ts'],
+  entryPoints: ['src/spec-file/schema.ts'],
   bundle: true,
   format: 'esm',
   platform: 'node',

@@ -1,38 +1,37 @@
-import { blankStage } from './cli/build-plan.js';
-import { DEFAULT_SETTINGS } from './defaults.js';
-import { parseInline } from './inputs/inline-grammar.js';
-import { assignStageNames } from './inputs/stage-names.js';
+import path from 'node:path';
+import { assemblePlan } from './inputs/assemble-plan.js';
+import { stagesFromArgv, stagesFromInline } from './inputs/command-stages.js';
 import type { Plan, Settings, StageSpec } from './types.js';
 
 export interface PlanOptions extends Partial<Settings> {
-  // Accepted exit codes by 1-based stage index or stage name.
+  // Accepted exit codes by 1-based stage index or stage name; an unknown stage is a RequestError.
   okCodes?: Record<string, number[]>;
+  // The directory every stage runs in; it must exist.
+  cwd?: string;
 }
 
+// The library's front end to the same plan builder the CLI uses: the same checks, the same errors.
 function finish(stages: StageSpec[], source: Plan['source'], options: PlanOptions): Plan {
-  const { okCodes = {}, ...settings } = options;
-  for (const [key, codes] of Object.entries(okCodes)) {
-    const stage = /^\d+$/.test(key) ? stages[Number(key) - 1] : stages.find((s) => s.name === key);
-    if (stage) stage.okCodes = codes;
-  }
-  return { source, stages, settings: { ...DEFAULT_SETTINGS, ...settings } };
+  const { okCodes = {}, cwd, ...settings } = options;
+  return assemblePlan({
+    source,
+    stages,
+    layers: [settings],
+    okCodes: Object.entries(okCodes).map(([stage, codes]) => ({
+      stage,
+      codes,
+      written: `${stage}=${codes.join(',')}`,
+    })),
+    cwd: cwd === undefined ? null : path.resolve(cwd),
+  });
 }
 
-// A one-stage plan from an argv, for library callers.
+// A one-stage plan from an argv, for library callers; throws RequestError.
 export function planFromArgv(argv: string[], options: PlanOptions = {}): Plan {
-  const [name] = assignStageNames([argv[0] ?? '']);
-  return finish([{ ...blankStage(), name: name!, argv }], 'argv', options);
+  return finish(stagesFromArgv(argv), 'argv', options);
 }
 
 // A plan from an inline pipeline string ("a | b | c"), parsed without a shell; throws RequestError.
 export function planFromInline(text: string, options: PlanOptions = {}): Plan {
-  const parsed = parseInline(text);
-  const names = assignStageNames(parsed.map((stage) => stage.argv[0]!));
-  const stages = parsed.map((stage, i) => ({
-    ...blankStage(),
-    name: names[i]!,
-    argv: stage.argv,
-    env: stage.env,
-  }));
-  return finish(stages, 'inline', options);
+  return finish(stagesFromInline(text), 'inline', options);
 }

@@ -1,10 +1,9 @@
 // The data that flows through safe-run: inputs become a Plan, the engine turns a Plan into a Report.
 // Nothing downstream of the engine reaches back into it.
 
-export type Policy = 'pipefail' | 'first-failure' | 'last';
-export type SigpipeMode = 'tolerate' | 'fail';
-export type OnLimit = 'truncate' | 'kill';
-export type LeftoversMode = 'kill' | 'keep';
+import type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './settings/values.js';
+
+export type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './settings/values.js';
 
 export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };
 
@@ -37,7 +36,7 @@ export interface Settings {
   maxStderr: number;
   onLimit: OnLimit;
   // The last stage's stdout is the pipeline's product: streamed whole by default, or capped like stderr.
-  liveStdout: 'full' | 'capped';
+  liveStdout: LiveStdoutMode;
   logDir: string | null;
   maxLog: number;
   leftovers: LeftoversMode;

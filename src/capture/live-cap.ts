@@ -1,4 +1,4 @@
-import { formatBytes } from '../inputs/units.js';
+import { formatBytes } from '../format-units.js';
 import { EMPTY, LF, snapEnd, snapWindow } from './cut-points.js';
 
 export function liveCapMarker(label: string, capBytes: number): string {

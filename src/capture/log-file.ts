@@ -1,6 +1,6 @@
 import { close, existsSync, fchmodSync, mkdirSync, openSync, writev } from 'node:fs';
 import { dirname } from 'node:path';
-import { formatBytes } from '../inputs/units.js';
+import { formatBytes } from '../format-units.js';
 import { groupDigits } from './cut-points.js';
 
 export interface StreamLogResult {

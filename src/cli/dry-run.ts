@@ -1,7 +1,8 @@
 import { MASK, maskText } from '../capture/mask.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
 import { decideVerdict } from '../policy/verdict.js';
-import { durationText, sizeText } from '../spec/value-schemas.js';
+import { showSettings } from '../settings/derive.js';
+import { durationText, sizeText } from '../spec-file/value-schemas.js';
 import type { Plan, Settings, StageError, Verdict } from '../types.js';
 import type { CliIO } from './cli-io.js';
 
@@ -139,7 +140,7 @@ function renderPlan(document: DryRunDocument): string {
     if (stage.error) row('error', `${stage.error.code}: ${stage.error.message}`);
   }
   lines.push('settings');
-  for (const [key, value] of settingRows(document.settings)) lines.push(`  ${key.padEnd(14)} ${value}`);
+  for (const [key, value] of showSettings(document.settings)) lines.push(`  ${key.padEnd(14)} ${value}`);
   const outcome = `exit ${document.exitCode} (${document.reason})`;
   lines.push(
     document.ok
@@ -153,27 +154,4 @@ function programText(stage: DryRunStage): string {
   if (stage.resolvedPath === null) return stage.error?.code === 'ENOENT' ? 'not found' : 'cannot be started';
   if (!stage.ok) return `${stage.resolvedPath} (cannot be started)`;
   return stage.interpreter ? `${stage.resolvedPath} (run by ${stage.interpreter})` : stage.resolvedPath;
-}
-
-function settingRows(s: Settings): [string, string][] {
-  const duration = (ms: number | null) => (ms === null ? 'none' : durationText(ms));
-  return [
-    ['policy', s.policy],
-    ['sigpipe', s.sigpipe],
-    ['stdin', s.stdin.kind === 'file' ? s.stdin.path : s.stdin.kind],
-    ['timeout', duration(s.timeoutMs)],
-    ['idle-timeout', duration(s.idleTimeoutMs)],
-    ['kill-after', duration(s.killAfterMs)],
-    ['drain-timeout', duration(s.drainTimeoutMs)],
-    ['max-stdout', sizeText(s.maxStdout)],
-    ['max-stderr', sizeText(s.maxStderr)],
-    ['max-log', sizeText(s.maxLog)],
-    ['on-limit', s.onLimit],
-    ['live-stdout', s.liveStdout],
-    ['log-dir', s.logDir ?? 'none'],
-    ['leftovers', s.leftovers],
-    ['fail-fast', String(s.failFast)],
-    ['mask', s.mask.length === 0 ? 'none' : s.mask.join(', ')],
-    ['facts', s.facts ?? 'off'],
-  ];
 }

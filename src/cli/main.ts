@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Chalk } from 'chalk';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
@@ -9,7 +10,9 @@ import { writeReports } from '../reporters/write-reports.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
 import type { CliIO } from './cli-io.js';
+import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
+import { printRefusal } from './refusal.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -21,14 +24,14 @@ function colorLevel(io: CliIO): 0 | 1 {
   return io.stderr.isTTY ? 1 : 0;
 }
 
-async function loadSpecInput(file: string): Promise<SpecInput> {
-  const { loadSpec } = await import('../spec/load-spec.js');
-  return loadSpec(file);
+async function loadSpecInput(file: string, cwd: string | undefined): Promise<SpecInput> {
+  const { loadSpec } = await import('../spec-file/load-spec.js');
+  return loadSpec(file, undefined, cwd === undefined ? undefined : path.resolve(cwd));
 }
 
 async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
   if (args[0] === 'schema') {
-    const { specJsonSchema } = await import('../spec/schema.js');
+    const { specJsonSchema } = await import('../spec-file/schema.js');
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
     return 0;
   }
@@ -113,7 +116,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     }
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
-    const { options, answered } = parseCli(
+    const { options: parsed, answered } = parseCli(
       args,
       typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',
     );
@@ -121,9 +124,10 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
+    const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
-    const spec = options.file !== undefined ? await loadSpecInput(options.file) : null;
-    const plan = buildPlan(options, spec, io.env);
+    const spec = options.file !== undefined ? await loadSpecInput(options.file, options.cwd) : null;
+    const plan = buildPlan(options, spec, io.env, defaults);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
@@ -131,12 +135,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
   } catch (error) {
     if (isRequestError(error)) {
-      io.stderr.write(
-        `${error.message
-          .split('\n')
-          .map((line) => `safe-run: ${line}`)
-          .join('\n')}\n`,
-      );
+      printRefusal(error, args, io);
       return EXIT_REQUEST;
     }
     const text = error instanceof Error ? error.message : String(error);

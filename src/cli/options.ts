@@ -1,32 +1,20 @@
 import { Command, CommanderError, Option } from 'commander';
+import type { FlagValue } from '../settings/kinds.js';
+import { settingRows } from '../settings/table.js';
 import { requestErrorFrom } from './commander-error.js';
 
 // What the command line said, before it is merged with a spec file and defaults into a Plan.
 export interface CliOptions {
   command?: string;
   file?: string;
-  policy?: string;
-  sigpipe?: string;
   okCodes?: string[];
-  stdin?: string;
   json?: boolean;
   report?: string;
   quiet?: boolean;
   dryRun?: boolean;
-  timeout?: string;
-  idleTimeout?: string;
-  killAfter?: string;
-  drainTimeout?: string;
-  maxStdout?: string;
-  maxStderr?: string;
-  onLimit?: string;
-  logDir?: string;
-  maxLog?: string;
-  mask?: string[];
-  leftovers?: string;
-  failFast?: boolean;
-  facts?: string | false;
-  liveStdout?: string;
+  cwd?: string;
+  // The settings flags (SETTINGS_TABLE), by long flag: '--timeout' -> '5s'.
+  settings: Record<string, FlagValue>;
   argv: string[];
 }
 
@@ -38,79 +26,71 @@ export interface ParsedCli {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+// " (default: 5s)"; nothing for an unset value, a switch that is off or an empty list.
+export function helpDefault<T>(value: T, show: (value: T) => string): string {
+  const unset = value === null || value === false || (Array.isArray(value) && value.length === 0);
+  return unset ? '' : ` (default: ${show(value)})`;
+}
+
+// The options every setting in SETTINGS_TABLE gives the command line.
+function settingOptions(): Option[] {
+  const options: Option[] = [];
+  for (const row of settingRows()) {
+    const arg = row.arg ?? row.kind.arg;
+    const shown = helpDefault(row.default, row.kind.show);
+    const option = new Option(arg === null ? row.flag : `${row.flag} ${arg}`, `${row.help}${shown}`);
+    if (row.kind.choices) option.choices(row.kind.choices);
+    if (row.kind.repeatable) option.argParser(collect);
+    options.push(option);
+    if (row.kind.negation) options.push(new Option(`--no-${row.flag.slice(2)}`, row.kind.negation));
+  }
+  return options;
+}
+
 function buildProgram(version: string): Command {
-  return new Command('safe-run')
+  const program = new Command('safe-run')
     .usage(
       '[options] -- PROGRAM [ARG...]\n       safe-run [options] -c "A | B | C"\n       safe-run [options] -f pipeline.yaml',
     )
     .description(
       'Run a pipeline without a shell: real pipes, every stage reported, an exit code by an explicit policy.\n' +
+        'Defaults for every run: SAFE_RUN_OPTIONS="--timeout 10m --log-dir logs" (flags, lowest precedence).\n' +
         'More: safe-run schema (the spec format), safe-run facts (programs this machine could not start).',
     )
     .version(version, '-V, --version')
     .argument('[command...]', 'one stage: the program and its arguments (after --)')
     .option('-c, --command <pipeline>', 'an inline pipeline "a ARGS | b ARGS", parsed without a shell')
     .option('-f, --file <spec>', 'a pipeline spec file (.yaml, .yml, .json; - for stdin)')
-    .addOption(
-      new Option('--policy <policy>', 'how stage outcomes become the exit code (default: pipefail)').choices([
-        'pipefail',
-        'first-failure',
-        'last',
-      ]),
-    )
-    .addOption(
-      new Option(
-        '--sigpipe <mode>',
-        'a stage killed by SIGPIPE: tolerate or fail (default: tolerate)',
-      ).choices(['tolerate', 'fail']),
-    )
+    .option('--cwd <dir>', 'the directory every stage runs in (default: the current one)')
     .option(
       '--ok-codes <stage=codes>',
       'accepted exit codes for a stage, by name or 1-based index: grep=0,1 (repeatable)',
       collect,
     )
-    .option('--stdin <source>', 'first stage stdin: inherit, null or a FILE (default: inherit)')
     .option('--json', 'stream nothing; print one JSON report on stdout at the end')
     .option('--report <file>', 'also write the JSON report to FILE (atomically)')
     .option('-q, --quiet', 'print the table only when the verdict is not ok')
-    .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
-    .option('--timeout <duration>', 'limit for the whole pipeline (250ms, 5s, 2m, 1h)')
-    .option('--idle-timeout <duration>', 'stop the pipeline after this long without any I/O')
-    .option('--kill-after <duration>', 'SIGKILL this long after SIGTERM (default: 5s)')
-    .option('--drain-timeout <duration>', 'wait this long for output pipes after a stage exits (default: 2s)')
-    .option('--max-stdout <size>', 'stdout kept per stage: head and tail (default: 32KiB)')
-    .option('--max-stderr <size>', 'stderr kept per stage: head and tail (default: 32KiB)')
-    .addOption(
-      new Option('--on-limit <action>', 'when a stream crosses its cap (default: truncate)').choices([
-        'truncate',
-        'kill',
-      ]),
-    )
-    .addOption(
-      new Option(
-        '--live-stdout <mode>',
-        'stream the last stage stdout whole, or capped like stderr (default: full)',
-      ).choices(['full', 'capped']),
-    )
-    .option('--log-dir <dir>', 'save every stream whole, one file per stage and stream')
-    .option('--max-log <size>', 'bound for each saved stream (default: 100MiB)')
-    .option('--mask <name>', 'also mask the value of this environment variable (repeatable)', collect)
-    .addOption(
-      new Option(
-        '--leftovers <action>',
-        'processes left behind by stages: kill or keep (default: kill)',
-      ).choices(['kill', 'keep']),
-    )
-    .option('--fail-fast', 'when a stage fails, stop the others')
-    .option(
-      '--facts <file>',
-      'the environment-facts ledger (default: $SAFE_RUN_FACTS or ~/.local/state/safe-run/facts.jsonl)',
-    )
-    .option('--no-facts', 'do not read or write the environment-facts ledger')
+    .option('--dry-run', 'validate, resolve programs and print the plan; start nothing');
+  for (const option of settingOptions()) program.addOption(option);
+  return program
     .passThroughOptions()
     .allowExcessArguments(true)
     .helpOption('-h, --help', 'show this help')
     .showSuggestionAfterError(true);
+}
+
+const CLI_ONLY = ['command', 'file', 'okCodes', 'json', 'report', 'quiet', 'dryRun', 'cwd'] as const;
+
+function toCliOptions(program: Command): CliOptions {
+  const opts: Record<string, unknown> = program.opts();
+  const settings: Record<string, FlagValue> = {};
+  for (const row of settingRows()) {
+    const value = opts[new Option(row.flag).attributeName()];
+    if (value !== undefined) settings[row.flag] = value as FlagValue;
+  }
+  const options: CliOptions = { settings, argv: program.args };
+  for (const key of CLI_ONLY) if (opts[key] !== undefined) Object.assign(options, { [key]: opts[key] });
+  return options;
 }
 
 // Parses safe-run's own flags. Errors become RequestError (exit 125), never commander's own exit.
@@ -135,12 +115,11 @@ export function parseCli(args: string[], version: string): ParsedCli {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
-        return { options: { okCodes: [], mask: [], argv: [] }, answered: answered ?? '' };
+        return { options: { settings: {}, argv: [] }, answered: answered ?? '' };
       }
       throw requestErrorFrom(error, message, 'safe-run --help');
     }
     throw error;
   }
-  const opts = program.opts() as Omit<CliOptions, 'argv'>;
-  return { options: { ...opts, argv: program.args }, answered };
+  return { options: toCliOptions(program), answered };
 }

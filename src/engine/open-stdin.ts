@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { RequestError } from '../errors.js';
-import { formatDuration } from '../inputs/units.js';
+import { formatDuration } from '../format-units.js';
 import type { Plan } from '../types.js';
 import { closeQuietly } from './kernel-pipes.js';
 

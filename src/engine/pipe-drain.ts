@@ -1,4 +1,4 @@
-import { formatDuration } from '../inputs/units.js';
+import { formatDuration } from '../format-units.js';
 import type { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import { findHoldersOf } from '../teardown/pipe-holders.js';

@@ -4,7 +4,7 @@ import { LinePrefixer } from '../capture/line-prefixer.js';
 import { LiveCap } from '../capture/live-cap.js';
 import { StreamLog, type StreamLogResult } from '../capture/log-file.js';
 import { StreamMasker } from '../capture/mask.js';
-import { formatBytes } from '../inputs/units.js';
+import { formatBytes } from '../format-units.js';
 import type { Settings, StreamReport } from '../types.js';
 import { ChunkPool } from './chunk-pool.js';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { formatDuration } from '../inputs/units.js';
+import { formatDuration } from '../format-units.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';

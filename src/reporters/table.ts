@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { formatBytes, formatDuration } from '../inputs/units.js';
+import { formatBytes, formatDuration } from '../format-units.js';
 import type { Report, StageResult, StageStatus, StreamReport } from '../types.js';
 import type { Reporter } from './reporter.js';
 

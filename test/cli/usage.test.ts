@@ -8,7 +8,7 @@ describe('bad requests', () => {
     ['two inputs at once', ['-c', 'true', '--', 'true'], /only one of/],
     ['an unknown flag', ['--polcy', 'last', '--', 'true'], /unknown option.*--polcy/],
     ['a bad policy', ['--policy', 'sometimes', '--', 'true'], /sometimes/],
-    ['a bad duration', ['--timeout', '5', '--', 'true'], /not a duration/],
+    ['a bad duration', ['--timeout', '42D', '--', 'true'], /not a duration/],
     ['a bad size', ['--max-stderr', 'lots', '--', 'true'], /not a size/],
     ['ok-codes for a stage that does not exist', ['--ok-codes', 'grep=0,1', '--', 'true'], /no stage "grep"/],
     ['malformed ok-codes', ['--ok-codes', 'grep', '--', 'true'], /STAGE=CODES/],

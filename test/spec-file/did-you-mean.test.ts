@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { editDistance, suggestKey } from '../../src/spec/did-you-mean.js';
-import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec/schema.js';
+import { editDistance, suggestKey } from '../../src/spec-file/did-you-mean.js';
+import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec-file/schema.js';
 
 describe('editDistance', () => {
   test('counts insertions, deletions, substitutions and adjacent swaps as one edit each', () => {

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { RequestError } from '../../src/errors.js';
-import { parseSpec } from '../../src/spec/load-spec.js';
-import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec/schema.js';
+import { parseSpec } from '../../src/spec-file/load-spec.js';
+import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec-file/schema.js';
 
 type Format = 'yaml' | 'json';
 const LABEL = 'gen.yaml';

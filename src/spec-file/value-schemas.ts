@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readDuration, readSize, sizeTooLarge } from '../inputs/units.js';
+import { readDuration, readSize, sizeTooLarge } from '../inputs/read-units.js';
 
 // The zod pieces the spec schema is built from. Each one carries the sentence a user sees when the
 // value is wrong, and durations and sizes are converted by the same parsers the CLI flags use.
@@ -7,16 +7,11 @@ import { readDuration, readSize, sizeTooLarge } from '../inputs/units.js';
 // The same grammar readDuration and readSize accept (a test checks they agree), spelled without
 // regex flags so the JSON Schema `pattern` means the same thing in editors. The values themselves
 // are converted, and their range checked, by those readers: the ones the CLI flags use.
-export const DURATION_PATTERN = /^\d+(?:\.\d+)?(?:ms|s|m|h)$/;
-export const SIZE_PATTERN = /^\d+(?:\.\d+)?\s*(?:[bB]|[kKmMgG](?:[iI]?[bB])?)?$/;
+export const DURATION_PATTERN = /^(?:\d+(?:\.\d*)?|\.\d+)(?:ms|s|m|h|d)?$/;
+export const SIZE_PATTERN = /^(?:\d+\s*[bB]?|\d+(?:\.\d+)?\s*[kKmMgG](?:[iI]?[bB])?)$/;
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const STAGE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 export const STAGE_NAME_MAX = 64;
-
-// Every value of T, and nothing else: a compile error if src/types.ts gains or loses a member.
-export function allOf<T extends string>() {
-  return <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)) => values;
-}
 
 export function describeValue(value: unknown): string {
   if (value === undefined || value === null) return 'nothing';
@@ -66,16 +61,21 @@ export function enumSchema<const T extends readonly [string, ...string[]]>(value
   return z.enum(values, { error: expected(`one of ${values.join(', ')}`) });
 }
 
-const DURATION_EXPECTED = 'a duration with a unit, such as 250ms, 5s, 2m or 1h';
+const DURATION_EXPECTED =
+  'a duration: seconds (10, 2.5) or a number with a unit such as 250ms, 5s, 2m, 1h or 1d';
 
+// A duration as coreutils `timeout` reads it; YAML's `timeout: 10` is a number, and means 10 seconds.
 export function durationSchema() {
+  const error = expected(DURATION_EXPECTED);
   return z
-    .string({ error: expected(DURATION_EXPECTED) })
-    .regex(DURATION_PATTERN, { error: expected(DURATION_EXPECTED) })
-    .transform((text, ctx) => {
-      const read = readDuration(text);
+    .union(
+      [z.number({ error }).nonnegative({ error }), z.string({ error }).regex(DURATION_PATTERN, { error })],
+      { error },
+    )
+    .transform((value, ctx) => {
+      const read = readDuration(String(value));
       if (read.ok) return read.value;
-      ctx.issues.push({ code: 'custom', input: text, message: read.message });
+      ctx.issues.push({ code: 'custom', input: value, message: read.message });
       return z.NEVER;
     });
 }
@@ -105,9 +105,17 @@ export function sizeSchema() {
     });
 }
 
+// __proto__ is a name a shell accepts, but JavaScript objects would drop it silently: refused.
+export function isEnvName(name: string): boolean {
+  return ENV_NAME_PATTERN.test(name) && name !== '__proto__';
+}
+
 export function envNameSchema() {
   const what = 'a variable name: letters, digits and _, not starting with a digit';
-  return z.string({ error: expected(what) }).regex(ENV_NAME_PATTERN, { error: expected(what) });
+  return z
+    .string({ error: expected(what) })
+    .regex(ENV_NAME_PATTERN, { error: expected(what) })
+    .refine(isEnvName, { error: '__proto__ cannot be passed to a stage; use another name' });
 }
 
 // YAML reads `8080`, `true` and `1.10` as a number or a boolean where a string was meant. They are

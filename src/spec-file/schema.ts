@@ -1,31 +1,19 @@
 import { z } from 'zod';
-import { DEFAULT_SETTINGS } from '../defaults.js';
-import type { LeftoversMode, OnLimit, Policy, Settings, SigpipeMode } from '../types.js';
+import { settingRows } from '../settings/table.js';
 import { runSchema } from './run-schema.js';
 import {
-  allOf,
   booleanSchema,
   durationSchema,
-  durationText,
-  enumSchema,
   envMapSchema,
-  envNameSchema,
   exitCodesSchema,
   expected,
   sizeSchema,
-  sizeText,
   stageNameSchema,
   textSchema,
 } from './value-schemas.js';
 
 // The one definition of the spec-file format. Validation, the TypeScript types and
 // docs/schema/spec.schema.json (through specJsonSchema) all come from here.
-
-const POLICIES = allOf<Policy>()(['pipefail', 'first-failure', 'last']);
-const SIGPIPE_MODES = allOf<SigpipeMode>()(['tolerate', 'fail']);
-const ON_LIMIT = allOf<OnLimit>()(['truncate', 'kill']);
-const LEFTOVERS = allOf<LeftoversMode>()(['kill', 'keep']);
-const LIVE_STDOUT = allOf<Settings['liveStdout']>()(['full', 'capped']);
 
 // JSON Schema `default`s, kept beside the schema rather than applied by zod: a spec file reports only
 // what it sets, so that command-line flags and DEFAULT_SETTINGS fill in the rest.
@@ -35,6 +23,16 @@ function described<T extends z.ZodType>(schema: T, description: string, defaultV
   const withMeta = schema.meta({ description });
   if (defaultValue !== undefined) DEFAULTS.set(withMeta, defaultValue);
   return withMeta;
+}
+
+// The pipeline-level keys that are settings, from SETTINGS_TABLE (src/settings/table.ts).
+function settingKeys() {
+  const shape: Record<string, z.ZodOptional<z.ZodType<unknown>>> = {};
+  for (const row of settingRows()) {
+    if (row.specKey === null) continue;
+    shape[row.specKey] = described(row.kind.schema().optional(), row.doc, row.kind.documented(row.default));
+  }
+  return shape;
 }
 
 export const stageObjectSchema = z.strictObject(
@@ -64,7 +62,7 @@ export const stageObjectSchema = z.strictObject(
     ),
     timeout: described(
       durationSchema().optional(),
-      "This stage's time limit (250ms, 5s, 2m, 1h). Default: none of its own.",
+      "This stage's time limit (10 is 10 seconds; 250ms, 2m, 1h, 1d; 0 is none). Default: none of its own.",
     ),
     'max-stdout': described(
       sizeSchema().optional(),
@@ -109,83 +107,7 @@ export const specSchema = z
         }),
         'Spec format version; must be 1.',
       ),
-      policy: described(
-        enumSchema(POLICIES).optional(),
-        'Which stage outcomes decide the exit code.',
-        DEFAULT_SETTINGS.policy,
-      ),
-      sigpipe: described(
-        enumSchema(SIGPIPE_MODES).optional(),
-        'Whether a stage killed by SIGPIPE (its reader exited early) counts as a success.',
-        DEFAULT_SETTINGS.sigpipe,
-      ),
-      stdin: described(
-        textSchema(
-          '"inherit", "null" or a file path',
-          'got nothing; for no input write "null" in quotes, since a bare null in YAML means no value',
-        ).optional(),
-        "The first stage's stdin: inherit, null, or a file path (relative to the spec file's directory).",
-        'inherit',
-      ),
-      timeout: described(durationSchema().optional(), 'Time limit for the whole pipeline. Default: none.'),
-      'idle-timeout': described(
-        durationSchema().optional(),
-        'Stop the pipeline when no stage writes output for this long. Default: none.',
-      ),
-      'kill-after': described(
-        durationSchema().optional(),
-        'Grace period between SIGTERM and SIGKILL.',
-        durationText(DEFAULT_SETTINGS.killAfterMs),
-      ),
-      'drain-timeout': described(
-        durationSchema().optional(),
-        'How long to wait for output streams to close after the stages exit.',
-        durationText(DEFAULT_SETTINGS.drainTimeoutMs),
-      ),
-      'max-stdout': described(
-        sizeSchema().optional(),
-        "Bytes of each stage's stdout kept in the report (head and tail).",
-        sizeText(DEFAULT_SETTINGS.maxStdout),
-      ),
-      'max-stderr': described(
-        sizeSchema().optional(),
-        "Bytes of each stage's stderr kept in the report (head and tail).",
-        sizeText(DEFAULT_SETTINGS.maxStderr),
-      ),
-      'max-log': described(
-        sizeSchema().optional(),
-        'Largest log file written per stream under log-dir.',
-        sizeText(DEFAULT_SETTINGS.maxLog),
-      ),
-      'on-limit': described(
-        enumSchema(ON_LIMIT).optional(),
-        'What happens when a stream passes its limit: keep running and truncate, or kill the stage.',
-        DEFAULT_SETTINGS.onLimit,
-      ),
-      'live-stdout': described(
-        enumSchema(LIVE_STDOUT).optional(),
-        "How the last stage's stdout is shown live: whole, as the pipeline's product, or capped at max-stdout like stderr (then its tail at the end).",
-        DEFAULT_SETTINGS.liveStdout,
-      ),
-      'log-dir': described(
-        textSchema('a directory path').optional(),
-        "Directory where every stream is saved in full (relative to the spec file's directory). Default: none.",
-      ),
-      leftovers: described(
-        enumSchema(LEFTOVERS).optional(),
-        'What to do with processes a stage left running after it exited.',
-        DEFAULT_SETTINGS.leftovers,
-      ),
-      'fail-fast': described(
-        booleanSchema().optional(),
-        'Stop the other stages as soon as one fails.',
-        DEFAULT_SETTINGS.failFast,
-      ),
-      mask: described(
-        z.array(envNameSchema(), { error: expected('a list of variable names') }).optional(),
-        'Environment variables whose values are masked in output, besides the secret-looking ones.',
-        DEFAULT_SETTINGS.mask,
-      ),
+      ...settingKeys(),
       stages: described(
         z
           .array(stageSchema, {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { PIPELINE_KEYS, STAGE_KEYS, specJsonSchema, specJsonSchemaText } from '../../src/spec/schema.js';
+import { PIPELINE_KEYS, STAGE_KEYS, specJsonSchema, specJsonSchemaText } from '../../src/spec-file/schema.js';
 
 const root = join(import.meta.dirname, '../..');
 

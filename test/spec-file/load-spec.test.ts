@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.js';
-import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec/schema.js';
+import { loadSpec } from '../../src/spec-file/load-spec.js';
+import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec-file/schema.js';
 import type { Settings, StageSpec } from '../../src/types.js';
 import { specDir } from './spec-files.js';
 

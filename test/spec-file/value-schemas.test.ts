@@ -8,8 +8,8 @@ import {
   readDuration,
   readSize,
   type UnitValue,
-} from '../../src/inputs/units.js';
-import { DURATION_PATTERN, SIZE_PATTERN } from '../../src/spec/value-schemas.js';
+} from '../../src/inputs/read-units.js';
+import { DURATION_PATTERN, SIZE_PATTERN } from '../../src/spec-file/value-schemas.js';
 
 // Whether the text is written as a value at all; a value out of range is still written as one.
 function wellFormed(read: (text: string) => UnitValue, text: string): boolean {
@@ -62,12 +62,17 @@ describe('the JSON Schema patterns', () => {
   });
 
   test('agree with the parsers on the documented examples', () => {
-    for (const text of ['250ms', '5s', '1.5s', '2m', '1h']) expect(DURATION_PATTERN.test(text)).toBe(true);
-    for (const text of ['5', '5 s', '5sec', '-1s', '1d', '']) expect(DURATION_PATTERN.test(text)).toBe(false);
+    for (const text of ['250ms', '5s', '1.5s', '2m', '1h', '5', '1d', '.1', '10.34', '0']) {
+      expect(DURATION_PATTERN.test(text)).toBe(true);
+    }
+    for (const text of ['5 s', '5sec', '-1s', '42D', 'invalid', '1e2', '']) {
+      expect(DURATION_PATTERN.test(text)).toBe(false);
+    }
     for (const text of ['64KiB', '10MB', '1GiB', '512B', '4096', '10 MB', '1.5k']) {
       expect(SIZE_PATTERN.test(text)).toBe(true);
     }
-    for (const text of ['10XB', '-1', 'KiB', '1TiB', '']) expect(SIZE_PATTERN.test(text)).toBe(false);
+    for (const text of ['10XB', '-1', 'KiB', '1TiB', '', '1.5', '1.5B'])
+      expect(SIZE_PATTERN.test(text)).toBe(false);
   });
 });
 
@@ -102,10 +107,10 @@ describe('the duration and size parsers the flags and spec files share', () => {
   });
 
   test('name the flag and say how to write the value when it is not one', () => {
-    const error = flagError(() => parseDuration('5', '--idle-timeout'));
+    const error = flagError(() => parseDuration('5x', '--idle-timeout'));
     expect(error.code).toBe('usage.duration');
     expect(error.message).toBe(
-      '--idle-timeout: "5" is not a duration; write a number with a unit: 250ms, 5s, 2m, 1h',
+      '--idle-timeout: "5x" is not a duration; write seconds (10, 2.5) or a number with a unit: 250ms, 5s, 2m, 1h, 1d',
     );
     expect(flagError(() => parseSize('10XB', '--max-stdout')).message).toBe(
       '--max-stdout: "10XB" is not a size; write bytes or a number with a unit: 64KiB, 10MB, 1GiB',

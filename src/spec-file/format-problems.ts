@@ -89,12 +89,13 @@ function stageIndex(problem: SpecProblem): number {
 // "pipeline.yaml: stages[1].run: expected ...", one line per problem, pipeline-level ones first.
 export function formatProblems(label: string, problems: readonly SpecProblem[]): string[] {
   const ordered = [...problems].sort((a, b) => stageIndex(a) - stageIndex(b));
-  const lines: string[] = [];
+  // A Set keeps this linear: a spec of 16k broken stages has 16k problems.
+  const seen = new Set<string>();
   for (const problem of ordered) {
     const where = formatPath(problem.path);
-    const line = oneLine(`${label}: ${where === '' ? '' : `${where}: `}${problem.message}`);
-    if (!lines.includes(line)) lines.push(line);
+    seen.add(oneLine(`${label}: ${where === '' ? '' : `${where}: `}${problem.message}`));
   }
+  const lines = [...seen];
   if (lines.length <= MAX_LINES) return lines;
   const more = lines.length - MAX_LINES;
   return [

@@ -2,7 +2,7 @@ import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { loadSpec } from '../../src/spec/load-spec.js';
+import { loadSpec } from '../../src/spec-file/load-spec.js';
 import { specDir } from './spec-files.js';
 
 const examplesDir = join(import.meta.dirname, '../../docs/examples');

@@ -1,5 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
+import { RequestError } from '../errors.js';
+import { MAX_TEXT_BYTES, textTooLarge } from '../inputs/limits.js';
 import { specError } from './format-problems.js';
 import type { SpecFormat } from './parse-text.js';
 
@@ -27,7 +29,7 @@ export function readSpecSource(path: string, stdinText: () => string): SpecSourc
     };
   }
   const format: SpecFormat = extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
-  const text = readWith(() => readFileSync(path, 'utf8'), path);
+  const text = readWith(() => readFileBounded(path), path);
   return { text, label: path, baseDir: isRegularFile(path) ? dirname(resolve(path)) : process.cwd(), format };
 }
 
@@ -45,6 +47,7 @@ function readWith(read: () => string, label: string): string {
   try {
     return read();
   } catch (error) {
+    if (error instanceof RequestError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const [errorCode, message] = READ_ERRORS[code] ?? [
       'spec.unreadable',
@@ -60,4 +63,27 @@ function isRegularFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+function readFileBounded(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    return readBounded(fd, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// Reads at most MAX_TEXT_BYTES (and one byte more, to know there was more): /dev/zero or a runaway
+// pipe is refused instead of filling memory.
+export function readBounded(fd: number, label: string): string {
+  const buffer = Buffer.alloc(MAX_TEXT_BYTES + 1);
+  let length = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+    if (length > MAX_TEXT_BYTES) throw textTooLarge(label);
+  }
+  return buffer.toString('utf8', 0, length);
 }

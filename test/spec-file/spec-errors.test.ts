@@ -1,6 +1,6 @@
 import { chmodSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadSpec, parseSpec } from '../../src/spec/load-spec.js';
+import { loadSpec, parseSpec } from '../../src/spec-file/load-spec.js';
 import { linesOf, requestErrorOf, specDir } from './spec-files.js';
 
 const dir = specDir();
@@ -181,12 +181,18 @@ describe('values', () => {
     ]);
   });
 
-  test('durations need a unit, as on the command line', () => {
-    expect(problems(`version: 1\ntimeout: 5\n${STAGE_OK}`)).toEqual([
-      'pipeline.yaml: timeout: expected a duration with a unit, such as 250ms, 5s, 2m or 1h; got the number 5',
+  test('durations are read as coreutils timeout reads them: a bare number is seconds', () => {
+    const spec = parseSpec(`version: 1\ntimeout: 5\nkill-after: .5\nidle-timeout: 1d\n${STAGE_OK}`, {
+      label: 'pipeline.yaml',
+      format: 'yaml',
+      baseDir: '/',
+    });
+    expect(spec.settings).toMatchObject({ timeoutMs: 5000, killAfterMs: 500, idleTimeoutMs: 86_400_000 });
+    expect(problems(`version: 1\ntimeout: 42D\n${STAGE_OK}`)).toEqual([
+      'pipeline.yaml: timeout: expected a duration: seconds (10, 2.5) or a number with a unit such as 250ms, 5s, 2m, 1h or 1d; got the string "42D"',
     ]);
     expect(problems(`version: 1\nkill-after: 5 s\n${STAGE_OK}`)).toHaveLength(1);
-    expect(problems(`version: 1\nidle-timeout: 1d\n${STAGE_OK}`)).toHaveLength(1);
+    expect(problems(`version: 1\nidle-timeout: -1\n${STAGE_OK}`)).toHaveLength(1);
   });
 
   test('durations longer than a timer can wait are refused', () => {

@@ -24,3 +24,22 @@ export function findDuplicateNames(document: unknown): SpecProblem[] {
   });
   return problems;
 }
+
+// A stage env key __proto__ is valid for a shell but would vanish from a JavaScript object (the
+// schema's record drops it): read from the document as written, and refused.
+export function findProtoKeys(document: unknown): SpecProblem[] {
+  if (typeof document !== 'object' || document === null || !('stages' in document)) return [];
+  const stages = document.stages;
+  if (!Array.isArray(stages)) return [];
+  return stages.flatMap((stage: unknown, index) => {
+    if (typeof stage !== 'object' || stage === null || !('env' in stage)) return [];
+    const env = stage.env;
+    if (typeof env !== 'object' || env === null || !Object.hasOwn(env, '__proto__')) return [];
+    return [
+      {
+        path: ['stages', index, 'env', '__proto__'],
+        message: '__proto__ cannot be passed to a stage; use another name',
+      },
+    ];
+  });
+}

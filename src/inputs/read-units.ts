@@ -18,19 +18,31 @@ function shown(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS: Record<string, number> = {
+  '': 1000,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
 
-// Durations as users write them: 250ms, 5s, 1.5s, 2m, 1h. A bare number is refused: its unit is a guess.
+// Durations as coreutils `timeout` reads them: a bare number is seconds, with fractions (.5, 10.34,
+// 5.) and the suffixes s, m, h and d; ms is safe-run's own. Only decimal text: the hexadecimal,
+// exponent and `inf` forms that timeout's strtod also takes are refused, since nobody means them.
+// A nonzero value never rounds down to 0, which means "no limit" where 0 is allowed.
 export function readDuration(text: string): UnitValue {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d*)?|\.\d+)(ms|s|m|h|d)?$/.exec(text);
   if (!match) {
     return {
       ok: false,
       reason: 'syntax',
-      message: `${shown(text)} is not a duration; write a number with a unit: 250ms, 5s, 2m, 1h`,
+      message: `${shown(text)} is not a duration; write seconds (10, 2.5) or a number with a unit: 250ms, 5s, 2m, 1h, 1d`,
     };
   }
-  const value = Math.round(Number(match[1]) * DURATION_UNITS[match[2]!]!);
+  const number = Number(match[1]);
+  const exact = Math.round(number * DURATION_UNITS[match[2] ?? '']!);
+  const value = exact === 0 && number > 0 ? 1 : exact;
   if (value > MAX_DURATION_MS) {
     return {
       ok: false,
@@ -81,6 +93,14 @@ export function readSize(text: string): UnitValue {
       message: `${shown(text)} is not a size; write bytes or a number with a unit: 64KiB, 10MB, 1GiB`,
     };
   }
+  // 1.5 (bytes) would silently mean 1; a fraction needs a unit it is a fraction of (1.5KiB).
+  if (factor === 1 && match[1]!.includes('.')) {
+    return {
+      ok: false,
+      reason: 'syntax',
+      message: `${shown(text)} is not a whole number of bytes; write 1 or 2, or use a unit: 1.5KiB`,
+    };
+  }
   const value = Math.floor(Number(match[1]) * factor);
   if (!Number.isSafeInteger(value)) return { ok: false, reason: 'range', message: sizeTooLarge(text) };
   return { ok: true, value };
@@ -94,23 +114,4 @@ export function parseSize(text: string, what: string): number {
     read.reason === 'syntax' ? 'usage.size' : 'usage.size-range',
     `${what}: ${read.message}`,
   );
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes}m${Math.round((ms % 60_000) / 1000)}s`;
 }

@@ -1,0 +1,76 @@
+import { maskText, secretValuesFromEnv } from '../capture/mask.js';
+import type { RequestError } from '../errors.js';
+import { settingRows } from '../settings/table.js';
+import { ENV_OPTIONS } from './env-options.js';
+import { splitWords } from './split-words.js';
+
+interface Output {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+// Flags whose next word is their value, not a flag (so `-c --json` does not ask for JSON).
+const TAKES_VALUE = new Set([
+  '-c',
+  '--command',
+  '-f',
+  '--file',
+  '--cwd',
+  '--ok-codes',
+  '--report',
+  ...settingRows().flatMap((row) => ((row.arg ?? row.kind.arg) === null ? [] : [row.flag])),
+]);
+
+// The flags as written, up to the command: [flag, value] pairs, from SAFE_RUN_OPTIONS and then the
+// command line. Read without the parser, since the parser may be what refused the request.
+function writtenFlags(args: readonly string[], env: NodeJS.ProcessEnv): [string, string | null][] {
+  let fromEnv: string[] = [];
+  try {
+    fromEnv = splitWords(env[ENV_OPTIONS] ?? '', ENV_OPTIONS);
+  } catch {
+    // Its own refusal is being printed; the command line still counts.
+  }
+  const flags: [string, string | null][] = [];
+  for (const words of [fromEnv, args]) {
+    for (let i = 0; i < words.length; i += 1) {
+      const word = words[i]!;
+      if (word === '--' || !word.startsWith('-')) break;
+      const eq = word.indexOf('=');
+      if (word.startsWith('--') && eq > 0) flags.push([word.slice(0, eq), word.slice(eq + 1)]);
+      else if (TAKES_VALUE.has(word)) flags.push([word, words[++i] ?? null]);
+      else flags.push([word, null]);
+    }
+  }
+  return flags;
+}
+
+// Messages quote a value cut to its first 40 characters (then …) and JSON-escaped: those forms of
+// a secret are masked too.
+function withQuotedForms(secrets: readonly string[]): string[] {
+  const forms = secrets.flatMap((secret) => [
+    secret,
+    secret.slice(0, 40),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
+  return [...new Set(forms)].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+}
+
+// The one way a refused request is told: every secret masked (secret-looking variables and the
+// --mask names), one `safe-run:` line per message line on stderr, and under --json (if it was seen
+// at all) a JSON error document on stdout, so that a caller parsing stdout always gets JSON.
+export function printRefusal(error: RequestError, args: readonly string[], io: Output): void {
+  const flags = writtenFlags(args, io.env);
+  const names = flags.flatMap(([flag, value]) => (flag === '--mask' && value !== null ? [value] : []));
+  const message = maskText(error.message, withQuotedForms(secretValuesFromEnv(io.env, names)));
+  if (flags.some(([flag]) => flag === '--json')) {
+    const document = { ok: false, error: { code: error.code, column: error.column, message } };
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  }
+  io.stderr.write(
+    `${message
+      .split('\n')
+      .map((line) => `safe-run: ${line}`)
+      .join('\n')}\n`,
+  );
+}

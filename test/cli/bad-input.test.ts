@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-bad-input-'));
+const marker = path.join(dir, 'started');
+const protoSpec = path.join(dir, 'proto.yaml');
+fs.writeFileSync(protoSpec, `version: 1\nstages:\n  - run: [touch, ${marker}]\n    env: {__proto__: x}\n`);
+
+// Values that were accepted (and meant something else) before: each is one line and exit 125, and
+// nothing starts.
+describe('bad input that used to be accepted', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['an empty --report', ['--report', ''], /^--report: empty; name a file$/],
+    ['an empty --log-dir', ['--log-dir', ''], /^--log-dir: empty; name a directory$/],
+    ['an empty --max-stdout', ['--max-stdout', ''], /^--max-stdout: "" is not a size/],
+    ['an empty --stdin', ['--stdin', ''], /^--stdin: empty; name a file, or inherit or null$/],
+    ['a directory as --stdin', ['--stdin', '/etc'], /^stdin \/etc: is a directory; name a file/],
+    ['a fraction of a byte', ['--max-stdout', '1.5'], /^--max-stdout: "1.5" is not a whole number of bytes/],
+    ['an empty --mask', ['--mask', ''], /^--mask "": not a variable name/],
+    ['a value given to --mask', ['--mask', 'A=B'], /^--mask "A=B": not a variable name/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const result = await runCli(['--no-facts', ...args, '--', 'touch', marker]);
+      expect(result.code).toBe(125);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.replace(/^safe-run: /, '')).toMatch(message);
+      expect(fs.existsSync(marker)).toBe(false);
+    });
+  }
+
+  it('refuses __proto__ as a spec env key instead of dropping it', async () => {
+    const result = await runCli(['--no-facts', '-f', protoSpec]);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe(
+      `safe-run: ${protoSpec}: stages[0].env.__proto__: __proto__ cannot be passed to a stage; use another name\n`,
+    );
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('refuses a spec that does not end within 1MiB (-f /dev/zero) instead of reading forever', async () => {
+    const result = await runCli(['--no-facts', '-f', '/dev/zero']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe(
+      'safe-run: /dev/zero: more than 1048576 bytes (1MiB), the most a pipeline text may hold\n',
+    );
+  });
+});
