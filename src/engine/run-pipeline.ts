@@ -1,5 +1,6 @@
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { RunFacts } from '../facts/run-facts.js';
+import type { HangReport } from '../hang/hang-report.js';
 import { maskReport } from '../report/mask-report.js';
 import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
@@ -29,6 +30,8 @@ export interface RunHandle {
   readonly report: Promise<Report>;
   // Forwards a signal to every stage, then escalates to SIGKILL after kill-after (safe-run was stopped).
   cancel(signal: NodeJS.Signals): void;
+  // Who waits for whom right now, without stopping anything; null before the stages exist.
+  inspect(): HangReport | null;
 }
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
@@ -64,6 +67,8 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
           afterMs: Math.round(performance.now() - t0),
           signals: [],
           snapshot: [],
+          deadlock: null,
+          waitingForStage: null,
         };
       }
       if (!cancelRequest) timeLimit = stdin.why;
@@ -264,6 +269,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       supervisor?.cancel(signal);
       wake(`safe-run received ${signal}`);
     },
+    inspect: () => supervisor?.snapshot() ?? null,
   };
 }
 
