@@ -16,7 +16,7 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
 }
 
-const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 function colorLevel(io: CliIO): 0 | 1 {
   if (io.env.NO_COLOR) return 0;
@@ -34,6 +34,10 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
     const { specJsonSchema } = await import('../spec/schema.js');
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
     return 0;
+  }
+  if (args[0] === 'inspect') {
+    const { inspectCommand } = await import('../hang/inspect-command.js');
+    return inspectCommand(args.slice(1), io);
   }
   if (args[0] === 'facts') {
     const { factsCommand } = await import('./facts-command.js');
@@ -62,6 +66,10 @@ async function execute(
     else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
+  // SIGUSR1: a look at the hang without ending it. The listener also keeps Node from opening its
+  // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
+  const onUsr1 = () => void showHang(handle, io);
+  process.on('SIGUSR1', onUsr1);
   handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
   if (early) handle.cancel(early);
   let report: Report;
@@ -89,8 +97,16 @@ async function execute(
     for (const problem of problems) io.stderr.write(problem);
   } finally {
     for (const signal of FORWARDED) process.off(signal, onSignal);
+    process.off('SIGUSR1', onUsr1);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
+}
+
+async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
+  const { renderHangReport } = await import('../hang/render-hang.js');
+  const report = handle?.inspect();
+  const title = `safe-run ${process.pid}: SIGUSR1, who waits for whom now (the run goes on)`;
+  io.stderr.write(report ? renderHangReport(report, title) : `${title}: no stage has started yet\n`);
 }
 
 // On a terminal, stdout and stderr share the screen: start the table on a line of its own when the
