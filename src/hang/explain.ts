@@ -57,6 +57,10 @@ function onFd(entry: Analysis, ctx: ExplainContext): string {
   const fd = fdName(blocked!.fd);
   const verb = blocked!.op === 'read' ? 'reading' : 'writing';
   if (!open) return `${verb} ${fd}`;
+  // Whatever safe-run's stdin is (a pipe, a socket from a parent process), only its writer can end it.
+  if (open.key === ctx.data.safeRunStdin && open.kind !== 'terminal' && blocked!.op === 'read') {
+    return `waiting for input on ${fd}, which is safe-run's stdin: give it input or use --stdin null`;
+  }
   if (open.kind === 'terminal') {
     return blocked!.op === 'read'
       ? `waiting for input from the terminal (${fd}, ${open.link}): type there and end with Ctrl-D, or give it stdin from a file or /dev/null (safe-run --stdin null)`
