@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
-import { commandOf, descendants, findBlocked, killAll, wchanOf } from '../hang/helpers.js';
+import { commandOf, descendants, findBlocked, killAll, waitForPid, wchanOf } from '../hang/helpers.js';
 import { BIN, FIXTURES, runCli, waitFor } from '../helpers/cli.js';
 
 const SEED = path.join(FIXTURES, 'hang', 'seed-003.mjs');
@@ -45,11 +45,12 @@ function normalise(entries: readonly BlockedProcess[]): string[] {
 }
 
 async function seedBlocked(root: number): Promise<number> {
-  let child: number | null = null;
-  const blocked = () => (child = findBlocked(root, /seed-003\.mjs child/, /pipe_write/)) !== null;
   const parent = () => descendants(root).find((pid) => /seed-003\.mjs$/.test(commandOf(pid))) ?? root;
-  await waitFor(() => blocked() && /epoll/.test(wchanOf(parent())), 20_000, 'the seed-003 pair to block');
-  return child!;
+  return waitForPid(
+    () => (/epoll/.test(wchanOf(parent())) ? findBlocked(root, /seed-003\.mjs child/, /pipe_write/) : null),
+    20_000,
+    'the seed-003 pair to block',
+  );
 }
 
 // Sockets safe-run listens on (an inspector port would be one): its socket fds among LISTEN sockets.

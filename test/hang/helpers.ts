@@ -60,3 +60,18 @@ export function killAll(pids: readonly number[]): void {
     }
   }
 }
+
+// Polls `find` until it names a process (or the deadline passes) and returns that pid.
+export async function waitForPid(
+  find: () => number | null,
+  deadlineMs: number,
+  what: string,
+): Promise<number> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const pid = find();
+    if (pid !== null) return pid;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHangReport } from '../../src/hang/hang-report.js';
 import { findTree, readTree } from '../../src/hang/read-tree.js';
-import { FIXTURES, waitFor } from '../helpers/cli.js';
-import { descendants, findBlocked, killAll, wchanOf } from './helpers.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { descendants, findBlocked, killAll, waitForPid, wchanOf } from './helpers.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -24,9 +24,8 @@ function inspectTree(root: number) {
 describe('reading a real hung tree from /proc', () => {
   it('finds yes blocked writing to the pipe that sleep never reads', async () => {
     const root = start('sh', ['-c', 'yes | sleep 100']);
-    let yes: number | null = null;
-    await waitFor(
-      () => (yes = findBlocked(root, /^yes$/, /pipe_write/)) !== null,
+    const yes = await waitForPid(
+      () => findBlocked(root, /^yes$/, /pipe_write/),
       15_000,
       'yes to fill the pipe',
     );
@@ -46,9 +45,11 @@ describe('reading a real hung tree from /proc', () => {
 
   it('finds the seed-003 deadlock between a Node parent and its child', async () => {
     const root = start(process.execPath, [path.join(FIXTURES, 'hang', 'seed-003.mjs')]);
-    let child: number | null = null;
-    const blocked = () => (child = findBlocked(root, /seed-003\.mjs child/, /pipe_write/)) !== null;
-    await waitFor(() => blocked() && /epoll/.test(wchanOf(root)), 20_000, 'parent and child to block');
+    const child = await waitForPid(
+      () => (/epoll/.test(wchanOf(root)) ? findBlocked(root, /seed-003\.mjs child/, /pipe_write/) : null),
+      20_000,
+      'parent and child to block',
+    );
     const report = inspectTree(root);
     expect(report.deadlock?.pids).toEqual([root, child]);
     expect(report.deadlock?.explanation).toBe(
