@@ -150,8 +150,9 @@ function analyzePoll(
   const watched = call.fd === null ? undefined : view.epolls[call.fd];
   // epoll_wait/epoll_pwait take a timeout in ms (-1: none); epoll_pwait2 a pointer (0: none).
   const forever = call.name === 'epoll_pwait2' ? call.args[3] === 0 : call.args[3] === -1;
+  if (watched !== undefined)
+    blocked.target = `epoll watching ${watched.length > 0 ? `fds ${watched.join(', ')}` : 'nothing'}`;
   if (watched === undefined || !forever) return { ...base, wakers: [], external: true };
-  blocked.target = `epoll watching ${watched.length > 0 ? `fds ${watched.join(', ')}` : 'nothing'}`;
   const wakers = new Set(children.map((child) => child.pid));
   let external = false;
   for (const fd of watched) {

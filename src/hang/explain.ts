@@ -14,8 +14,9 @@ export function fdName(fd: number | null): string {
   return fd === null ? 'an unknown fd' : `fd ${fd}`;
 }
 
-function short(command: string): string {
-  return command.length > 60 ? `${command.slice(0, 57)}...` : command;
+export function short(command: string): string {
+  const line = command.replace(/\s+/g, ' ');
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
 export function nameProcess(pid: number, command: string): string {

@@ -1,10 +1,10 @@
 import type { BlockedProcess } from '../types.js';
+import { short } from './explain.js';
 import type { HangReport } from './hang-report.js';
 
 function line(entry: BlockedProcess, depth: number): string {
   const stage = entry.stage === null ? '' : `[stage ${entry.stage}] `;
-  const command = entry.command.length > 60 ? `${entry.command.slice(0, 57)}...` : entry.command;
-  return `${'  '.repeat(depth + 1)}${stage}pid ${entry.pid} ${entry.state} \`${command}\`: ${entry.explanation}`;
+  return `${'  '.repeat(depth + 1)}${stage}pid ${entry.pid} ${entry.state} \`${short(entry.command)}\`: ${entry.explanation}`;
 }
 
 // The text form of a hang report (SIGUSR1 during a run, `safe-run inspect`): one line per process,

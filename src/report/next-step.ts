@@ -16,8 +16,11 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
       }
       return `${where(stage)} could not start (${stage.error?.code}): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then`;
     case 'timeout': {
-      const seen = atTheStop(stage);
-      return `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})${seen}: find out why it is slow or stuck before raising the limit`;
+      const limit = `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})`;
+      if (stage.stop?.deadlock) {
+        return `${limit}; it was deadlocked: ${stage.stop.deadlock.explanation}; a longer limit will not help: the program must read that pipe while it waits`;
+      }
+      return `${limit}${atTheStop(stage)}: find out why it is slow or stuck before raising the limit`;
     }
     case 'limit':
       return `${where(stage)} was stopped for writing more than its cap: raise --max-stdout/--max-stderr or use --on-limit truncate`;
@@ -47,9 +50,8 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
   }
 }
 
-// What the stage's first stuck process was doing when the limit fired, or its deadlock.
+// What the stage's leader was doing when the limit fired.
 function atTheStop(stage: StageResult): string {
-  if (stage.stop?.deadlock) return `; it was deadlocked: ${stage.stop.deadlock.explanation}`;
   const first = stage.stop?.snapshot.find((proc) => proc.stage === stage.index && proc.pid === stage.pid);
   return first ? `; at the stop, its pid ${first.pid} was ${first.explanation}` : '';
 }
