@@ -1,7 +1,7 @@
 import { RequestError } from '../errors.js';
-import { hasProc, listProcesses } from '../teardown/proc-scan.js';
+import { hasProc } from '../teardown/proc-scan.js';
 import { buildHangReport } from './hang-report.js';
-import { findTree, readTree } from './read-tree.js';
+import { findTree, readLinks, readTree } from './read-tree.js';
 import { renderHangReport } from './render-hang.js';
 
 interface InspectIO {
@@ -29,7 +29,7 @@ export function inspectCommand(args: readonly string[], io: InspectIO): number {
   if (!hasProc()) {
     throw new RequestError('inspect.noProc', 'inspect: needs /proc (Linux); on this system use ps and lsof');
   }
-  const all = listProcesses();
+  const all = readLinks();
   if (!all.some((info) => info.pid === pid)) {
     throw new RequestError(
       'inspect.noProcess',
