@@ -115,8 +115,13 @@ function holdsAny(pid: number, keys: Set<string>): boolean {
     return false;
   }
   return names.some((name) => {
-    const stat = statSync(`/proc/${pid}/fd/${name}`, { throwIfNoEntry: false });
-    return stat !== undefined && keys.has(`${stat.dev}:${stat.ino}`);
+    try {
+      const stat = statSync(`/proc/${pid}/fd/${name}`, { throwIfNoEntry: false });
+      return stat !== undefined && keys.has(`${stat.dev}:${stat.ino}`);
+    } catch {
+      // Not ours to look at, or closed meanwhile.
+      return false;
+    }
   });
 }
 

@@ -4,8 +4,13 @@ import { buildHangReport, type HangReport, waitingForStage } from './hang-report
 import { findRunTree, readTree, type StageGroup } from './read-tree.js';
 
 // The whole run at one moment, from safe-run's own point of view (its pipes are named as its own).
+// Never throws: a stop must go ahead whatever /proc says, so a failed look is an empty one.
 export function snapshotRun(stages: readonly StageGroup[], marker: Marker): HangReport {
-  return buildHangReport(readTree(findRunTree(stages, marker), process.pid));
+  try {
+    return buildHangReport(readTree(findRunTree(stages, marker), process.pid));
+  } catch {
+    return { processes: [], deadlock: null };
+  }
 }
 
 export interface StageView {

@@ -75,15 +75,15 @@ export function decodeSyscall(raw: string, arch: string = process.arch): Decoded
     nr,
     name: meaning?.name ?? null,
     op: meaning?.op ?? null,
-    fd: meaning?.fdArg ? (args[0] ?? null) : null,
+    fd: meaning?.fdArg && Number.isInteger(args[0]) ? args[0]! : null,
     args,
   };
 }
 
 // Arguments that are ints in C (fds, pids, timeouts) arrive sign-extended to 64 bits: keep the low 32.
 function toSigned32(hex: string): number {
-  const value = BigInt.asIntN(32, BigInt(hex.startsWith('0x') ? hex : `0x${hex}`));
-  return Number(value);
+  if (!/^(0x)?[0-9a-f]+$/i.test(hex)) return Number.NaN;
+  return Number(BigInt.asIntN(32, BigInt(hex.startsWith('0x') ? hex : `0x${hex}`)));
 }
 
 // Where /proc/PID/syscall cannot be read, the wait channel still says what kind of wait it is.

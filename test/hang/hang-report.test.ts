@@ -213,6 +213,7 @@ describe('reading /proc/PID/syscall', () => {
     [WRITE_FD1, { name: 'write', op: 'write', fd: 1 }],
     [WAIT_ANY, { name: 'wait4', op: 'wait', args: [-1, 0x7ffc, 0, 0, 0, 0] }],
     ['999 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0', { name: null, op: null }],
+    ['1 zz 0x0', { name: 'write', op: 'write', fd: null }],
   ])('decodes %s', (raw, expected) => {
     const decoded = decodeSyscall(raw, 'x64');
     if (typeof expected === 'string') expect(decoded).toBe(expected);
