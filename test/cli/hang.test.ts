@@ -101,6 +101,44 @@ describe('seed 003 (parent waits for its child, child fills a stderr pipe)', () 
   }, 60_000);
 });
 
+describe('yes | sleep 100', () => {
+  it('shows yes blocked on the pipe sleep never reads, the same at a stop and through inspect', async () => {
+    const run = startLive(process.execPath, [
+      BIN,
+      '--json',
+      '--timeout',
+      '6s',
+      '--',
+      'sh',
+      '-c',
+      'yes | sleep 100',
+    ]);
+    await waitForPid(
+      () => findBlocked(run.child.pid!, /^yes$/, /pipe_write/),
+      20_000,
+      'yes to fill the pipe',
+    );
+    expect(await run.done).toBe(124);
+    const stop = (JSON.parse(run.out()) as Report).stages[0]!.stop!;
+    const yes = stop.snapshot.find((entry) => entry.command === 'yes')!;
+    const sleep = stop.snapshot.find((entry) => entry.command === 'sleep 100')!;
+    expect(yes.peers?.map((peer) => peer.pid)).toEqual([sleep.pid]);
+    expect(yes.explanation).toBe(
+      `blocked writing to stdout, a pipe whose only reader, pid ${sleep.pid} \`sleep 100\`, never reads it`,
+    );
+
+    const alone = startLive('sh', ['-c', 'yes | sleep 100']);
+    await waitForPid(
+      () => findBlocked(alone.child.pid!, /^yes$/, /pipe_write/),
+      20_000,
+      'yes to fill the pipe',
+    );
+    const inspected = await runCli(['inspect', String(alone.child.pid), '--json'], { deadlineMs: 20_000 });
+    const seen = JSON.parse(inspected.stdout) as { processes: BlockedProcess[] };
+    expect(normalise(seen.processes)).toEqual(normalise(stop.snapshot));
+  }, 40_000);
+});
+
 describe('blame at a time limit', () => {
   it('blames the stage that was working, not tee waiting for its output', async () => {
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-hang-'));
