@@ -53,6 +53,28 @@ async function seedBlocked(root: number): Promise<number> {
   );
 }
 
+function allPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+}
+
+// True when `pid` carries the same run marker as the stages of the safe-run process `safeRun`.
+function markedBy(pid: number, safeRun: number): boolean {
+  const marker = (p: number) => {
+    try {
+      return /SAFE_RUN_ID=[^\0]+/.exec(fs.readFileSync(`/proc/${p}/environ`, 'utf8'))?.[0] ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const stage = descendants(safeRun)
+    .map(marker)
+    .find((value) => value !== null);
+  return stage !== undefined && marker(pid) === stage;
+}
+
 // Sockets safe-run listens on (an inspector port would be one): its socket fds among LISTEN sockets.
 function listeningSockets(pid: number): string[] {
   const listening = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
@@ -136,6 +158,28 @@ describe('yes | sleep 100', () => {
     const inspected = await runCli(['inspect', String(alone.child.pid), '--json'], { deadlineMs: 20_000 });
     const seen = JSON.parse(inspected.stdout) as { processes: BlockedProcess[] };
     expect(normalise(seen.processes)).toEqual(normalise(stop.snapshot));
+  }, 40_000);
+});
+
+describe('processes that left their stage group', () => {
+  it('are in the stop snapshot too, found by the run marker', async () => {
+    // The subshell exits at once: the setsid'd tree is reparented, reachable only by the marker.
+    const script = "(setsid sh -c 'yes | sleep 301' &); exec sleep 302";
+    const run = startLive(process.execPath, [BIN, '--json', '--timeout', '6s', '--', 'sh', '-c', script]);
+    const escaped = () =>
+      allPids().find(
+        (pid) => commandOf(pid) === 'yes' && /pipe_write/.test(wchanOf(pid)) && markedBy(pid, run.child.pid!),
+      ) ?? null;
+    await waitForPid(escaped, 20_000, 'the escaped yes to block');
+    expect(await run.done).toBe(124);
+    const snapshot = (JSON.parse(run.out()) as Report).stages[0]!.stop!.snapshot;
+    expect(snapshot.map((entry) => entry.command).sort()).toEqual(
+      ['sh -c yes | sleep 301', 'sleep 301', 'sleep 302', 'yes'].sort(),
+    );
+    expect(snapshot.find((entry) => entry.command === 'yes')?.stage).toBeNull();
+    expect(snapshot.find((entry) => entry.command === 'yes')?.explanation).toMatch(
+      /^blocked writing to stdout, a pipe whose only reader, pid \d+ `sleep 301`, never reads it$/,
+    );
   }, 40_000);
 });
 
