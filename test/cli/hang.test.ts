@@ -5,9 +5,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
 import { commandOf, descendants, findBlocked, killAll, waitForPid, wchanOf } from '../hang/helpers.js';
-import { BIN, FIXTURES, runCli, waitFor } from '../helpers/cli.js';
+import { BIN, FIXTURES, ROOT, runCli, waitFor } from '../helpers/cli.js';
+import { validate } from '../helpers/json-schema.js';
 
 const SEED = path.join(FIXTURES, 'hang', 'seed-003.mjs');
+const SCHEMA = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/schema/report.schema.json'), 'utf8'));
 const started: ChildProcess[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) killAll([...descendants(child.pid!), child.pid!]);
@@ -102,6 +104,7 @@ describe('seed 003 (parent waits for its child, child fills a stderr pipe)', () 
     const code = await run.done;
     expect(code).toBe(124);
     const report = JSON.parse(run.out()) as Report;
+    expect(validate(report, SCHEMA)).toEqual([]);
     const stop = report.stages[0]!.stop!;
     expect(stop.deadlock?.pids).toEqual([report.stages[0]!.pid, child]);
     expect(stop.deadlock?.explanation).toMatch(
