@@ -16,7 +16,7 @@ import { printRefusal } from './refusal.js';
 
 declare const SAFE_RUN_VERSION: string;
 
-const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 function colorLevel(io: CliIO): 0 | 1 {
   if (io.env.NO_COLOR) return 0;
@@ -34,6 +34,10 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
     const { specJsonSchema } = await import('../spec-file/schema.js');
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
     return 0;
+  }
+  if (args[0] === 'inspect') {
+    const { inspectCommand } = await import('../hang/inspect-command.js');
+    return inspectCommand(args.slice(1), io);
   }
   if (args[0] === 'facts') {
     const { factsCommand } = await import('./facts-command.js');
@@ -62,6 +66,10 @@ async function execute(
     else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
+  // SIGUSR1: a look at the hang without ending it. The listener also keeps Node from opening its
+  // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
+  const onUsr1 = () => void showHang(handle, io);
+  process.on('SIGUSR1', onUsr1);
   handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
   if (early) handle.cancel(early);
   let report: Report;
@@ -70,6 +78,7 @@ async function execute(
     writeReports(report, chooseReporters(json, quiet, reportFile, io), io);
   } finally {
     for (const signal of FORWARDED) process.off(signal, onSignal);
+    process.off('SIGUSR1', onUsr1);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
@@ -92,6 +101,13 @@ function chooseReporters(
     );
   }
   return reporters;
+}
+
+async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
+  const { renderHangReport } = await import('../hang/render-hang.js');
+  const report = handle?.inspect();
+  const title = `safe-run ${process.pid}: SIGUSR1, who waits for whom now (the run goes on)`;
+  io.stderr.write(report ? renderHangReport(report, title) : `${title}: no stage has started yet\n`);
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.

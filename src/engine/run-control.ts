@@ -1,3 +1,4 @@
+import type { HangReport } from '../hang/hang-report.js';
 import type { Supervisor } from './supervisor.js';
 
 // A request to stop (a signal to safe-run) may come at any moment: before the stages exist (while
@@ -19,6 +20,11 @@ export class RunControl {
     this.requested ??= signal;
     this.supervisor?.cancel(signal);
     this.wake(`safe-run received ${signal}`);
+  }
+
+  // Who waits for whom now; null before the stages exist.
+  inspect(): HangReport | null {
+    return this.supervisor?.snapshot() ?? null;
   }
 
   // From now on requests go to the supervisor; one that came earlier is passed on at once.

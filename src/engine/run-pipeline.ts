@@ -1,4 +1,5 @@
 import { RunFacts } from '../facts/run-facts.js';
+import type { HangReport } from '../hang/hang-report.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { groupExists } from '../teardown/stage-teardown.js';
@@ -25,6 +26,8 @@ export interface RunHandle {
   readonly report: Promise<Report>;
   // Forwards a signal to every stage, then escalates to SIGKILL after kill-after (safe-run was stopped).
   cancel(signal: NodeJS.Signals): void;
+  // Who waits for whom right now, without stopping anything; null before the stages exist.
+  inspect(): HangReport | null;
 }
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
@@ -36,7 +39,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
   const control = new RunControl();
   const report = runPhases(plan, io, { marker, clock, control });
-  return { report, cancel: (signal) => control.cancel(signal) };
+  return { report, cancel: (signal) => control.cancel(signal), inspect: () => control.inspect() };
 }
 
 export function run(plan: Plan, io: RunIO = {}): Promise<Report> {
@@ -65,7 +68,14 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
     for (const run of runs) {
       run.stoppedAs = control.cancelRequest ? 'cancelled' : 'timeout';
       const afterMs = Math.round(performance.now() - clock.t0);
-      run.stopDetail = { reason: stdin.why, afterMs, signals: [], snapshot: [] };
+      run.stopDetail = {
+        reason: stdin.why,
+        afterMs,
+        signals: [],
+        snapshot: [],
+        deadlock: null,
+        waitingForStage: null,
+      };
     }
     return nothing(control.cancelRequest ? null : stdin.why);
   }

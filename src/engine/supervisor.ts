@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { formatDuration } from '../format-units.js';
+import type { HangReport } from '../hang/hang-report.js';
+import { snapshotRun, viewStage } from '../hang/run-snapshot.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
@@ -12,7 +14,6 @@ import {
   signalGroup,
 } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
-import { snapshotStage } from './hang-snapshot.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
@@ -101,7 +102,16 @@ export class Supervisor implements DrainWatcher {
 
   cancel(signal: NodeJS.Signals): void {
     this.interrupted ??= signal;
-    this.stopAll('cancelled', `safe-run received ${signal}`, signal);
+    // SIGQUIT to safe-run means "stop with a report", not "dump core" for every stage.
+    this.stopAll('cancelled', `safe-run received ${signal}`, signal === 'SIGQUIT' ? 'SIGTERM' : signal);
+  }
+
+  // Who waits for whom right now, across every process of the run (docs/debugging-hangs.md).
+  snapshot(): HangReport {
+    const stages = this.runs
+      .filter((run) => run.pid !== null)
+      .map((run) => ({ index: run.index, pid: run.pid! }));
+    return snapshotRun(stages, this.marker);
   }
 
   timeLimitFired(): string | null {
@@ -151,18 +161,23 @@ export class Supervisor implements DrainWatcher {
   // Stops one stage: its leader if it still runs, and whatever is left in its process group (a leader
   // that exited may have left children holding its pipes). SIGCONT follows the signal so a stopped
   // process can act on it; SIGKILL follows after kill-after for whatever remains, and those are listed.
-  private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, why: string): void {
+  private stop(
+    run: StageRun,
+    reason: StopReason,
+    signal: NodeJS.Signals,
+    why: string,
+    hang?: HangReport,
+  ): void {
     if (run.pid === null) return;
     const pgid = run.pid;
     if (!run.running && !groupExists(pgid) && !run.streamsOpen) return;
-    if (run.running && run.stoppedAs === null) {
+    // A leader that already exited (not yet reaped) was not stopped: its own exit status stands.
+    const seen =
+      run.running && run.stoppedAs === null ? viewStage(hang ?? this.snapshot(), run.index, pgid) : null;
+    if (seen && !seen.exited) {
       run.stoppedAs = reason;
-      run.stopDetail = {
-        reason: why,
-        afterMs: Math.round(performance.now() - this.t0),
-        signals: [],
-        snapshot: snapshotStage(run, this.runs),
-      };
+      const afterMs = Math.round(performance.now() - this.t0);
+      run.stopDetail = { reason: why, afterMs, signals: [], ...seen.detail };
     }
     run.requestStop();
     if (run.running) run.stopDetail?.signals.push(signal);
@@ -195,7 +210,8 @@ export class Supervisor implements DrainWatcher {
   // first with `signal`, then SIGKILL after kill-after.
   private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
     if (reason === 'timeout') this.timeLimit ??= why;
-    for (const run of this.runs) this.stop(run, reason, signal, why);
+    const hang = this.snapshot();
+    for (const run of this.runs) this.stop(run, reason, signal, why, hang);
     this.sweepEscaped(signal);
     this.after(this.settings.killAfterMs, () => this.sweepEscaped('SIGKILL'));
   }

@@ -83,6 +83,20 @@ function describe(stage: Outcome): string {
   }
 }
 
+// Names the stages that had exited before the stop too, so nobody goes looking at them.
+function timeoutReason(blamed: Outcome, stages: readonly Outcome[]): string {
+  const before = stages
+    .filter((stage) => !stage.stop && stage.exitCode !== null && stage.status !== 'not-started')
+    .map((stage) => `stage ${stage.index} "${stage.name}" exited ${stage.exitCode} before the stop`);
+  const waiting = stages
+    .filter((stage) => stage !== blamed && stage.stop?.waitingForStage)
+    .map(
+      (stage) =>
+        `stage ${stage.index} "${stage.name}" was only waiting for input from stage ${stage.stop!.waitingForStage}`,
+    );
+  return [describe(blamed), ...before, ...waiting].join('; ');
+}
+
 function pick(candidates: Outcome[], policy: Policy): Outcome | undefined {
   return policy === 'first-failure' ? candidates[0] : candidates[candidates.length - 1];
 }
@@ -118,8 +132,15 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
   }
   const timedOut = failing.filter((stage) => stage.status === 'timeout');
   if (timedOut.length > 0) {
-    const blamed = pick(timedOut, input.policy)!;
-    return { ok: false, exitCode: EXIT_TIMEOUT, blamedStage: blamed.index, reason: `${describe(blamed)}` };
+    // A stage that was only waiting for input from an earlier one is a consequence, not the cause.
+    const working = timedOut.filter((stage) => !stage.stop?.waitingForStage);
+    const blamed = pick(working.length > 0 ? working : timedOut, input.policy)!;
+    return {
+      ok: false,
+      exitCode: EXIT_TIMEOUT,
+      blamedStage: blamed.index,
+      reason: timeoutReason(blamed, stages),
+    };
   }
   if (input.timeLimit) {
     return {

@@ -72,8 +72,9 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
         ),
       );
       for (const proc of stage.stop.snapshot) {
-        out.push(chalk.dim(`     pid ${proc.pid} (${proc.command}): ${proc.doing}`));
+        out.push(chalk.dim(`     pid ${proc.pid} (${proc.command}): ${proc.explanation}`));
       }
+      if (stage.stop.deadlock) out.push(chalk.red(`     DEADLOCK: ${stage.stop.deadlock.explanation}`));
     }
     for (const stream of [stage.stdout, stage.stderr]) {
       if (stream.logFile) out.push(chalk.dim(`   log: ${stream.logFile}`));

@@ -34,8 +34,12 @@ export function maskReport(report: Report, secrets: readonly string[]): Report {
             snapshot: stage.stop.snapshot.map((proc) => ({
               ...proc,
               command: m(proc.command),
-              doing: m(proc.doing),
+              explanation: m(proc.explanation),
+              peers: proc.peers?.map((peer) => ({ ...peer, command: m(peer.command) })) ?? null,
             })),
+            deadlock: stage.stop.deadlock
+              ? { ...stage.stop.deadlock, explanation: m(stage.stop.deadlock.explanation) }
+              : null,
           }
         : null,
     })),

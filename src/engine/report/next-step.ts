@@ -15,8 +15,13 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
         return `${where(stage)} was refused by the kernel when it started (${stage.error.code}): ${stage.error.message}`;
       }
       return `${where(stage)} could not start (${stage.error?.code}): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then`;
-    case 'timeout':
-      return `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'}): find out why it is slow or stuck before raising the limit`;
+    case 'timeout': {
+      const limit = `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})`;
+      if (stage.stop?.deadlock) {
+        return `${limit}; it was deadlocked: ${stage.stop.deadlock.explanation}; a longer limit will not help: the program must read that pipe while it waits`;
+      }
+      return `${limit}${atTheStop(stage)}: find out why it is slow or stuck before raising the limit`;
+    }
     case 'limit':
       return `${where(stage)} was stopped for writing more than its cap: raise --max-stdout/--max-stderr or use --on-limit truncate`;
     case 'sigpipe':
@@ -43,6 +48,12 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
     default:
       return `${where(stage)} ended as ${stage.status}; see report.verdict.reason`;
   }
+}
+
+// What the stage's leader was doing when the limit fired.
+function atTheStop(stage: StageResult): string {
+  const first = stage.stop?.snapshot.find((proc) => proc.stage === stage.index && proc.pid === stage.pid);
+  return first ? `; at the stop, its pid ${first.pid} was ${first.explanation}` : '';
 }
 
 function lastLine(text: string | null): string | null {

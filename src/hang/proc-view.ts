@@ -1,0 +1,107 @@
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { readProcess, readText } from '../teardown/proc-scan.js';
+import { type DecodedCall, decodeSyscall } from './syscalls.js';
+
+export type FdKind = 'pipe' | 'fifo' | 'file' | 'terminal' | 'socket' | 'other';
+
+export interface OpenFd {
+  fd: number;
+  kind: FdKind;
+  // "device:inode": the same pipe seen from two processes has the same key, whatever its link text.
+  key: string;
+  // The /proc/PID/fd link text: pipe:[123], /dev/pts/3, /tmp/x (deleted), socket:[45], anon_inode:[eventpoll].
+  link: string;
+  end: 'read' | 'write' | 'both';
+}
+
+// What /proc says about one process, raw: the graph and the sentences are built from this alone.
+export interface ProcView {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  command: string;
+  state: string;
+  wchan: string | null;
+  // null: the kernel would not say (no permission, no such file on this kernel).
+  syscall: DecodedCall | 'running' | null;
+  // null: the fd table could not be read.
+  fds: OpenFd[] | null;
+  // For each epoll instance it has, the fds it watches (from fdinfo "tfd:" lines), by epoll fd.
+  epolls: Record<number, number[]>;
+}
+
+// One process, or null once it is gone. Each file is read once; a process exiting halfway leaves
+// the fields it had.
+export function readProcView(pid: number): ProcView | null {
+  const info = readProcess(pid);
+  if (!info) return null;
+  const wchan = readText(`/proc/${pid}/wchan`)?.trim() ?? null;
+  const raw = readText(`/proc/${pid}/syscall`);
+  const fds = readFds(pid);
+  const epolls: Record<number, number[]> = {};
+  for (const open of fds ?? []) {
+    if (open.link === 'anon_inode:[eventpoll]') epolls[open.fd] = watchedFds(pid, open.fd);
+  }
+  return {
+    pid,
+    ppid: info.ppid,
+    pgid: info.pgid,
+    command: info.command,
+    state: info.state,
+    wchan: wchan && wchan !== '0' ? wchan : null,
+    syscall: raw === null || raw === '' ? null : decodeSyscall(raw),
+    fds,
+    epolls,
+  };
+}
+
+function readFds(pid: number): OpenFd[] | null {
+  let names: string[];
+  try {
+    names = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return null;
+  }
+  const fds: OpenFd[] = [];
+  for (const name of names) {
+    const open = readFd(pid, Number(name));
+    if (open) fds.push(open);
+  }
+  return fds.sort((a, b) => a.fd - b.fd);
+}
+
+function readFd(pid: number, fd: number): OpenFd | null {
+  try {
+    const path = `/proc/${pid}/fd/${fd}`;
+    const link = readlinkSync(path);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return null;
+    return { fd, kind: kindOf(link, stat), key: `${stat.dev}:${stat.ino}`, link, end: endOf(pid, fd) };
+  } catch {
+    // Closed between readdir and stat.
+    return null;
+  }
+}
+
+function kindOf(link: string, stat: { isFIFO(): boolean; isCharacterDevice(): boolean }): FdKind {
+  if (link.startsWith('pipe:')) return 'pipe';
+  if (link.startsWith('socket:')) return 'socket';
+  // A named pipe, safe-run's own included (opened, then unlinked: "/dir/name (deleted)").
+  if (stat.isFIFO()) return 'fifo';
+  if (stat.isCharacterDevice() && /^\/dev\/(pts\/|tty|console)/.test(link)) return 'terminal';
+  if (link.startsWith('/')) return 'file';
+  return 'other';
+}
+
+// fdinfo's "flags:" is octal open(2) flags; the low two bits are the access mode.
+function endOf(pid: number, fd: number): OpenFd['end'] {
+  const flags = /flags:\s*([0-7]+)/.exec(readText(`/proc/${pid}/fdinfo/${fd}`) ?? '');
+  const mode = flags ? Number.parseInt(flags[1]!, 8) & 3 : 2;
+  return mode === 0 ? 'read' : mode === 1 ? 'write' : 'both';
+}
+
+// An epoll fd's fdinfo has one "tfd: N events: MASK ..." line per watched fd.
+function watchedFds(pid: number, epfd: number): number[] {
+  const text = readText(`/proc/${pid}/fdinfo/${epfd}`) ?? '';
+  return [...text.matchAll(/^tfd:\s*(\d+)/gm)].map((match) => Number(match[1]));
+}

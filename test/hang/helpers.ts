@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+
+// Small /proc readers for the tests' own polling (what the code under test reads is asserted on).
+export function wchanOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/wchan`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+export function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+function parentOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return -1;
+  }
+}
+
+// Every living descendant of `root`, root left out.
+export function descendants(root: number): number[] {
+  const all = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const pid of all) {
+      if (parentOf(pid) === parent && !found.includes(pid)) {
+        found.push(pid);
+        queue.push(pid);
+      }
+    }
+  }
+  return found;
+}
+
+// The descendant of `root` whose command line matches and whose wait channel matches, if any.
+export function findBlocked(root: number, command: RegExp, wchan: RegExp): number | null {
+  return descendants(root).find((pid) => command.test(commandOf(pid)) && wchan.test(wchanOf(pid))) ?? null;
+}
+
+export function killAll(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+// Polls `find` until it names a process (or the deadline passes) and returns that pid.
+export async function waitForPid(
+  find: () => number | null,
+  deadlineMs: number,
+  what: string,
+): Promise<number> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const pid = find();
+    if (pid !== null) return pid;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
