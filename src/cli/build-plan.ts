@@ -191,6 +191,7 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
       );
   }
   if (options.report) checkWritableDir(options.report, '--report');
+  if (options.junit) checkWritableDir(options.junit, '--junit');
   if (settings.logDir) checkLogDir(settings.logDir);
   return { source, stages, settings };
 }

@@ -6,6 +6,8 @@ import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
+import { CiSession } from './ci-session.js';
+import { type CiSettings, resolveCiSettings } from './ci-settings.js';
 import { parseCli } from './options.js';
 
 declare const SAFE_RUN_VERSION: string;
@@ -47,6 +49,7 @@ async function execute(
   json: boolean,
   quiet: boolean,
   reportFile: string | undefined,
+  ci: CiSettings,
   io: CliIO,
 ): Promise<CliResult> {
   // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
@@ -62,11 +65,15 @@ async function execute(
     else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
-  handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  const session = new CiSession(ci, io, json);
+  const shown = session.prepare(plan);
+  handle = startRun(plan, json ? {} : { stdout: io.stdout, ...shown });
+  session.watch(handle);
   if (early) handle.cancel(early);
   let report: Report;
   try {
     report = await handle.report;
+    await session.stop();
     const document = `${JSON.stringify(report, null, 2)}\n`;
     const problems: string[] = [];
     if (reportFile) {
@@ -83,11 +90,13 @@ async function execute(
     if (json) io.stdout.write(document);
     const chalk = new Chalk({ level: colorLevel(io) });
     if (!json && !(quiet && report.ok))
-      io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
+      io.stderr.write(`${separator(report, io)}${session.present(report, renderTable(report, chalk))}`);
     // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
-    else if (!json) io.stderr.write(renderNotices(report, chalk));
+    else if (!json) io.stderr.write(session.stamp(renderNotices(report, chalk)));
+    problems.push(...session.writeFiles(report));
     for (const problem of problems) io.stderr.write(problem);
   } finally {
+    await session.stop();
     for (const signal of FORWARDED) process.off(signal, onSignal);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
@@ -134,11 +143,12 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecInput(options.file) : null;
     const plan = buildPlan(options, spec, io.env);
+    const ci = resolveCiSettings(options, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
     }
-    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
+    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, ci, io);
   } catch (error) {
     if (isRequestError(error)) {
       io.stderr.write(

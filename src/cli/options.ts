@@ -27,6 +27,11 @@ export interface CliOptions {
   failFast?: boolean;
   facts?: string | false;
   liveStdout?: string;
+  ci?: string;
+  junit?: string;
+  timestamps?: boolean;
+  live?: boolean;
+  heartbeat?: string;
   argv: string[];
 }
 
@@ -107,6 +112,20 @@ function buildProgram(version: string): Command {
       'the environment-facts ledger (default: $SAFE_RUN_FACTS or ~/.local/state/safe-run/facts.jsonl)',
     )
     .option('--no-facts', 'do not read or write the environment-facts ledger')
+    .addOption(
+      new Option(
+        '--ci <system>',
+        'CI output: groups, annotations, step summary (default: from GITHUB_ACTIONS / GITLAB_CI)',
+      ).choices(['github', 'gitlab', 'none']),
+    )
+    .option('--junit <file>', 'also write a JUnit XML file, one testcase per stage (atomically)')
+    .option('--timestamps', "time of day on safe-run's lines and on stderr lines (default: on when CI=true)")
+    .option('--no-timestamps', 'no timestamps, even in CI')
+    .option('--no-live', 'no live per-stage status lines on a terminal')
+    .option(
+      '--heartbeat <duration>',
+      'after this long with no output, say what each stage is doing (default: 60s when CI=true; off: 0)',
+    )
     .passThroughOptions()
     .allowExcessArguments(true)
     .helpOption('-h, --help', 'show this help')

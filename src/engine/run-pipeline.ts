@@ -9,10 +9,11 @@ import { buildReport } from './build-report.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
 import { preflight } from './preflight.js';
+import { type StageProgress, snapshotProgress } from './progress.js';
 import type { Resolved } from './resolve-program.js';
 import { spawnStage } from './spawn-stage.js';
 import { stageEnvironment } from './stage-env.js';
-import { newStageRun, stageFinished } from './stage-run.js';
+import { newStageRun, type StageRun, stageFinished } from './stage-run.js';
 import { readStream } from './stream-reader.js';
 import { createStreamSinks } from './stream-sinks.js';
 import { Supervisor } from './supervisor.js';
@@ -23,12 +24,16 @@ export interface RunIO {
   stdout?: NodeJS.WritableStream | null;
   // Where every stage's stderr streams live, whole lines, prefixed by stage name when there are several.
   stderr?: NodeJS.WritableStream | null;
+  // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
+  linePrefix?: (() => string) | null;
 }
 
 export interface RunHandle {
   readonly report: Promise<Report>;
   // Forwards a signal to every stage, then escalates to SIGKILL after kill-after (safe-run was stopped).
   cancel(signal: NodeJS.Signals): void;
+  // What each stage is doing now (for a live view or a heartbeat); empty before the stages exist.
+  progress(): StageProgress[];
 }
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
@@ -45,11 +50,13 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     wake = resolve;
   });
 
+  let watched: { runs: StageRun[]; secrets: string[] } = { runs: [], secrets: [] };
   const report = (async (): Promise<Report> => {
     const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
     const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
     const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
     const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
+    watched = { runs, secrets };
     const failedPreflight = preflight(runs);
     facts?.recordPreflight();
     // Opened after preflight: opening a FIFO is already a side effect on its writer.
@@ -120,6 +127,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         secrets,
         live: io.stderr ?? null,
         prefix: several ? run.spec.name : null,
+        linePrefix: io.linePrefix ?? null,
         capLive: true,
         endLiveLine: true,
         label: `stage "${run.spec.name}" stderr`,
@@ -263,6 +271,9 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       cancelRequest ??= signal;
       supervisor?.cancel(signal);
       wake(`safe-run received ${signal}`);
+    },
+    progress() {
+      return snapshotProgress(watched.runs, watched.secrets);
     },
   };
 }
