@@ -13,7 +13,6 @@ export function liveLine(stage: StageProgress, width: number): string {
   const state = stage.state === 'exited' ? 'done' : stage.state;
   const out = stage.stdoutBytes === null ? 'piped' : formatBytes(stage.stdoutBytes);
   const head = `${stage.index} ${stage.name}  ${state}  ${formatDuration(stage.elapsedMs)}  out ${out}  err ${formatBytes(stage.stderrBytes)}`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal control in a stage's line would move the cursor
   const last = (stage.lastLine ?? '').replaceAll(/[\x00-\x1f\x7f]/g, ' ');
   const line = last ? `${head}  | ${last}` : head;
   return [...line].slice(0, Math.max(10, width - 1)).join('');

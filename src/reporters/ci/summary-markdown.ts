@@ -15,11 +15,12 @@ function cell(text: string): string {
 
 // A code span that holds any text: a fence longer than the longest run of backticks inside. HTML
 // is not read in a code span (so not escaped); a "|" still ends a table cell unless escaped.
-function code(text: string): string {
+function code(text: string, inTable = true): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  const inner = text.replaceAll(/[\r\n]+/g, ' ').replaceAll('|', '\\|');
+  const flat = text.replaceAll(/[\r\n]+/g, ' ');
+  const inner = inTable ? flat.replaceAll('|', '\\|') : flat;
   return `${fence}${pad}${inner}${pad}${fence}`;
 }
 
@@ -30,7 +31,7 @@ export function renderSummaryMarkdown(report: Report): string {
   const out = [
     `### safe-run: ${verdict}, exit ${report.exitCode}`,
     '',
-    code(pipelineText(report.stages)),
+    code(pipelineText(report.stages), false),
     '',
     '| # | stage | command | status | exit | time | stdout | stderr |',
     '| --: | --- | --- | --- | --- | --: | --: | --: |',
