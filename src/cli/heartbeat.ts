@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { StageProgress } from '../engine/progress.js';
 import { formatBytes, formatDuration } from '../inputs/units.js';
 import { commandText } from '../reporters/ci/command-text.js';
@@ -12,14 +13,20 @@ const STATES: Record<string, string> = {
   Z: 'exited, not yet reaped',
 };
 
-// What the processes of a stage's group are doing, from /proc: "sleep: sleeping in hrtimer_nanosleep".
+// What the processes of a stage's group are doing, from /proc, the stage's own process first:
+// "sh (pid 12): sleeping in do_wait; sleep (pid 13): sleeping in hrtimer_nanosleep".
 export function describeGroup(pgid: number): string {
-  const members = findProcesses({ pgids: [pgid] }).slice(0, 4);
+  const found = findProcesses({ pgids: [pgid] });
+  const members = [...found.filter((p) => p.pid === pgid), ...found.filter((p) => p.pid !== pgid)].slice(
+    0,
+    4,
+  );
   const parts = members.map((info) => {
+    const program = path.basename(info.command.split(' ')[0] ?? '?');
     const blocked = describeBlocked(info.pid);
     const state = blocked?.state ?? info.state;
     const where = blocked?.wchan ? ` in ${blocked.wchan}` : '';
-    return `${info.command}: ${STATES[state] ?? `state ${state}`}${where}`;
+    return `${program} (pid ${info.pid}): ${STATES[state] ?? `state ${state}`}${where}`;
   });
   return parts.length > 0 ? parts.join('; ') : 'no process found in its group';
 }

@@ -48,7 +48,8 @@ export class LiveView {
   private draw(): void {
     const stages = this.progress();
     if (stages.length === 0) return;
-    const width = this.terminal.columns ?? 80;
+    // A terminal that reports no size (a pty nobody sized) gets the usual 80 columns.
+    const width = this.terminal.columns || 80;
     const lines = stages.map((stage) => liveLine(stage, width));
     this.terminal.write(`${this.drawn > 0 ? up(this.drawn) : ''}${lines.join('\n')}\n`);
     this.drawn = lines.length;
