@@ -35,18 +35,26 @@ try {
     ['bin/safe-run --version (checkout)', [process.execPath, path.join(root, 'bin/safe-run'), '--version']],
     ['binary -q -- true (code cache)', [withCache, '--no-facts', '-q', '--', 'true']],
     ['binary -q -- true (no code cache)', [without, '--no-facts', '-q', '--', 'true']],
-    ['bin/safe-run -q -- true (checkout)', [process.execPath, path.join(root, 'bin/safe-run'), '--no-facts', '-q', '--', 'true']],
+    [
+      'bin/safe-run -q -- true (checkout)',
+      [process.execPath, path.join(root, 'bin/safe-run'), '--no-facts', '-q', '--', 'true'],
+    ],
   ];
   const useTime = hasGnuTime();
   const samples = cases.map(() => []);
   for (let round = 0; round < rounds; round += 1) {
     for (const [i, [, argv]] of cases.entries()) {
-      const sample = await measureOnce({ argv, env, cwd: tmpDir, stdout: 'null', stderr: 'null' }, { useTime, tmpDir });
+      const sample = await measureOnce(
+        { argv, env, cwd: tmpDir, stdout: 'null', stderr: 'null' },
+        { useTime, tmpDir },
+      );
       samples[i].push(sample.code === 0 ? sample : null);
     }
   }
   const size = (file) => `${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MiB`;
-  console.log(`${rounds} rounds, ${os.cpus().length} CPUs, node ${process.version}; binary ${size(withCache)} (no code cache: ${size(without)})\n`);
+  console.log(
+    `${rounds} rounds, ${os.cpus().length} CPUs, node ${process.version}; binary ${size(withCache)} (no code cache: ${size(without)})\n`,
+  );
   console.log('| case | wall (median) | x node -e 0 | peak RSS (median) |');
   console.log('| --- | --: | --: | --: |');
   for (const [i, [name]] of cases.entries()) {

@@ -25,6 +25,7 @@ export class LiveView {
   readonly stream: Writable;
   private drawn = 0;
   private timer: NodeJS.Timeout | null = null;
+  private stopping: Promise<void> | null = null;
 
   constructor(
     private readonly terminal: NodeJS.WriteStream,
@@ -63,10 +64,11 @@ export class LiveView {
 
   // Stops redrawing and erases the block once what stages wrote has reached the terminal.
   async stop(): Promise<void> {
+    if (this.stopping) return this.stopping;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await new Promise<void>((resolve) => this.stream.end(resolve));
-    this.erase();
+    this.stopping = new Promise<void>((resolve) => this.stream.end(resolve)).then(() => this.erase());
+    return this.stopping;
   }
 }
 
