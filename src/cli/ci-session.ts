@@ -24,6 +24,7 @@ interface SessionIO {
 export class CiSession {
   private view: LiveView | null = null;
   private heartbeat: Heartbeat | null = null;
+  private secrets: string[] = [];
 
   constructor(
     private readonly settings: CiSettings,
@@ -39,11 +40,12 @@ export class CiSession {
   // Where stage stderr goes, and what precedes each of its lines; prints the banner in a CI log.
   prepare(plan: Plan): { stderr: NodeJS.WritableStream; linePrefix: (() => string) | null } {
     const { io, settings } = this;
+    // The plan is not masked (the report is): what is said from the plan or from /proc is masked
+    // here with the values the engine masks.
+    const env = Object.assign({}, io.env, ...plan.stages.map((stage) => stage.env));
+    this.secrets = secretValuesFromEnv(env, plan.settings.mask);
     if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
-      // The plan is not masked yet (the report is): mask the banner here, as the engine will.
-      const env = Object.assign({}, io.env, ...plan.stages.map((stage) => stage.env));
-      const secrets = secretValuesFromEnv(env, plan.settings.mask);
-      io.stderr.write(this.stamp(maskText(renderBanner(plan.stages.map((s) => s.argv)), secrets)));
+      io.stderr.write(this.stamp(maskText(renderBanner(plan.stages.map((s) => s.argv)), this.secrets)));
     }
     const live = !this.json && settings.live && liveViewFits(io.stdout, io.stderr);
     const stampLive = settings.timestamps ? () => `${formatStamp(new Date())} ` : null;
@@ -64,7 +66,7 @@ export class CiSession {
     this.view?.start();
     if (this.settings.heartbeatMs !== null) {
       const write = (text: string) => {
-        if (text) (this.view?.stream ?? this.io.stderr).write(this.stamp(text));
+        if (text) (this.view?.stream ?? this.io.stderr).write(this.stamp(maskText(text, this.secrets)));
       };
       this.heartbeat = startHeartbeat(() => handle.progress(), this.settings.heartbeatMs, write);
     }

@@ -50,6 +50,24 @@ describe('--heartbeat', () => {
     );
   });
 
+  it('masks secrets in what it reads from /proc too', async () => {
+    const secret = 'heartbeat-secret-1234';
+    const program = path.join(scratch, `sh-${secret}`);
+    fs.symlinkSync('/bin/sh', program);
+    const go = path.join(scratch, 'go-masked');
+    const run = start(
+      ['--heartbeat', '300ms', '--', program, '-c', `while [ ! -e ${go} ]; do sleep 0.2; done`],
+      {
+        API_TOKEN: secret,
+      },
+    );
+    await waitFor(() => run.stderr().includes('safe-run: heartbeat:'), 30_000, 'a heartbeat');
+    fs.writeFileSync(go, '');
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toMatch(/heartbeat: .*sh-\*\*\* \(pid \d+\)/);
+    expect(run.stderr()).not.toContain(secret);
+  });
+
   it('is off by default outside CI and with --heartbeat 0 in CI', async () => {
     const quiet = await runCli(['--no-facts', '--', 'sleep', '0.5']);
     expect(quiet.stderr).not.toContain('heartbeat');
