@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { parse, type TestSuites } from 'junit2json';
 import { describe, expect, it } from 'vitest';
 import { LinePrefixer } from '../../../src/capture/line-prefixer.js';
@@ -25,6 +26,16 @@ describe('command text', () => {
     expect(commandText(['grep', '-c', 'a b', "it's", '$HOME', 'x=1,2:3'])).toBe(
       `grep -c 'a b' 'it'\\''s' '$HOME' x=1,2:3`,
     );
+  });
+
+  it("keeps a word with a newline on one line as bash's $'...', which bash reads back", () => {
+    const word = "a\nb'\\\t\x1b";
+    const text = commandText(['printf', word]);
+    expect(text).toBe("printf $'a\\nb\\'\\\\\\t\\x1b'");
+    const back = spawnSync('bash', ['-c', `printf '%s' ${text.slice('printf '.length)}`], {
+      encoding: 'utf8',
+    });
+    expect(back.stdout).toBe(word);
   });
 });
 
