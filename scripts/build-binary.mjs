@@ -18,6 +18,7 @@ const output = path.resolve(
   root,
   process.argv.find((arg) => arg.startsWith('--out='))?.slice(6) ?? 'dist/safe-run',
 );
+fs.mkdirSync(path.dirname(output), { recursive: true });
 const work = fs.mkdtempSync(path.join(path.dirname(output), '.safe-run-binary-'));
 // The fuse postject flips so that node looks for the injected blob (fixed by Node's SEA design).
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
