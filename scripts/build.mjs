@@ -9,7 +9,7 @@ const dist = new URL('../dist', import.meta.url);
 const next = new URL(`../dist.${process.pid}.tmp`, import.meta.url);
 
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/run-process.ts', index: 'src/index.ts' },
   outdir: next.pathname,
   bundle: true,
   splitting: true,

@@ -10,19 +10,23 @@ const NEWLINE = Buffer.from('\n');
 // held until its newline (or the end); a line longer than maxLine bytes is passed on in pieces of
 // at most maxLine bytes, each prefixed and ended with a newline, so memory stays bounded.
 export class LinePrefixer {
-  private readonly prefix: Buffer;
-  private readonly prefixLatin1: string;
+  private prefix: Buffer;
+  private prefixLatin1: string;
+  // A prefix that changes (a timestamp): computed again for each chunk, so lines that arrived
+  // together share one.
+  private readonly makePrefix: (() => string) | null;
   private readonly partial: Buffer;
   private partialLength = 0;
 
   constructor(
-    prefix: string,
+    prefix: string | (() => string),
     readonly maxLine: number = 16 * 1024,
   ) {
     if (!Number.isSafeInteger(maxLine) || maxLine < 4) {
       throw new RangeError(`maxLine must be a whole number >= 4, got ${maxLine}`);
     }
-    this.prefix = Buffer.from(prefix);
+    this.makePrefix = typeof prefix === 'function' ? prefix : null;
+    this.prefix = Buffer.from(typeof prefix === 'function' ? prefix() : prefix);
     this.prefixLatin1 = this.prefix.toString('latin1');
     this.partial = Buffer.allocUnsafe(maxLine);
   }
@@ -31,7 +35,14 @@ export class LinePrefixer {
     return this.partialLength;
   }
 
+  private refreshPrefix(): void {
+    if (!this.makePrefix) return;
+    this.prefix = Buffer.from(this.makePrefix());
+    this.prefixLatin1 = this.prefix.toString('latin1');
+  }
+
   push(chunk: Buffer): Buffer {
+    this.refreshPrefix();
     const parts: Buffer[] = [];
     const last = chunk.lastIndexOf(LF);
     let start = 0;
@@ -49,6 +60,7 @@ export class LinePrefixer {
   // The stream ended: pass on its last line even without a newline, and say so.
   flush(): Buffer {
     if (this.partialLength === 0) return EMPTY;
+    this.refreshPrefix();
     const parts: Buffer[] = [];
     this.emitPartial(parts, Buffer.from(`${NO_NEWLINE_MARK}\n`));
     return Buffer.concat(parts);

@@ -62,6 +62,7 @@ export function buildPlan(
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
   });
   if (options.report !== undefined) checkWritableFile(options.report, '--report');
+  if (options.junit !== undefined) checkWritableFile(options.junit, '--junit');
   return plan;
 }
 

@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { Chalk } from 'chalk';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
-import { jsonReporter } from '../reporters/json.js';
-import type { Reporter } from '../reporters/reporter.js';
-import { tableReporter } from '../reporters/table.js';
 import { writeReports } from '../reporters/write-reports.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
+import { chooseReporters } from './choose-reporters.js';
+import { CiSession } from './ci-session.js';
+import { type CiSettings, resolveCiSettings } from './ci-settings.js';
 import type { CliIO } from './cli-io.js';
 import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
@@ -17,12 +16,6 @@ import { printRefusal } from './refusal.js';
 declare const SAFE_RUN_VERSION: string;
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
-
-function colorLevel(io: CliIO): 0 | 1 {
-  if (io.env.NO_COLOR) return 0;
-  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return 1;
-  return io.stderr.isTTY ? 1 : 0;
-}
 
 async function loadSpecInput(file: string, cwd: string | undefined): Promise<SpecInput> {
   const { loadSpec } = await import('../spec-file/load-spec.js');
@@ -51,6 +44,7 @@ async function execute(
   json: boolean,
   quiet: boolean,
   reportFile: string | undefined,
+  ci: CiSettings,
   io: CliIO,
 ): Promise<CliResult> {
   // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
@@ -70,37 +64,23 @@ async function execute(
   // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
   const onUsr1 = () => void showHang(handle, io);
   process.on('SIGUSR1', onUsr1);
-  handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  const session = new CiSession(ci, io, json);
+  const shown = session.prepare(plan);
+  handle = startRun(plan, json ? {} : { stdout: io.stdout, ...shown });
+  session.watch(handle);
   if (early) handle.cancel(early);
   let report: Report;
   try {
     report = await handle.report;
-    writeReports(report, chooseReporters(json, quiet, reportFile, io), io);
+    await session.stop();
+    writeReports(report, chooseReporters({ json, quiet, reportFile, junit: ci.junit }, session, io), io);
+    for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
+    await session.stop();
     for (const signal of FORWARDED) process.off(signal, onSignal);
     process.off('SIGUSR1', onUsr1);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
-}
-
-// Which reporters this run's flags ask for, in the order they write: the --report file, then the
-// JSON document on stdout (--json) or the table on stderr.
-function chooseReporters(
-  json: boolean,
-  quiet: boolean,
-  reportFile: string | undefined,
-  io: CliIO,
-): Reporter[] {
-  const reporters: Reporter[] = [];
-  if (reportFile) reporters.push(jsonReporter({ kind: 'file', path: reportFile }));
-  if (json) reporters.push(jsonReporter({ kind: 'stdout' }));
-  else {
-    const chalk = new Chalk({ level: colorLevel(io) });
-    reporters.push(
-      tableReporter({ chalk, quiet, sharedScreen: Boolean(io.stdout.isTTY && io.stderr.isTTY) }),
-    );
-  }
-  return reporters;
 }
 
 async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
@@ -144,11 +124,12 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecInput(options.file, options.cwd) : null;
     const plan = buildPlan(options, spec, io.env, defaults);
+    const ci = resolveCiSettings(options, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
     }
-    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
+    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, ci, io);
   } catch (error) {
     if (isRequestError(error)) {
       printRefusal(error, args, io);

@@ -15,6 +15,12 @@ export interface CliOptions {
   cwd?: string;
   // The settings flags (SETTINGS_TABLE), by long flag: '--timeout' -> '5s'.
   settings: Record<string, FlagValue>;
+  // Presentation only (docs/ci.md): not settings of the run.
+  ci?: string;
+  junit?: string;
+  timestamps?: boolean;
+  live?: boolean;
+  heartbeat?: string;
   argv: string[];
 }
 
@@ -70,7 +76,21 @@ function buildProgram(version: string): Command {
     .option('--json', 'stream nothing; print one JSON report on stdout at the end')
     .option('--report <file>', 'also write the JSON report to FILE (atomically)')
     .option('-q, --quiet', 'print the table only when the verdict is not ok')
-    .option('--dry-run', 'validate, resolve programs and print the plan; start nothing');
+    .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
+    .addOption(
+      new Option(
+        '--ci <system>',
+        'CI output: groups, annotations, step summary (default: from GITHUB_ACTIONS / GITLAB_CI)',
+      ).choices(['github', 'gitlab', 'none']),
+    )
+    .option('--junit <file>', 'also write a JUnit XML file, one testcase per stage (atomically)')
+    .option('--timestamps', "time of day on safe-run's lines and on stderr lines (default: on when CI=true)")
+    .option('--no-timestamps', 'no timestamps, even in CI')
+    .option('--no-live', 'no live per-stage status lines on a terminal')
+    .option(
+      '--heartbeat <duration>',
+      'after this long with no output, say what each stage is doing (default: 60s when CI=true; off: 0)',
+    );
   for (const option of settingOptions()) program.addOption(option);
   return program
     .passThroughOptions()
@@ -79,7 +99,21 @@ function buildProgram(version: string): Command {
     .showSuggestionAfterError(true);
 }
 
-const CLI_ONLY = ['command', 'file', 'okCodes', 'json', 'report', 'quiet', 'dryRun', 'cwd'] as const;
+const CLI_ONLY = [
+  'command',
+  'file',
+  'okCodes',
+  'json',
+  'report',
+  'quiet',
+  'dryRun',
+  'cwd',
+  'ci',
+  'junit',
+  'timestamps',
+  'live',
+  'heartbeat',
+] as const;
 
 function toCliOptions(program: Command): CliOptions {
   const opts: Record<string, unknown> = program.opts();

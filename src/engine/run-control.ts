@@ -1,4 +1,6 @@
 import type { HangReport } from '../hang/hang-report.js';
+import { type StageProgress, snapshotProgress } from './progress.js';
+import type { StageRun } from './stage-run.js';
 import type { Supervisor } from './supervisor.js';
 
 // A request to stop (a signal to safe-run) may come at any moment: before the stages exist (while
@@ -6,6 +8,7 @@ import type { Supervisor } from './supervisor.js';
 export class RunControl {
   private requested: NodeJS.Signals | null = null;
   private supervisor: Supervisor | null = null;
+  private watched: { runs: readonly StageRun[]; secrets: readonly string[] } = { runs: [], secrets: [] };
   private wake: (why: string) => void = () => {};
   // Resolves when safe-run is asked to stop before its stages exist.
   readonly interrupt = new Promise<string>((resolve) => {
@@ -20,6 +23,15 @@ export class RunControl {
     this.requested ??= signal;
     this.supervisor?.cancel(signal);
     this.wake(`safe-run received ${signal}`);
+  }
+
+  // The stages whose progress a live view or a heartbeat may read.
+  watch(runs: readonly StageRun[], secrets: readonly string[]): void {
+    this.watched = { runs, secrets };
+  }
+
+  progress(): StageProgress[] {
+    return snapshotProgress(this.watched.runs, this.watched.secrets);
   }
 
   // Who waits for whom now; null before the stages exist.

@@ -8,6 +8,7 @@ import type { Plan, Report } from '../types.js';
 import { finishRun, type RunClock, reportNothingStarted } from './finish-run.js';
 import { openStdin } from './open-stdin.js';
 import { PipelinePipes } from './pipeline-pipes.js';
+import type { StageProgress } from './progress.js';
 import { type ResolvedPlan, resolvePlan } from './resolve-plan.js';
 import { RunControl } from './run-control.js';
 import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
@@ -20,6 +21,8 @@ export interface RunIO {
   stdout?: NodeJS.WritableStream | null;
   // Where every stage's stderr streams live, whole lines, prefixed by stage name when there are several.
   stderr?: NodeJS.WritableStream | null;
+  // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
+  linePrefix?: (() => string) | null;
 }
 
 export interface RunHandle {
@@ -28,6 +31,8 @@ export interface RunHandle {
   cancel(signal: NodeJS.Signals): void;
   // Who waits for whom right now, without stopping anything; null before the stages exist.
   inspect(): HangReport | null;
+  // What each stage is doing now (for a live view or a heartbeat); empty before the stages exist.
+  progress(): StageProgress[];
 }
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
@@ -39,7 +44,12 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
   const control = new RunControl();
   const report = runPhases(plan, io, { marker, clock, control });
-  return { report, cancel: (signal) => control.cancel(signal), inspect: () => control.inspect() };
+  return {
+    report,
+    cancel: (signal) => control.cancel(signal),
+    inspect: () => control.inspect(),
+    progress: () => control.progress(),
+  };
 }
 
 export function run(plan: Plan, io: RunIO = {}): Promise<Report> {
@@ -57,6 +67,7 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   // Prepare: nothing is started unless every stage can be.
   const resolved = resolvePlan(plan, ctx.marker.value);
   const runs = resolved.stages.map((stage) => new StageRun(stage));
+  control.watch(runs, resolved.secrets);
   const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
   facts?.recordPreflight(runs.map(factsStageOf));
   const nothing = (timeLimit: string | null = null) =>
@@ -106,6 +117,7 @@ async function superviseStages(
       secrets: resolved.secrets,
       stdout: io.stdout ?? null,
       stderr: io.stderr ?? null,
+      linePrefix: io.linePrefix ?? null,
       supervisor,
     });
     startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts });

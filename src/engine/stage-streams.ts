@@ -11,6 +11,8 @@ export interface StreamContext {
   // Where the last stage's stdout and every stderr stream live; null: nowhere.
   stdout: NodeJS.WritableStream | null;
   stderr: NodeJS.WritableStream | null;
+  // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
+  linePrefix: (() => string) | null;
   supervisor: Supervisor;
 }
 
@@ -87,6 +89,7 @@ function stageSinks(
     secrets: ctx.secrets,
     live: isErr ? ctx.stderr : ctx.stdout,
     prefix: isErr && several ? run.spec.name : null,
+    linePrefix: isErr ? ctx.linePrefix : null,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
     endLiveLine: isErr ? true : undefined,

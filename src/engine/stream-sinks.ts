@@ -4,6 +4,7 @@ import { LinePrefixer } from '../capture/line-prefixer.js';
 import { LiveCap } from '../capture/live-cap.js';
 import { StreamLog, type StreamLogResult } from '../capture/log-file.js';
 import { StreamMasker } from '../capture/mask.js';
+import { RecentLine } from '../capture/recent-line.js';
 import { formatBytes } from '../format-units.js';
 import type { Settings, StreamReport } from '../types.js';
 import { ChunkPool } from './chunk-pool.js';
@@ -15,6 +16,8 @@ export interface SinkOptions {
   live: NodeJS.WritableStream | null;
   // Stage name prefixed to each live line, or null to stream bytes as they come.
   prefix: string | null;
+  // Text put before each live line (a timestamp); when set, the stream goes out as whole lines.
+  linePrefix?: (() => string) | null;
   // False for the last stage's stdout unless --live-stdout capped: the pipeline's product streams whole.
   capLive: boolean;
   label: string;
@@ -44,6 +47,8 @@ export interface StreamSinks {
   // Resolves when reading is no longer paused.
   released(): Promise<void>;
   finish(): StreamReport;
+  // For a progress display while the stage runs: bytes so far and the last line (unmasked).
+  progress(): { bytes: number; lastLine: string | null; at: number | null };
 }
 
 // Everything one stream's bytes go to, in order: the count and head/tail kept for the report, the
@@ -57,7 +62,11 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog)
     : null;
   let live = options.live;
-  const prefixer = live && options.prefix !== null ? new LinePrefixer(`[${options.prefix}] `) : null;
+  const name = options.prefix === null ? '' : `[${options.prefix}] `;
+  const stamp = options.linePrefix;
+  const prefixer =
+    live && (options.prefix !== null || stamp) ? new LinePrefixer(stamp ? () => stamp() + name : name) : null;
+  const recent = new RecentLine();
   const liveCap = live && options.capLive ? new LiveCap(options.cap, options.label) : null;
   let bytes = 0;
   let kept: KeptStream | null = null;
@@ -110,6 +119,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   return {
     push(chunk) {
       bytes += chunk.length;
+      recent.push(chunk);
       options.onBytes();
       keeper.push(chunk);
       if (bytes > options.cap && bytes - chunk.length <= options.cap) options.onCapExceeded();
@@ -156,6 +166,9 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     },
     released() {
       return holds.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => onRelease.push(resolve));
+    },
+    progress() {
+      return { bytes, lastLine: recent.lastLine(), at: recent.at };
     },
     finish() {
       if (finished) return finished;

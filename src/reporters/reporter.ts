@@ -1,7 +1,10 @@
 import type { Report } from '../types.js';
 
 // Where a reporter's text goes: safe-run's stdout, its stderr, or a file (written whole or not at all).
-export type Destination = { kind: 'stdout' } | { kind: 'stderr' } | { kind: 'file'; path: string };
+export type Destination =
+  | { kind: 'stdout' }
+  | { kind: 'stderr' }
+  | { kind: 'file'; path: string; flag: string };
 
 // Every output format is one of these, as hyperfine's exporters: a finished run's report in, text for
 // one destination out. The table, the JSON document and the --report file are reporters; a CI format

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatBytes, formatDuration } from '../format-units.js';
 import type { Report, StageResult, StageStatus, StreamReport } from '../types.js';
+import { pipelineText } from './ci/command-text.js';
 import type { Reporter } from './reporter.js';
 
 type Paint = (text: string) => string;
@@ -12,20 +13,20 @@ function statusPaint(chalk: ChalkInstance, status: StageStatus, succeeded: boole
   return chalk.red;
 }
 
-function exitText(stage: StageResult): string {
+export function exitText(stage: StageResult): string {
   if (stage.signal !== null) return stage.signal;
   if (stage.exitCode !== null) return String(stage.exitCode);
   return '-';
 }
 
-function streamText(stage: StageResult, stream: StreamReport): string {
+export function streamText(stage: StageResult, stream: StreamReport): string {
   if (stage.status === 'not-started' || stage.status === 'skipped') return '-';
   if (stream.bytes === null) return 'piped';
   const size = `${formatBytes(stream.bytes)}${stream.truncated ? '*' : ''}`;
   return stream.binary ? `${size} binary` : size;
 }
 
-function statusText(stage: StageResult): string {
+export function statusText(stage: StageResult): string {
   if (stage.status === 'sigpipe' && stage.succeeded) return 'sigpipe (tolerated)';
   if (stage.optional && !stage.succeeded && stage.status !== 'skipped') return `${stage.status} (optional)`;
   return stage.status;
@@ -54,7 +55,8 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     streamText(stage, stage.stderr),
   ]);
   const lines = pad([header, ...rows]);
-  const out: string[] = [chalk.bold(lines[0]!)];
+  // A CI job runs many commands: the table says which one it is about.
+  const out: string[] = [chalk.dim(`command: ${pipelineText(report.stages)}`), chalk.bold(lines[0]!)];
   report.stages.forEach((stage, i) => {
     const line = lines[i + 1]!;
     const paint = statusPaint(chalk, stage.status, stage.succeeded);

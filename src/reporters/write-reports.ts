@@ -23,7 +23,7 @@ export function writeReports(report: Report, reporters: readonly Reporter[], str
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       problems.push(
-        `safe-run: warning: --report ${destination.path} could not be written (${code}); nothing was left there\n`,
+        `safe-run: warning: ${destination.flag} ${destination.path} could not be written (${code}); nothing was left there\n`,
       );
     }
   }

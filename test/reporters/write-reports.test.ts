@@ -30,7 +30,11 @@ describe('reporters', () => {
     };
     writeReports(
       report,
-      [jsonReporter({ kind: 'file', path: file }), jsonReporter({ kind: 'stdout' }), summary],
+      [
+        jsonReporter({ kind: 'file', path: file, flag: '--report' }),
+        jsonReporter({ kind: 'stdout' }),
+        summary,
+      ],
       {
         stdout,
         stderr,
@@ -49,7 +53,10 @@ describe('reporters', () => {
     const err = collect(stderr);
     const missing = path.join(os.tmpdir(), 'safe-run-no-such-dir', 'r.json');
     const summary: Reporter = { name: 'summary', destination: { kind: 'stderr' }, render: () => 'table\n' };
-    writeReports(report, [jsonReporter({ kind: 'file', path: missing }), summary], { stdout, stderr });
+    writeReports(report, [jsonReporter({ kind: 'file', path: missing, flag: '--report' }), summary], {
+      stdout,
+      stderr,
+    });
     expect(err()).toBe(
       `table\nsafe-run: warning: --report ${missing} could not be written (ENOENT); nothing was left there\n`,
     );

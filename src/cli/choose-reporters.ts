@@ -1,0 +1,54 @@
+import { Chalk } from 'chalk';
+import { renderJunit } from '../reporters/ci/junit.js';
+import { jsonReporter } from '../reporters/json.js';
+import type { Reporter } from '../reporters/reporter.js';
+import { tableReporter } from '../reporters/table.js';
+import type { CiSession } from './ci-session.js';
+import type { CliIO } from './cli-io.js';
+
+export interface ReporterChoice {
+  json: boolean;
+  quiet: boolean;
+  reportFile: string | undefined;
+  junit: string | null;
+}
+
+function colorLevel(io: CliIO): 0 | 1 {
+  if (io.env.NO_COLOR) return 0;
+  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return 1;
+  return io.stderr.isTTY ? 1 : 0;
+}
+
+// Which reporters this run's flags ask for, in the order they write: the --report file, the JUnit
+// file, then the JSON document on stdout (--json) or the table on stderr, framed for the CI system.
+export function chooseReporters(choice: ReporterChoice, session: CiSession, io: CliIO): Reporter[] {
+  const reporters: Reporter[] = [];
+  if (choice.reportFile)
+    reporters.push(jsonReporter({ kind: 'file', path: choice.reportFile, flag: '--report' }));
+  if (choice.junit) {
+    reporters.push({
+      name: 'junit',
+      destination: { kind: 'file', path: choice.junit, flag: '--junit' },
+      render: renderJunit,
+    });
+  }
+  if (choice.json) {
+    reporters.push(jsonReporter({ kind: 'stdout' }));
+    return reporters;
+  }
+  const chalk = new Chalk({ level: colorLevel(io) });
+  const table = tableReporter({
+    chalk,
+    quiet: choice.quiet,
+    sharedScreen: Boolean(io.stdout.isTTY && io.stderr.isTTY),
+  });
+  reporters.push({
+    ...table,
+    // Quiet and ok: the notices alone, stamped; otherwise the table inside the CI system's frame.
+    render: (report) =>
+      choice.quiet && report.ok
+        ? session.stamp(table.render(report))
+        : session.present(report, table.render(report)),
+  });
+  return reporters;
+}

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { maskText, secretValuesFromEnv } from '../capture/mask.js';
+import type { RunHandle } from '../engine/run-pipeline.js';
+import { renderBanner } from '../reporters/ci/banner.js';
+import { renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
+import { renderGitlabSections, renderGitlabSummary } from '../reporters/ci/gitlab.js';
+import { renderSummaryMarkdown } from '../reporters/ci/summary-markdown.js';
+import { formatStamp, stampLines } from '../reporters/ci/timestamps.js';
+import type { Plan, Report } from '../types.js';
+import type { CiSettings } from './ci-settings.js';
+import { type Heartbeat, startHeartbeat } from './heartbeat.js';
+import { LiveView, liveViewFits } from './live-view.js';
+
+interface SessionIO {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+// Everything around a run that is about presenting it (banner, timestamps, live view, heartbeat,
+// CI groups and annotations, step summary, JUnit), kept out of the run itself.
+export class CiSession {
+  private view: LiveView | null = null;
+  private heartbeat: Heartbeat | null = null;
+  private secrets: string[] = [];
+
+  constructor(
+    private readonly settings: CiSettings,
+    private readonly io: SessionIO,
+    private readonly json: boolean,
+  ) {}
+
+  // safe-run's own text, stamped when timestamps are on.
+  stamp(text: string): string {
+    return this.settings.timestamps ? stampLines(text, new Date()) : text;
+  }
+
+  // Where stage stderr goes, and what precedes each of its lines; prints the banner in a CI log.
+  prepare(plan: Plan): { stderr: NodeJS.WritableStream; linePrefix: (() => string) | null } {
+    const { io, settings } = this;
+    // The plan is not masked (the report is): what is said from the plan or from /proc is masked
+    // here with the values the engine masks.
+    const env = Object.assign({}, io.env, ...plan.stages.map((stage) => stage.env));
+    this.secrets = secretValuesFromEnv(env, plan.settings.mask);
+    if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
+      io.stderr.write(this.stamp(maskText(renderBanner(plan.stages.map((s) => s.argv)), this.secrets)));
+    }
+    const live = !this.json && settings.live && liveViewFits(io.stdout, io.stderr);
+    const stampLive = settings.timestamps ? () => `${formatStamp(new Date())} ` : null;
+    // The live view counts lines: stderr must reach it as whole lines, so it gets a (maybe empty) prefix.
+    const linePrefix = stampLive ?? (live ? () => '' : null);
+    return { stderr: live ? this.startView() : io.stderr, linePrefix };
+  }
+
+  private startView(): NodeJS.WritableStream {
+    this.view = new LiveView(this.io.stderr, () => this.handle?.progress() ?? []);
+    return this.view.stream;
+  }
+
+  private handle: RunHandle | null = null;
+
+  watch(handle: RunHandle): void {
+    this.handle = handle;
+    this.view?.start();
+    if (this.settings.heartbeatMs !== null) {
+      const write = (text: string) => {
+        if (text) (this.view?.stream ?? this.io.stderr).write(this.stamp(maskText(text, this.secrets)));
+      };
+      this.heartbeat = startHeartbeat(() => handle.progress(), this.settings.heartbeatMs, write);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.heartbeat?.stop();
+    await this.view?.stop();
+  }
+
+  // What goes on stderr around the table in this CI system, the table itself included.
+  present(report: Report, table: string): string {
+    if (this.json) return '';
+    const stamped = this.stamp(table);
+    if (this.settings.system === 'github') {
+      // Workflow commands must start their line: never stamped.
+      return renderGithubGroups(report) + stamped + renderGithubAnnotation(report);
+    }
+    if (this.settings.system === 'gitlab') {
+      return renderGitlabSections(report) + renderGitlabSummary(report, stamped);
+    }
+    return stamped;
+  }
+
+  // Appends the step summary; returns warnings for what could not be written.
+  writeFiles(report: Report): string[] {
+    const problems: string[] = [];
+    const { stepSummary } = this.settings;
+    if (stepSummary) {
+      try {
+        fs.appendFileSync(stepSummary, renderSummaryMarkdown(report));
+      } catch (error) {
+        problems.push(
+          `safe-run: warning: step summary ${stepSummary} could not be written (${codeOf(error)})\n`,
+        );
+      }
+    }
+    return problems;
+  }
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}

@@ -1,0 +1,56 @@
+import { RequestError } from '../errors.js';
+import { parseDuration } from '../inputs/read-units.js';
+import type { CliOptions } from './options.js';
+
+export type CiSystem = 'github' | 'gitlab' | 'none';
+
+// How safe-run presents a run to a CI log or a terminal; none of it changes what runs or the verdict.
+export interface CiSettings {
+  system: CiSystem;
+  // Time of day on safe-run's own lines and on live stderr lines (never on the streamed stdout).
+  timestamps: boolean;
+  // Say what each stage is doing after this long without output; null: never.
+  heartbeatMs: number | null;
+  // Per-stage status lines redrawn on a terminal (still subject to the terminal checks at run time).
+  live: boolean;
+  junit: string | null;
+  // Where GitHub wants the Markdown step summary appended, or null.
+  stepSummary: string | null;
+}
+
+const DEFAULT_HEARTBEAT_MS = 60_000;
+
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+function detectSystem(env: NodeJS.ProcessEnv): CiSystem {
+  if (env.GITHUB_ACTIONS === 'true') return 'github';
+  if (env.GITLAB_CI === 'true') return 'gitlab';
+  return 'none';
+}
+
+function readHeartbeat(text: string | undefined, inCi: boolean): number | null {
+  if (text === undefined) return inCi ? DEFAULT_HEARTBEAT_MS : null;
+  if (text === '0' || text === 'off') return null;
+  return parseDuration(text, '--heartbeat');
+}
+
+// Reads the CI flags and the environment (CI, GITHUB_ACTIONS, GITLAB_CI, GITHUB_STEP_SUMMARY,
+// NO_COLOR). Bad values are request errors, found before anything starts.
+export function resolveCiSettings(options: CliOptions, env: NodeJS.ProcessEnv): CiSettings {
+  const inCi = isSet(env.CI);
+  const system = (options.ci as CiSystem | undefined) ?? detectSystem(env);
+  const summary = system === 'github' && env.GITHUB_STEP_SUMMARY ? env.GITHUB_STEP_SUMMARY : null;
+  if (options.junit !== undefined && options.junit.length === 0) {
+    throw new RequestError('usage.junit', '--junit needs a file name, e.g. --junit safe-run.xml');
+  }
+  return {
+    system,
+    timestamps: options.timestamps ?? inCi,
+    heartbeatMs: readHeartbeat(options.heartbeat, inCi),
+    live: options.live !== false && !env.NO_COLOR && env.TERM !== 'dumb',
+    junit: options.junit ?? null,
+    stepSummary: summary,
+  };
+}

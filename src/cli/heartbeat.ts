@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { StageProgress } from '../engine/progress.js';
+import { formatBytes, formatDuration } from '../format-units.js';
+import { commandText } from '../reporters/ci/command-text.js';
+import { describeBlocked, findProcesses } from '../teardown/proc-scan.js';
+
+const STATES: Record<string, string> = {
+  R: 'running on a CPU',
+  S: 'sleeping',
+  D: 'in uninterruptible I/O',
+  T: 'stopped',
+  t: 'stopped by a debugger',
+  Z: 'exited, not yet reaped',
+};
+
+// What the processes of a stage's group are doing, from /proc, the stage's own process first:
+// "sh (pid 12): sleeping in do_wait; sleep (pid 13): sleeping in hrtimer_nanosleep".
+export function describeGroup(pgid: number): string {
+  const found = findProcesses({ pgids: [pgid] });
+  const members = [...found.filter((p) => p.pid === pgid), ...found.filter((p) => p.pid !== pgid)].slice(
+    0,
+    4,
+  );
+  const parts = members.map((info) => {
+    const program = path.basename(info.command.split(' ')[0] ?? '?');
+    const blocked = describeBlocked(info.pid);
+    const state = blocked?.state ?? info.state;
+    const where = blocked?.wchan ? ` in ${blocked.wchan}` : '';
+    return `${program} (pid ${info.pid}): ${STATES[state] ?? `state ${state}`}${where}`;
+  });
+  return parts.length > 0 ? parts.join('; ') : 'no process found in its group';
+}
+
+// One line per running stage, said when nothing was printed for a while (CI systems end jobs that
+// stay silent, and a person watching wants to know the run is alive).
+export function heartbeatLines(stages: readonly StageProgress[], silentMs: number): string {
+  const lines = stages
+    .filter((stage) => stage.state === 'running' && stage.pid !== null)
+    .map((stage) => {
+      const out = stage.stdoutBytes === null ? 'stdout piped' : `stdout ${formatBytes(stage.stdoutBytes)}`;
+      return `safe-run: heartbeat: stage ${stage.index} "${stage.name}" (${commandText(stage.argv)}) running for ${formatDuration(stage.elapsedMs)}, ${out}, stderr ${formatBytes(stage.stderrBytes)}, nothing printed for ${formatDuration(silentMs)}; ${describeGroup(stage.pid!)}`;
+    });
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+// Bytes safe-run has shown so far: every stage's stderr and the last stage's stdout.
+function printedBytes(stages: readonly StageProgress[]): number {
+  return stages.reduce((sum, stage) => sum + stage.stderrBytes + (stage.stdoutBytes ?? 0), 0);
+}
+
+export interface Heartbeat {
+  stop(): void;
+}
+
+// Checks a few times per period whether anything was printed; after `periodMs` of silence writes the
+// heartbeat, which counts as output, so a stage that stays silent gets one line per period.
+export function startHeartbeat(
+  progress: () => StageProgress[],
+  periodMs: number,
+  write: (text: string) => void,
+): Heartbeat {
+  let seen = -1;
+  let quietSince = performance.now();
+  const timer = setInterval(
+    () => {
+      const stages = progress();
+      const bytes = printedBytes(stages);
+      const now = performance.now();
+      if (bytes !== seen) {
+        seen = bytes;
+        quietSince = now;
+        return;
+      }
+      if (now - quietSince < periodMs) return;
+      write(heartbeatLines(stages, now - quietSince));
+      quietSince = now;
+    },
+    Math.max(20, Math.min(1000, periodMs / 4)),
+  );
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,57 @@
+import { formatDuration } from '../../format-units.js';
+import type { Report } from '../../types.js';
+import { exitText, statusText, streamText } from '../table.js';
+import { commandText, pipelineText } from './command-text.js';
+
+// Text in a table cell: no line breaks, no "|" that would end the cell, no HTML the page renders.
+function cell(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('|', '\\|')
+    .replaceAll(/[\r\n]+/g, ' ');
+}
+
+// A code span that holds any text: a fence longer than the longest run of backticks inside. HTML
+// is not read in a code span (so not escaped); a "|" still ends a table cell unless escaped.
+function code(text: string, inTable = true): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  const flat = text.replaceAll(/[\r\n]+/g, ' ');
+  const inner = inTable ? flat.replaceAll('|', '\\|') : flat;
+  return `${fence}${pad}${inner}${pad}${fence}`;
+}
+
+// The step summary (GitHub's $GITHUB_STEP_SUMMARY is Markdown): the verdict as a heading, the
+// command, one table row per stage, and what to do next.
+export function renderSummaryMarkdown(report: Report): string {
+  const verdict = report.ok ? 'ok' : 'not ok';
+  const out = [
+    `### safe-run: ${verdict}, exit ${report.exitCode}`,
+    '',
+    code(pipelineText(report.stages), false),
+    '',
+    '| # | stage | command | status | exit | time | stdout | stderr |',
+    '| --: | --- | --- | --- | --- | --: | --: | --: |',
+  ];
+  for (const stage of report.stages) {
+    const time = stage.durationMs === null ? '-' : formatDuration(stage.durationMs);
+    const cells = [
+      String(stage.index),
+      cell(stage.name),
+      code(commandText(stage.argv)),
+      cell(statusText(stage)),
+      exitText(stage),
+      time,
+      streamText(stage, stage.stdout),
+      streamText(stage, stage.stderr),
+    ];
+    out.push(`| ${cells.join(' | ')} |`);
+  }
+  out.push('', `**verdict:** ${cell(report.verdict.reason)}`);
+  if (report.next) out.push('', `**next:** ${cell(report.next)}`);
+  for (const warning of report.warnings) out.push('', `**warning:** ${cell(warning)}`);
+  return `${out.join('\n')}\n\n`;
+}
