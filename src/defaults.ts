@@ -8,6 +8,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stdin: { kind: 'inherit' },
   timeoutMs: null,
   idleTimeoutMs: null,
+  promptWaitMs: null,
   killAfterMs: 5000,
   drainTimeoutMs: 2000,
   // Tens of KiB per stream: enough for a failing test's output, small enough for an agent's context.

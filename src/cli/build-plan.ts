@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { AGENT_SETTINGS, withAgentEnv } from '../agent/agent-defaults.js';
 import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
 import { defaultLedgerPath } from '../facts/ledger.js';
@@ -73,6 +74,7 @@ function settingsFromFlags(options: CliOptions, env: NodeJS.ProcessEnv): Partial
   }
   if (options.timeout) out.timeoutMs = parseDuration(options.timeout, '--timeout');
   if (options.idleTimeout) out.idleTimeoutMs = parseDuration(options.idleTimeout, '--idle-timeout');
+  if (options.promptWait) out.promptWaitMs = parseDuration(options.promptWait, '--prompt-wait');
   if (options.killAfter) out.killAfterMs = parseDuration(options.killAfter, '--kill-after');
   if (options.drainTimeout) out.drainTimeoutMs = parseDuration(options.drainTimeout, '--drain-timeout');
   if (options.maxStdout) out.maxStdout = parseSize(options.maxStdout, '--max-stdout');
@@ -158,14 +160,16 @@ export function checkOneInput(options: CliOptions): void {
 export function buildPlan(options: CliOptions, spec: SpecInput | null, env: NodeJS.ProcessEnv): Plan {
   checkOneInput(options);
   const source: Plan['source'] = spec ? 'spec' : options.command !== undefined ? 'inline' : 'argv';
-  const stages = spec
+  const declared = spec
     ? spec.stages
     : options.command !== undefined
       ? stagesFromInline(options.command)
       : stagesFromArgv(options.argv);
+  const stages = options.agent ? declared.map(withAgentEnv) : declared;
   parseOkCodes(options.okCodes ?? [], stages);
   const settings: Settings = {
     ...DEFAULT_SETTINGS,
+    ...(options.agent ? AGENT_SETTINGS : {}),
     ...(spec?.settings ?? {}),
     ...settingsFromFlags(options, env),
   };
@@ -183,6 +187,7 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
   for (const [key, value] of [
     ['timeout', settings.timeoutMs],
     ['idle-timeout', settings.idleTimeoutMs],
+    ['prompt-wait', settings.promptWaitMs],
   ] as const) {
     if (value === 0)
       throw new RequestError(

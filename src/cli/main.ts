@@ -2,6 +2,7 @@ import { Chalk } from 'chalk';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
+import { compactReport } from '../report/compact.js';
 import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
 import type { Plan, Report } from '../types.js';
@@ -35,6 +36,10 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
     return 0;
   }
+  if (args[0] === 'mcp') {
+    const { mcpCommand } = await import('../mcp/mcp-command.js');
+    return mcpCommand(args.slice(1), io);
+  }
   if (args[0] === 'facts') {
     const { factsCommand } = await import('./facts-command.js');
     return factsCommand(args.slice(1), io);
@@ -45,6 +50,7 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
 async function execute(
   plan: Plan,
   json: boolean,
+  jsonFormat: 'full' | 'compact',
   quiet: boolean,
   reportFile: string | undefined,
   io: CliIO,
@@ -80,7 +86,8 @@ async function execute(
         );
       }
     }
-    if (json) io.stdout.write(document);
+    if (json)
+      io.stdout.write(jsonFormat === 'compact' ? `${JSON.stringify(compactReport(report))}\n` : document);
     const chalk = new Chalk({ level: colorLevel(io) });
     if (!json && !(quiet && report.ok))
       io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
@@ -138,7 +145,9 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
     }
-    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
+    const json = Boolean(options.json) || options.jsonFormat !== undefined;
+    const format = options.jsonFormat ?? 'full';
+    return await execute(plan, json, format, Boolean(options.quiet), options.report, io);
   } catch (error) {
     if (isRequestError(error)) {
       io.stderr.write(

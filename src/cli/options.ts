@@ -10,6 +10,9 @@ export interface CliOptions {
   okCodes?: string[];
   stdin?: string;
   json?: boolean;
+  jsonFormat?: 'full' | 'compact';
+  agent?: boolean;
+  promptWait?: string;
   report?: string;
   quiet?: boolean;
   dryRun?: boolean;
@@ -70,7 +73,19 @@ function buildProgram(version: string): Command {
       collect,
     )
     .option('--stdin <source>', 'first stage stdin: inherit, null or a FILE (default: inherit)')
-    .option('--json', 'stream nothing; print one JSON report on stdout at the end')
+    .option(
+      '--json',
+      'stream nothing; print one JSON report on stdout at the end (--json compact: on one line, short)',
+    )
+    .addOption(new Option('--json-format <format>').choices(['full', 'compact']).hideHelp())
+    .option(
+      '--agent',
+      'defaults for a program calling safe-run: stdin closed, 2m limit, no pagers (docs/agents.md)',
+    )
+    .option(
+      '--prompt-wait <duration>',
+      'stop a stage quiet this long after printing a prompt such as [y/N] (--agent: 2s)',
+    )
     .option('--report <file>', 'also write the JSON report to FILE (atomically)')
     .option('-q, --quiet', 'print the table only when the verdict is not ok')
     .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
@@ -131,7 +146,7 @@ export function parseCli(args: string[], version: string): ParsedCli {
     },
   });
   try {
-    program.parse(args, { from: 'user' });
+    program.parse(spellJsonFormat(args), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
@@ -143,4 +158,21 @@ export function parseCli(args: string[], version: string): ParsedCli {
   }
   const opts = program.opts() as Omit<CliOptions, 'argv'>;
   return { options: { ...opts, argv: program.args }, answered };
+}
+
+// `--json compact` and `--json=full` name a format; a bare `--json` followed by a program
+// (`--json echo hi`) must not lose its program to the option, so only these two words are taken.
+function spellJsonFormat(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const inline = /^--json=(.*)$/.exec(arg);
+    if (inline) out.push('--json', '--json-format', inline[1]!);
+    else if (arg === '--json' && (args[i + 1] === 'compact' || args[i + 1] === 'full')) {
+      out.push('--json', '--json-format', args[i + 1]!);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
 }

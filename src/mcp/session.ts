@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AGENT_ENV } from '../agent/agent-defaults.js';
+import type { ShellState, StateFiles } from './shell-state.js';
+import { stateFilesIn } from './shell-state.js';
+
+// One MCP session: the shell state its calls share, and a private directory for what a call hands
+// over (stdin text, the state the bash fallback leaves). Nothing else is carried between calls.
+export class Session {
+  state: ShellState;
+  readonly dir: string;
+  readonly stateFiles: StateFiles;
+
+  constructor(cwd: string) {
+    this.state = { cwd, env: { ...AGENT_ENV }, vars: {} };
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-mcp-'));
+    this.stateFiles = stateFilesIn(this.dir);
+  }
+
+  // The file a call's `stdin` text is read from.
+  writeStdin(text: string): string {
+    const file = path.join(this.dir, 'stdin');
+    fs.writeFileSync(file, text, { mode: 0o600 });
+    return file;
+  }
+
+  close(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
