@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { RequestError } from '../errors.js';
 import { requestErrorFrom } from './commander-error.js';
 
 // What the command line said, before it is merged with a spec file and defaults into a Plan.
@@ -168,6 +169,12 @@ function spellJsonFormat(args: string[]): string[] {
     const arg = args[i]!;
     if (arg === '--') return [...out, ...args.slice(i)];
     const inline = /^--json=(.*)$/.exec(arg);
+    if (inline && inline[1] !== 'compact' && inline[1] !== 'full') {
+      throw new RequestError(
+        'usage.json-format',
+        `--json=${inline[1]}: no such report format; use --json (the full report) or --json compact (one line)`,
+      );
+    }
     if (inline) out.push('--json', '--json-format', inline[1]!);
     else if (arg === '--json' && (args[i + 1] === 'compact' || args[i + 1] === 'full')) {
       out.push('--json', '--json-format', args[i + 1]!);
