@@ -74,8 +74,9 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
   const server = createServer(session, options);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
-    process.stdin.once('end', () => void server.close());
-    process.stdin.once('close', () => void server.close());
+    // A client may write its requests and close stdin at once: answer what is running, then stop.
+    const finish = () => void session.settled().then(() => setImmediate(() => void server.close()));
+    process.stdin.once('end', finish);
   });
   await server.connect(new StdioServerTransport(process.stdin, io.stdout));
   await closed;

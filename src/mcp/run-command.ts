@@ -50,7 +50,9 @@ function inlinePlan(text: string, options: PlanOptions): { plan: Plan } | { reas
   try {
     plan = planFromInline(text, options);
   } catch (error) {
-    if (error instanceof RequestError) return { reason: error.message.split('\n')[0]! };
+    // The refusal without its advice (which is for a person at the CLI): what bash was needed for.
+    if (error instanceof RequestError)
+      return { reason: error.message.split('\n')[0]!.split('; ')[0]!.replace(/^-c: /, '') };
     throw error;
   }
   const builtin = plan.stages.find((stage) => {

@@ -11,6 +11,7 @@ export class Session {
   state: ShellState;
   readonly dir: string;
   readonly stateFiles: StateFiles;
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(cwd: string) {
     this.state = { cwd, env: { ...AGENT_ENV }, vars: {} };
@@ -23,6 +24,17 @@ export class Session {
     const file = path.join(this.dir, 'stdin');
     fs.writeFileSync(file, text, { mode: 0o600 });
     return file;
+  }
+
+  // Calls still running when the client closes stdin are answered before the server stops.
+  track<T>(call: Promise<T>): Promise<T> {
+    this.running.add(call);
+    void call.finally(() => this.running.delete(call)).catch(() => {});
+    return call;
+  }
+
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running]);
   }
 
   close(): void {

@@ -73,7 +73,7 @@ export function renderToolText(outcome: CommandOutcome, budget: number): string 
     parts.push(`--- ${stream.label} ---\n${text}`);
   }
   parts.push(renderTable(report, plain).replace(/^safe-run: /m, ''));
-  if (fallback) parts.push(`interpreted by bash -o pipefail (${fallback.reason})\n`);
+  if (fallback) parts.push(`interpreted by bash -o pipefail as one stage: ${fallback.reason}\n`);
   parts.push(
     stateKnown
       ? `cwd: ${state.cwd}\n`
