@@ -165,6 +165,7 @@ function settingRows(s: Settings): [string, string][] {
     ['stdin', s.stdin.kind === 'file' ? s.stdin.path : s.stdin.kind],
     ['timeout', duration(s.timeoutMs)],
     ['idle-timeout', duration(s.idleTimeoutMs)],
+    ['prompt-wait', duration(s.promptWaitMs)],
     ['kill-after', duration(s.killAfterMs)],
     ['drain-timeout', duration(s.drainTimeoutMs)],
     ['max-stdout', sizeText(s.maxStdout)],

@@ -72,6 +72,23 @@ function withState(plan: Plan, state: ShellState, env: Record<string, string>): 
   return { ...plan, stages };
 }
 
+// Variables given for one call are exported to its bash, so they come back in its environment: they
+// do not persist unless the command itself gave them another value.
+function forgetCallEnv(
+  after: ShellState | null,
+  before: ShellState,
+  callEnv: Record<string, string>,
+): ShellState | null {
+  if (!after) return null;
+  const env = { ...after.env };
+  for (const [name, value] of Object.entries(callEnv)) {
+    if (env[name] !== value) continue;
+    if (name in before.env) env[name] = before.env[name]!;
+    else delete env[name];
+  }
+  return { ...after, env };
+}
+
 export function startCommand(request: CommandRequest): CommandHandle {
   const { text, state, options, env, stateFiles } = request;
   const inline = inlinePlan(text, options);
@@ -86,7 +103,7 @@ export function startCommand(request: CommandRequest): CommandHandle {
   const handle = startRun(plan);
   const outcome = handle.report.then((report): CommandOutcome => {
     if (!fallback) return { report, state, fallback, stateKnown: true };
-    const after = readStateFiles(stateFiles, state);
+    const after = forgetCallEnv(readStateFiles(stateFiles, state), state, env);
     // The report shows the text as the caller wrote it (masked as the report is), not the trap line
     // safe-run put before it.
     const stages = report.stages.map((stage) => {

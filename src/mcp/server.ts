@@ -57,7 +57,7 @@ export function createServer(session: Session, options: ServerOptions): McpServe
         stdin: z.string().optional().describe('text given on stdin (otherwise stdin is closed)'),
       },
     },
-    async (args, extra) => session.track(runTool(session, options, args, extra.signal)),
+    async (args, extra) => session.serialize(() => runTool(session, options, args, extra.signal)),
   );
   server.registerTool(
     'inspect',

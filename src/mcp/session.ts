@@ -12,6 +12,8 @@ export class Session {
   readonly dir: string;
   readonly stateFiles: StateFiles;
   private readonly running = new Set<Promise<unknown>>();
+  // Calls run one after another, as in a terminal: each starts from the state the previous one left.
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(cwd: string) {
     this.state = { cwd, env: { ...AGENT_ENV }, vars: {} };
@@ -26,8 +28,11 @@ export class Session {
     return file;
   }
 
-  // Calls still running when the client closes stdin are answered before the server stops.
-  track<T>(call: Promise<T>): Promise<T> {
+  // Runs `work` after every call before it has finished. Calls still running or queued when the
+  // client closes stdin are answered before the server stops.
+  serialize<T>(work: () => Promise<T>): Promise<T> {
+    const call = this.queue.then(work, work);
+    this.queue = call.catch(() => {});
     this.running.add(call);
     void call.finally(() => this.running.delete(call)).catch(() => {});
     return call;

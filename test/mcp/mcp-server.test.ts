@@ -89,6 +89,21 @@ describe('safe-run mcp over stdio', () => {
     expect(once.structured.report.stages[0]!.stdout.text).toBe('yes\n');
     const gone = await run({ command: 'printenv ONLY_NOW' });
     expect(gone.structured.report.stages[0]!.exitCode).toBe(1);
+    // The same through bash, which exports what it was given: still for that call only.
+    const viaBash = await run({ command: 'echo "[$ONLY_NOW]"', env: { ONLY_NOW: 'yes' } });
+    expect(viaBash.structured.report.stages[0]!.stdout.text).toBe('[yes]\n');
+    expect((await run({ command: 'printenv ONLY_NOW' })).structured.report.stages[0]!.exitCode).toBe(1);
+  });
+
+  it('runs calls that arrive together one after the other, each from where the previous ended', async () => {
+    const [down, where, up] = await Promise.all([
+      run({ command: 'cd / && cd "$OLDPWD" && mkdir -p deeper && cd deeper' }),
+      run({ command: 'pwd' }),
+      run({ command: 'cd ..' }),
+    ]);
+    expect(down.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
+    expect(where.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src', 'deeper')}\n`);
+    expect(up.structured.cwd).toBe(path.join(dir, 'src'));
   });
 
   it('reports a failing pipeline stage by stage', async () => {
