@@ -95,7 +95,8 @@ async function runTool(
   signal: AbortSignal,
 ): Promise<ToolResult> {
   const start = args.cwd === undefined ? session.state.cwd : path.resolve(session.state.cwd, args.cwd);
-  if (!isDirectory(start)) return failure(`cwd ${start}: no such directory; nothing was run`);
+  if (!isDirectory(start))
+    return failure(`cwd ${start}: no such directory; nothing was run (give "cwd" to start elsewhere)`);
   const settings: Partial<Settings> = {
     ...AGENT_SETTINGS,
     ...options.settings,
