@@ -8,6 +8,9 @@ export const AGENT_ENV: Readonly<Record<string, string>> = {
   NO_COLOR: '1',
   GIT_TERMINAL_PROMPT: '0',
   DEBIAN_FRONTEND: 'noninteractive',
+  // `git commit` without -m fails at once ("problem with the editor 'false'... use -m or -F")
+  // instead of opening vi on a terminal that is not there.
+  GIT_EDITOR: 'false',
 };
 
 // Defaults for an agent (`safe-run mcp`, `--agent`): nothing reads a terminal, nothing runs for

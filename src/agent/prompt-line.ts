@@ -34,18 +34,29 @@ export function promptIn(text: string): string | null {
 
 // Keeps the tail of a stream (the last few hundred bytes) and when it last changed, so a supervisor
 // can ask "has this stage been quiet since it printed a prompt?".
+// A full-screen program (an editor, a pager) switches the terminal to its alternate screen first:
+// nobody will ever type into it, whatever its last line says.
+const ALT_SCREEN_ON = '\x1b[?1049h';
+const ALT_SCREEN_OFF = '\x1b[?1049l';
+
 export class PromptWatch {
   private tail = '';
   private changedAt = performance.now();
+  private fullScreen = false;
 
   push(chunk: Buffer): void {
-    this.tail = (this.tail + chunk.toString('utf8')).slice(-400);
+    const text = chunk.toString('utf8');
+    const on = text.lastIndexOf(ALT_SCREEN_ON);
+    const off = text.lastIndexOf(ALT_SCREEN_OFF);
+    if (on !== off) this.fullScreen = on > off;
+    this.tail = (this.tail + text).slice(-400);
     this.changedAt = performance.now();
   }
 
   // The prompt line when the stream has been quiet for at least `quietMs` after printing one.
   waitingPrompt(quietMs: number, now = performance.now()): string | null {
     if (now - this.changedAt < quietMs) return null;
+    if (this.fullScreen) return 'a full-screen program (an editor or a pager) opened the terminal screen';
     return promptIn(this.tail);
   }
 }

@@ -38,7 +38,7 @@ function runDescription(options: ServerOptions): string {
     'Result: the output (stdout, then stderr of each stage; long output is cut in the middle to',
     `${formatBytes(options.budget)}), a table with one row per stage (STATUS, EXIT), the verdict line "ok, exit N"`,
     'or "not ok, exit N (why)", "next:" with what to look at, and "cwd:" where the session now is.',
-    'PAGER=cat, NO_COLOR=1, GIT_TERMINAL_PROMPT=0 are set. The full JSON report is in structuredContent.',
+    'PAGER=cat, NO_COLOR=1, GIT_TERMINAL_PROMPT=0, GIT_EDITOR=false are set (git commit needs -m). The full JSON report is in structuredContent.',
   ].join(' ');
 }
 

@@ -53,4 +53,17 @@ describe('PromptWatch', () => {
     watch.push(Buffer.from('y\ninstalled 3 packages\n'));
     expect(watch.waitingPrompt(0, performance.now() + 10)).toBeNull();
   });
+
+  it('takes a quiet full-screen program for one waiting, whatever it printed last', () => {
+    const watch = new PromptWatch();
+    watch.push(Buffer.from('\x1b[?1049h\x1b[H\x1b[2J# Please enter the commit message\n~\n~\n'));
+    expect(watch.waitingPrompt(0, performance.now() + 10)).toMatch(/^a full-screen program/);
+  });
+
+  it('forgets the full screen once the program leaves it', () => {
+    const watch = new PromptWatch();
+    watch.push(Buffer.from('\x1b[?1049hless output'));
+    watch.push(Buffer.from('\x1b[?1049lstill working\n'));
+    expect(watch.waitingPrompt(0, performance.now() + 10)).toBeNull();
+  });
 });

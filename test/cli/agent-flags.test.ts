@@ -14,13 +14,13 @@ describe('--agent', () => {
         '--',
         'sh',
         '-c',
-        'env | grep -E "^(PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|DEBIAN_FRONTEND)=" | sort; wc -c',
+        'env | grep -E "^(PAGER|GIT_PAGER|GIT_EDITOR|NO_COLOR|GIT_TERMINAL_PROMPT|DEBIAN_FRONTEND)=" | sort; wc -c',
       ],
       { input: 'typed by nobody\n', env: { PAGER: 'less' } },
     );
     const report = JSON.parse(result.stdout);
     expect(report.stages[0].stdout.text).toBe(
-      'DEBIAN_FRONTEND=noninteractive\nGIT_PAGER=cat\nGIT_TERMINAL_PROMPT=0\nNO_COLOR=1\nPAGER=cat\n0\n',
+      'DEBIAN_FRONTEND=noninteractive\nGIT_EDITOR=false\nGIT_PAGER=cat\nGIT_TERMINAL_PROMPT=0\nNO_COLOR=1\nPAGER=cat\n0\n',
     );
     expect(report.settings).toMatchObject({
       stdin: { kind: 'null' },
