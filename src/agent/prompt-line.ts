@@ -36,20 +36,22 @@ export function promptIn(text: string): string | null {
 // can ask "has this stage been quiet since it printed a prompt?".
 // A full-screen program (an editor, a pager) switches the terminal to its alternate screen first:
 // nobody will ever type into it, whatever its last line says.
-const ALT_SCREEN_ON = '\x1b[?1049h';
-const ALT_SCREEN_OFF = '\x1b[?1049l';
+const ALT_SCREEN_ON = Buffer.from('\x1b[?1049h');
+const ALT_SCREEN_OFF = Buffer.from('\x1b[?1049l');
+const TAIL_BYTES = 400;
 
 export class PromptWatch {
   private tail = '';
   private changedAt = performance.now();
   private fullScreen = false;
 
+  // Only the chunk's last bytes are decoded: a stream of gigabytes costs a byte search per chunk.
   push(chunk: Buffer): void {
-    const text = chunk.toString('utf8');
-    const on = text.lastIndexOf(ALT_SCREEN_ON);
-    const off = text.lastIndexOf(ALT_SCREEN_OFF);
+    const on = chunk.lastIndexOf(ALT_SCREEN_ON);
+    const off = chunk.lastIndexOf(ALT_SCREEN_OFF);
     if (on !== off) this.fullScreen = on > off;
-    this.tail = (this.tail + text).slice(-400);
+    const text = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES)).toString('utf8');
+    this.tail = (this.tail + text).slice(-TAIL_BYTES);
     this.changedAt = performance.now();
   }
 

@@ -80,7 +80,7 @@ export class Supervisor implements DrainWatcher {
 
   noteActivity(run?: StageRun, chunk?: Buffer): void {
     this.lastActivity = performance.now();
-    if (run && chunk) run.prompt.push(chunk);
+    if (run && chunk && this.settings.promptWaitMs !== null) run.prompt.push(chunk);
   }
 
   stopForLimit(run: StageRun): void {
