@@ -67,6 +67,11 @@ describe('compact reports of the common agent forms', () => {
     expect(Buffer.byteLength(compact)).toBeLessThan(600);
   });
 
+  it('wrote the heredoc body byte for byte, $HOME unexpanded under a quoted delimiter', () => {
+    expect(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8')).toBe('# notes\nshipped $HOME as is\n');
+    expect(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8')).toBe('first commit\n');
+  });
+
   it('the form -c runs today gives the same under safe-run --agent --json compact', async () => {
     const result = await runCli(['--agent', '--json', 'compact', '--no-facts', '-c', FORMS[10]!], {
       cwd: dir,
