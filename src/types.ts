@@ -30,6 +30,9 @@ export interface Settings {
   stdin: StdinSource;
   timeoutMs: number | null;
   idleTimeoutMs: number | null;
+  // Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]",
+  // "Password:"): it waits for an answer nobody will give. Null: never (the default outside --agent).
+  promptWaitMs: number | null;
   killAfterMs: number;
   drainTimeoutMs: number;
   maxStdout: number;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { AGENT_SETTINGS, withAgentEnv } from '../agent/agent-defaults.js';
 import { RequestError } from '../errors.js';
 import { defaultLedgerPath } from '../facts/ledger.js';
 import { assemblePlan, readOkCodes, type SpecInput } from '../inputs/assemble-plan.js';
@@ -48,7 +49,9 @@ export function buildPlan(
   defaults: Partial<Settings> = {},
 ): Plan {
   checkOneInput(options);
-  const [source, stages] = commandStages(options, spec);
+  const [source, declared] = commandStages(options, spec);
+  const stages = options.agent ? declared.map(withAgentEnv) : declared;
+  const agent: Partial<Settings> = options.agent ? AGENT_SETTINGS : {};
   const fromFlags = flagSettings(options, env);
   // `-f -` has read stdin for the spec: unless told otherwise, the first stage reads nothing rather
   // than whatever is left of it (or, from a terminal, the user's next keystrokes).
@@ -57,7 +60,7 @@ export function buildPlan(
   const plan = assemblePlan({
     source,
     stages,
-    layers: [defaults, stdinTaken, spec?.settings ?? {}, fromFlags],
+    layers: [defaults, agent, stdinTaken, spec?.settings ?? {}, fromFlags],
     okCodes: (options.okCodes ?? []).map(readOkCodes),
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
   });

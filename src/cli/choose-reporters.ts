@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import { renderJunit } from '../reporters/ci/junit.js';
+import { compactReporter } from '../reporters/compact.js';
 import { jsonReporter } from '../reporters/json.js';
 import type { Reporter } from '../reporters/reporter.js';
 import { tableReporter } from '../reporters/table.js';
@@ -8,6 +9,7 @@ import type { CliIO } from './cli-io.js';
 
 export interface ReporterChoice {
   json: boolean;
+  jsonFormat: 'full' | 'compact';
   quiet: boolean;
   reportFile: string | undefined;
   junit: string | null;
@@ -33,7 +35,7 @@ export function chooseReporters(choice: ReporterChoice, session: CiSession, io: 
     });
   }
   if (choice.json) {
-    reporters.push(jsonReporter({ kind: 'stdout' }));
+    reporters.push(choice.jsonFormat === 'compact' ? compactReporter() : jsonReporter({ kind: 'stdout' }));
     return reporters;
   }
   const chalk = new Chalk({ level: colorLevel(io) });

@@ -5,7 +5,7 @@ import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
-import { chooseReporters } from './choose-reporters.js';
+import { chooseReporters, type ReporterChoice } from './choose-reporters.js';
 import { CiSession } from './ci-session.js';
 import { type CiSettings, resolveCiSettings } from './ci-settings.js';
 import type { CliIO } from './cli-io.js';
@@ -28,6 +28,10 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);
     return 0;
   }
+  if (args[0] === 'mcp') {
+    const { mcpCommand } = await import('../mcp/mcp-command.js');
+    return mcpCommand(args.slice(1), io);
+  }
   if (args[0] === 'inspect') {
     const { inspectCommand } = await import('../hang/inspect-command.js');
     return inspectCommand(args.slice(1), io);
@@ -39,14 +43,8 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
   return null;
 }
 
-async function execute(
-  plan: Plan,
-  json: boolean,
-  quiet: boolean,
-  reportFile: string | undefined,
-  ci: CiSettings,
-  io: CliIO,
-): Promise<CliResult> {
+async function execute(plan: Plan, choice: ReporterChoice, ci: CiSettings, io: CliIO): Promise<CliResult> {
+  const { json } = choice;
   // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
   // safe-run outright and leaves the stages to the watchdog, without a report.
   let received = 0;
@@ -73,7 +71,7 @@ async function execute(
   try {
     report = await handle.report;
     await session.stop();
-    writeReports(report, chooseReporters({ json, quiet, reportFile, junit: ci.junit }, session, io), io);
+    writeReports(report, chooseReporters(choice, session, io), io);
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
     await session.stop();
@@ -129,7 +127,14 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
     }
-    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, ci, io);
+    const choice = {
+      json: Boolean(options.json) || options.jsonFormat !== undefined,
+      jsonFormat: options.jsonFormat ?? 'full',
+      quiet: Boolean(options.quiet),
+      reportFile: options.report,
+      junit: ci.junit,
+    } as const;
+    return await execute(plan, choice, ci, io);
   } catch (error) {
     if (isRequestError(error)) {
       printRefusal(error, args, io);

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { RequestError } from '../errors.js';
 import type { FlagValue } from '../settings/kinds.js';
 import { settingRows } from '../settings/table.js';
 import { requestErrorFrom } from './commander-error.js';
@@ -9,6 +10,9 @@ export interface CliOptions {
   file?: string;
   okCodes?: string[];
   json?: boolean;
+  jsonFormat?: 'full' | 'compact';
+  // Defaults for a program calling safe-run (docs/agents.md).
+  agent?: boolean;
   report?: string;
   quiet?: boolean;
   dryRun?: boolean;
@@ -73,7 +77,15 @@ function buildProgram(version: string): Command {
       'accepted exit codes for a stage, by name or 1-based index: grep=0,1 (repeatable)',
       collect,
     )
-    .option('--json', 'stream nothing; print one JSON report on stdout at the end')
+    .option(
+      '--json',
+      'stream nothing; print one JSON report on stdout at the end (--json compact: on one line, short)',
+    )
+    .addOption(new Option('--json-format <format>').choices(['full', 'compact']).hideHelp())
+    .option(
+      '--agent',
+      'defaults for a program calling safe-run: stdin closed, 2m limit, no pagers (docs/agents.md)',
+    )
     .option('--report <file>', 'also write the JSON report to FILE (atomically)')
     .option('-q, --quiet', 'print the table only when the verdict is not ok')
     .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
@@ -104,6 +116,8 @@ const CLI_ONLY = [
   'file',
   'okCodes',
   'json',
+  'jsonFormat',
+  'agent',
   'report',
   'quiet',
   'dryRun',
@@ -145,7 +159,7 @@ export function parseCli(args: string[], version: string): ParsedCli {
     },
   });
   try {
-    program.parse(args, { from: 'user' });
+    program.parse(spellJsonFormat(args), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
@@ -156,4 +170,27 @@ export function parseCli(args: string[], version: string): ParsedCli {
     throw error;
   }
   return { options: toCliOptions(program), answered };
+}
+
+// `--json compact` and `--json=full` name a format; a bare `--json` followed by a program
+// (`--json echo hi`) must not lose its program to the option, so only these two words are taken.
+function spellJsonFormat(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const inline = /^--json=(.*)$/.exec(arg);
+    if (inline && inline[1] !== 'compact' && inline[1] !== 'full') {
+      throw new RequestError(
+        'usage.json-format',
+        `--json=${inline[1]}: no such report format; use --json (the full report) or --json compact (one line)`,
+      );
+    }
+    if (inline) out.push('--json', '--json-format', inline[1]!);
+    else if (arg === '--json' && (args[i + 1] === 'compact' || args[i + 1] === 'full')) {
+      out.push('--json', '--json-format', args[i + 1]!);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
 }

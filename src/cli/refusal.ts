@@ -39,6 +39,8 @@ function writtenFlags(args: readonly string[], env: NodeJS.ProcessEnv): [string,
       const eq = word.indexOf('=');
       if (word.startsWith('--') && eq > 0) flags.push([word.slice(0, eq), word.slice(eq + 1)]);
       else if (TAKES_VALUE.has(word)) flags.push([word, words[++i] ?? null]);
+      else if (word === '--json' && (words[i + 1] === 'compact' || words[i + 1] === 'full'))
+        flags.push([word, words[++i]!]);
       else flags.push([word, null]);
     }
   }
@@ -63,9 +65,11 @@ export function printRefusal(error: RequestError, args: readonly string[], io: O
   const flags = writtenFlags(args, io.env);
   const names = flags.flatMap(([flag, value]) => (flag === '--mask' && value !== null ? [value] : []));
   const message = maskText(error.message, withQuotedForms(secretValuesFromEnv(io.env, names)));
-  if (flags.some(([flag]) => flag === '--json')) {
+  const json = flags.filter(([flag]) => flag === '--json');
+  if (json.length > 0) {
     const document = { ok: false, error: { code: error.code, column: error.column, message } };
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    const compact = json.some(([, format]) => format === 'compact');
+    io.stdout.write(`${compact ? JSON.stringify(document) : JSON.stringify(document, null, 2)}\n`);
   }
   io.stderr.write(
     `${message

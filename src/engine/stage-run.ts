@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { PromptWatch } from '../agent/prompt-line.js';
 import type { FactsStage } from '../facts/run-facts.js';
 import type { Settings, StageError, StageSpec, StageStop } from '../types.js';
 import type { Resolution } from './resolve/resolve-program.js';
@@ -29,6 +30,8 @@ export class StageRun {
   readers: StreamReader[] = [];
   stdoutSinks: StreamSinks | null = null;
   stderrSinks: StreamSinks | null = null;
+  // The tail of what this stage printed where safe-run sees it, for --prompt-wait.
+  readonly prompt = new PromptWatch();
   readonly exited: Promise<void>;
   private resolveExited: () => void = () => {};
   // Resolves once safe-run decided to stop this stage (a limit, a signal to safe-run, --fail-fast).

@@ -94,7 +94,7 @@ function stageSinks(
     maskLive: isErr ? undefined : capped,
     endLiveLine: isErr ? true : undefined,
     label: `stage "${run.spec.name}" ${stream}`,
-    onBytes: () => supervisor.noteActivity(),
+    onBytes: (chunk) => supervisor.noteActivity(run, chunk),
     onCapExceeded: () => supervisor.stopForLimit(run),
     onLogProblem: (problem) => supervisor.warnings.push(`log incomplete: ${problem}`),
     settings,

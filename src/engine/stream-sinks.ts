@@ -23,7 +23,7 @@ export interface SinkOptions {
   label: string;
   settings: Settings;
   logName: string;
-  onBytes: () => void;
+  onBytes: (chunk: Buffer) => void;
   onCapExceeded: () => void;
   onLogProblem?: (problem: string) => void;
   // False for the product stream (the last stage's stdout streamed whole): shown unmasked.
@@ -120,7 +120,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     push(chunk) {
       bytes += chunk.length;
       recent.push(chunk);
-      options.onBytes();
+      options.onBytes(chunk);
       keeper.push(chunk);
       if (bytes > options.cap && bytes - chunk.length <= options.cap) options.onCapExceeded();
       if (!log && !live) return;

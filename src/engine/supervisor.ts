@@ -56,6 +56,22 @@ export class Supervisor implements DrainWatcher {
       const interval = setInterval(() => this.checkIdle(idleTimeoutMs), tick);
       this.timers.add(interval);
     }
+    const promptMs = this.settings.promptWaitMs;
+    if (promptMs !== null) {
+      const interval = setInterval(() => this.checkPrompts(promptMs), Math.max(50, Math.floor(promptMs / 4)));
+      this.timers.add(interval);
+    }
+  }
+
+  // A stage that went quiet right after printing a question waits for an answer nobody will type.
+  private checkPrompts(quietMs: number): void {
+    for (const run of this.runs) {
+      const line = run.running ? run.prompt.waitingPrompt(quietMs) : null;
+      if (line !== null && this.timeLimit === null) {
+        this.stopAll('timeout', `waiting for an answer: ${line}`);
+        return;
+      }
+    }
   }
 
   watch(run: StageRun): void {
@@ -67,8 +83,9 @@ export class Supervisor implements DrainWatcher {
     }
   }
 
-  noteActivity(): void {
+  noteActivity(run?: StageRun, chunk?: Buffer): void {
     this.lastActivity = performance.now();
+    if (run && chunk && this.settings.promptWaitMs !== null) run.prompt.push(chunk);
   }
 
   stopForLimit(run: StageRun): void {

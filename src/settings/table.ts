@@ -77,6 +77,14 @@ export const SETTINGS_TABLE: SettingsTable = {
     help: 'stop the pipeline after this long without any I/O (0 = none)',
     doc: 'Stop the pipeline when no stage writes output for this long (0 is no limit). Default: none.',
   },
+  promptWaitMs: {
+    flag: '--prompt-wait',
+    specKey: 'prompt-wait',
+    kind: limitKind(),
+    default: null,
+    help: 'stop a stage quiet this long after printing a prompt such as [y/N] (--agent: 2s; 0 = never)',
+    doc: 'Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]", "Password:"): nobody will answer it. Default: none; 2s under --agent (docs/agents.md).',
+  },
   killAfterMs: {
     flag: '--kill-after',
     specKey: 'kill-after',

@@ -156,6 +156,7 @@ describe('the plan a dry run prints', () => {
       '  stdin          null',
       '  timeout        2m',
       '  idle-timeout   none',
+      '  prompt-wait    none',
       '  kill-after     5s',
       '  drain-timeout  2s',
       '  max-stdout     1KiB',

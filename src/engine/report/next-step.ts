@@ -16,6 +16,10 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
       }
       return `${where(stage)} could not start (${stage.error?.code}): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then`;
     case 'timeout': {
+      if (stage.stop?.reason.includes('a full-screen program'))
+        return `${where(stage)} opened a full-screen program (an editor or a pager) that nobody can use: give what it asks for on the command line (git commit -m MESSAGE, --no-edit, --no-pager)`;
+      if (stage.stop?.reason.startsWith('waiting for an answer: '))
+        return `${where(stage)} asked a question and nobody can answer it (${stage.stop.reason}): use its non-interactive option (--yes, -y, --force, a config file), or give the answer on stdin`;
       const limit = `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})`;
       if (stage.stop?.deadlock) {
         return `${limit}; it was deadlocked: ${stage.stop.deadlock.explanation}; a longer limit will not help: the program must read that pipe while it waits`;

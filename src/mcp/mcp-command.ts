@@ -1,0 +1,85 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Command, CommanderError } from 'commander';
+import type { CliIO } from '../cli/cli-io.js';
+import { requestErrorFrom } from '../cli/commander-error.js';
+import { defaultLedgerPath } from '../facts/ledger.js';
+import { parseDuration, parseSize } from '../inputs/read-units.js';
+import type { Settings } from '../types.js';
+import { createServer, type ServerOptions } from './server.js';
+import { Session } from './session.js';
+
+declare const SAFE_RUN_VERSION: string;
+
+interface McpFlags {
+  budget: string;
+  timeout?: string;
+  idleTimeout?: string;
+  promptWait?: string;
+}
+
+function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string } {
+  let help = '';
+  let message = '';
+  const program = new Command('safe-run mcp')
+    .description(
+      'A Model Context Protocol server on stdin/stdout: tools "run" and "inspect" (docs/agents.md).',
+    )
+    .option('--budget <size>', 'output text one run result shows, head and tail', '16KiB')
+    .option('--timeout <duration>', 'default time limit of a run (default: 2m)')
+    .option('--idle-timeout <duration>', 'stop a run this long without output (default: 1m)')
+    .option('--prompt-wait <duration>', 'stop a run quiet this long after a prompt (default: 2s)')
+    .helpOption('-h, --help', 'show this help')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => {
+        help += text;
+      },
+      writeErr: (text) => {
+        message += text;
+      },
+    });
+  try {
+    program.parse(args, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError && error.code === 'commander.helpDisplayed')
+      return { flags: null, help };
+    if (error instanceof CommanderError) throw requestErrorFrom(error, message, 'safe-run mcp --help');
+    throw error;
+  }
+  return { flags: program.opts() as McpFlags, help };
+}
+
+function serverOptions(flags: McpFlags, env: NodeJS.ProcessEnv): ServerOptions {
+  const settings: Partial<Settings> = { facts: defaultLedgerPath(env) };
+  if (flags.timeout) settings.timeoutMs = parseDuration(flags.timeout, '--timeout');
+  if (flags.idleTimeout) settings.idleTimeoutMs = parseDuration(flags.idleTimeout, '--idle-timeout');
+  if (flags.promptWait) settings.promptWaitMs = parseDuration(flags.promptWait, '--prompt-wait');
+  return {
+    budget: parseSize(flags.budget, '--budget'),
+    settings,
+    version: typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',
+  };
+}
+
+// `safe-run mcp`: serves one session on stdio until the client closes stdin. Request errors (bad
+// flags) are thrown before the server starts, and become exit 125 like any other.
+export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
+  const { flags, help } = parseMcpFlags(args);
+  if (!flags) {
+    io.stdout.write(help);
+    return 0;
+  }
+  const options = serverOptions(flags, io.env);
+  const session = new Session(process.cwd());
+  const server = createServer(session, options);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    // A client may write its requests and close stdin at once: answer what is running, then stop.
+    const finish = () => void session.settled().then(() => setImmediate(() => void server.close()));
+    process.stdin.once('end', finish);
+  });
+  await server.connect(new StdioServerTransport(process.stdin, io.stdout));
+  await closed;
+  session.close();
+  return 0;
+}

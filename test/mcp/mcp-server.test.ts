@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/types.js';
+import { BIN, FIXTURES } from '../helpers/cli.js';
+
+interface RunResult {
+  text: string;
+  isError: boolean;
+  structured: { cwd: string; fallback: { reason: string } | null; report: Report; exitCode: number };
+}
+
+let dir: string;
+let client: Client;
+
+async function run(args: Record<string, unknown>): Promise<RunResult> {
+  const result = await client.callTool({ name: 'run', arguments: args }, undefined, { timeout: 120_000 });
+  const content = result.content as { type: string; text: string }[];
+  return {
+    text: content.map((part) => part.text).join(''),
+    isError: Boolean(result.isError),
+    structured: result.structuredContent as RunResult['structured'],
+  };
+}
+
+beforeAll(async () => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-mcp-test-')));
+  fs.mkdirSync(path.join(dir, 'src'));
+  for (const name of ['a.ts', 'b.ts', 'c.ts']) fs.writeFileSync(path.join(dir, 'src', name), '');
+  const env = { ...process.env, SAFE_RUN_FACTS: path.join(dir, 'facts.jsonl') } as Record<string, string>;
+  client = new Client({ name: 'safe-run-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      cwd: dir,
+      env,
+      stderr: 'pipe',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await client?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('safe-run mcp over stdio', () => {
+  it('lists run and inspect, with descriptions that say stdin is closed and how long a run may take', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['inspect', 'run']);
+    const runTool = tools.find((tool) => tool.name === 'run')!;
+    expect(runTool.description).toMatch(/stdin is closed/);
+    expect(runTool.description).toMatch(/Time limit 2m/);
+    expect(Object.keys(runTool.inputSchema.properties ?? {}).sort()).toEqual([
+      'command',
+      'cwd',
+      'env',
+      'stdin',
+      'timeout',
+    ]);
+    expect(runTool.inputSchema.required).toEqual(['command']);
+  });
+
+  it('runs `cd src && ls | wc -l`, and the next call starts in src', async () => {
+    const first = await run({ command: 'cd src && ls | wc -l' });
+    expect(first.isError).toBe(false);
+    expect(first.structured.report.stages[0]!.stdout.text?.trim()).toBe('3');
+    expect(first.structured.fallback?.reason).toBeTruthy();
+    expect(first.structured.cwd).toBe(path.join(dir, 'src'));
+    expect(first.text).toContain(`cwd: ${path.join(dir, 'src')}`);
+
+    const second = await run({ command: 'pwd' });
+    expect(second.structured.fallback).toBeNull();
+    expect(second.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src')}\n`);
+    expect(second.text).toMatch(/^--- stdout ---\n/);
+  });
+
+  it('keeps exported variables between calls and nothing else', async () => {
+    await run({ command: 'export GREETING=hello; PLAIN=kept-only-in-bash' });
+    const exported = await run({ command: 'printenv GREETING' });
+    expect(exported.structured.report.stages[0]!.stdout.text).toBe('hello\n');
+    const plain = await run({ command: 'echo "[$PLAIN]"' });
+    expect(plain.structured.report.stages[0]!.stdout.text).toBe('[]\n');
+    const once = await run({ command: 'printenv ONLY_NOW', env: { ONLY_NOW: 'yes' } });
+    expect(once.structured.report.stages[0]!.stdout.text).toBe('yes\n');
+    const gone = await run({ command: 'printenv ONLY_NOW' });
+    expect(gone.structured.report.stages[0]!.exitCode).toBe(1);
+    // The same through bash, which exports what it was given: still for that call only.
+    const viaBash = await run({ command: 'echo "[$ONLY_NOW]"', env: { ONLY_NOW: 'yes' } });
+    expect(viaBash.structured.report.stages[0]!.stdout.text).toBe('[yes]\n');
+    expect((await run({ command: 'printenv ONLY_NOW' })).structured.report.stages[0]!.exitCode).toBe(1);
+  });
+
+  it('runs calls that arrive together one after the other, each from where the previous ended', async () => {
+    const [down, where, up] = await Promise.all([
+      run({ command: 'cd / && cd "$OLDPWD" && mkdir -p deeper && cd deeper' }),
+      run({ command: 'pwd' }),
+      run({ command: 'cd ..' }),
+    ]);
+    expect(down.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
+    expect(where.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src', 'deeper')}\n`);
+    expect(up.structured.cwd).toBe(path.join(dir, 'src'));
+  });
+
+  it('reports a failing pipeline stage by stage', async () => {
+    const result = await run({ command: 'cat missing.txt | wc -l' });
+    expect(result.isError).toBe(true);
+    const [cat, wc] = result.structured.report.stages;
+    expect(cat).toMatchObject({ name: 'cat', status: 'failed', exitCode: 1 });
+    expect(wc).toMatchObject({ name: 'wc', status: 'ok', exitCode: 0 });
+    expect(result.structured.exitCode).toBe(1);
+    expect(result.text).toMatch(/^1 +cat +failed +1 /m);
+    expect(result.text).toMatch(/^2 +wc +ok +0 /m);
+    expect(result.text).toContain('not ok, exit 1');
+    expect(result.text).toContain('No such file or directory');
+  });
+
+  it('stops a command that waits for an answer, and says which question', async () => {
+    const ask = path.join(FIXTURES, 'agent', 'ask');
+    const result = await run({ command: ask });
+    const stage = result.structured.report.stages[0]!;
+    expect(stage.stop?.reason).toBe('waiting for an answer: Overwrite config.json? [y/N]');
+    // The prompt ended it, not the 2-minute limit.
+    expect(result.structured.report.verdict.reason).toContain('waiting for an answer');
+    expect(result.text).toContain('waiting for an answer: Overwrite config.json? [y/N]');
+
+    const answered = await run({ command: ask, stdin: 'y\n' });
+    expect(answered.structured.report.stages[0]!.stdout.text).toBe(
+      'Overwrite config.json? [y/N] overwritten\n',
+    );
+  });
+
+  it('answers inspect honestly while the hang report is not in this build', async () => {
+    const result = await client.callTool({ name: 'inspect', arguments: { pid: process.pid } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^not available in this build/);
+  });
+});
