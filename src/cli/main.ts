@@ -1,12 +1,17 @@
 import { Chalk } from 'chalk';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
-import { isRequestError, RequestError } from '../errors.js';
+import { isRequestError, RequestError, StoppedError } from '../errors.js';
+import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
+import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
-import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
+import { buildDelivery } from './build-delivery.js';
+import { buildPlan, checkOneInput } from './build-plan.js';
+import { startDelivery } from './deliver-run.js';
 import { parseCli } from './options.js';
+import { loadSpecBounded } from './read-spec.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -24,10 +29,8 @@ function colorLevel(io: CliIO): 0 | 1 {
   return io.stderr.isTTY ? 1 : 0;
 }
 
-async function loadSpecInput(file: string): Promise<SpecInput> {
-  const { loadSpec } = await import('../spec/load-spec.js');
-  return loadSpec(file);
-}
+// A FIFO or a pipe with no writer cannot keep safe-run waiting for ever (docs/cli.md, -f).
+const FIFO_WAIT_MS = 60_000;
 
 async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
   if (args[0] === 'schema') {
@@ -47,8 +50,23 @@ async function execute(
   json: boolean,
   quiet: boolean,
   reportFile: string | undefined,
+  delivery: DeliveryPlan | null,
   io: CliIO,
 ): Promise<CliResult> {
+  // The CLI's own guard: removes a staged output or a report's temporary file if safe-run is killed.
+  const guard = delivery || reportFile ? startWatchdog(null) : null;
+  let stopWaits: (signal: NodeJS.Signals) => void = () => {};
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    stopWaits = resolve;
+  });
+  const t0 = performance.now();
+  let staging: ReturnType<typeof startDelivery> | null = null;
+  try {
+    staging = delivery ? startDelivery(delivery, guard) : null;
+  } catch (error) {
+    guard?.disarm();
+    throw error;
+  }
   // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
   // safe-run outright and leaves the stages to the watchdog, without a report.
   let received = 0;
@@ -56,22 +74,38 @@ async function execute(
   let early: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     received += 1;
+    stopWaits(signal);
     // A second interrupt means "now": skip the grace period.
     const sent = received > 1 ? 'SIGKILL' : signal;
     if (handle) handle.cancel(sent);
     else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
-  handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  const stdout = staging ? staging.stdout : io.stdout;
+  handle = startRun(plan, json ? (staging ? { stdout } : {}) : { stdout, stderr: io.stderr });
   if (early) handle.cancel(early);
   let report: Report;
   try {
     report = await handle.report;
+    if (staging) {
+      const left =
+        plan.settings.timeoutMs === null ? null : plan.settings.timeoutMs - (performance.now() - t0);
+      report = await staging.settle(report, {
+        timeLeftMs: left,
+        killAfterMs: plan.settings.killAfterMs,
+        stop: stopped,
+      });
+    }
     const document = `${JSON.stringify(report, null, 2)}\n`;
     const problems: string[] = [];
     if (reportFile) {
       try {
-        writeFileAtomic(reportFile, document);
+        const stop = stopped.then((signal) => `safe-run received ${signal}`);
+        await writeFileAtomic(reportFile, document, {
+          guard,
+          waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
+          stop,
+        });
       } catch (error) {
         // The run happened: its outcome stands, and the report that could not be saved is said.
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
@@ -83,12 +117,13 @@ async function execute(
     if (json) io.stdout.write(document);
     const chalk = new Chalk({ level: colorLevel(io) });
     if (!json && !(quiet && report.ok))
-      io.stderr.write(`${separator(report, io)}${renderTable(report, chalk)}`);
+      io.stderr.write(`${staging ? '' : separator(report, io)}${renderTable(report, chalk)}`);
     // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
     else if (!json) io.stderr.write(renderNotices(report, chalk));
     for (const problem of problems) io.stderr.write(problem);
   } finally {
     for (const signal of FORWARDED) process.off(signal, onSignal);
+    guard?.disarm();
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
@@ -132,14 +167,19 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       return 0;
     }
     checkOneInput(options);
-    const spec = options.file !== undefined ? await loadSpecInput(options.file) : null;
+    const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;
     const plan = buildPlan(options, spec, io.env);
+    const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);
     }
-    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
+    return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, delivery, io);
   } catch (error) {
+    if (error instanceof StoppedError) {
+      io.stderr.write(`safe-run: ${error.message}\n`);
+      return { code: error.exitCode, hurry: true };
+    }
     if (isRequestError(error)) {
       io.stderr.write(
         `${error.message

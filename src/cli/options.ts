@@ -27,6 +27,10 @@ export interface CliOptions {
   failFast?: boolean;
   facts?: string | false;
   liveStdout?: string;
+  output?: string;
+  keepPartial?: boolean;
+  expect?: string[];
+  expectCmd?: string[];
   argv: string[];
 }
 
@@ -72,6 +76,21 @@ function buildProgram(version: string): Command {
     .option('--stdin <source>', 'first stage stdin: inherit, null or a FILE (default: inherit)')
     .option('--json', 'stream nothing; print one JSON report on stdout at the end')
     .option('--report <file>', 'also write the JSON report to FILE (atomically)')
+    .option(
+      '--output <file>',
+      "the last stage's stdout goes to FILE, replaced only if the run and checks pass",
+    )
+    .option('--keep-partial', 'with --output: keep an unpublished product as FILE.partial')
+    .option(
+      '--expect <check>',
+      'with --output: nonempty, json, lines>=N, lines<=N, lines==N (repeatable)',
+      collect,
+    )
+    .option(
+      '--expect-cmd <command>',
+      'with --output: a checker run on the staged file; exit 0 passes (repeatable)',
+      collect,
+    )
     .option('-q, --quiet', 'print the table only when the verdict is not ok')
     .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
     .option('--timeout <duration>', 'limit for the whole pipeline (250ms, 5s, 2m, 1h)')

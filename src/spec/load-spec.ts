@@ -10,8 +10,9 @@ export type { SpecInput } from './to-spec-input.js';
 
 // `safe-run -f FILE`: read, parse and validate a spec file; `-` reads it from stdin. Any problem
 // is thrown as one RequestError listing every problem found, one line each.
-export function loadSpec(path: string, stdinText: () => string = readStdin): SpecInput {
-  const source = readSpecSource(path, stdinText);
+// `text`: the spec already read (a FIFO or a device, read with a bound by the CLI).
+export function loadSpec(path: string, stdinText: () => string = readStdin, text?: string): SpecInput {
+  const source = readSpecSource(path, stdinText, text);
   return parseSpec(source.text, source);
 }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { lenientCodes } from '../contracts/explain-exit.js';
 import { assignStageNames } from '../inputs/stage-names.js';
 import type { Settings, StageSpec, StdinSource } from '../types.js';
 import type { ParsedSpec } from './schema.js';
@@ -8,6 +9,15 @@ import type { ParsedSpec } from './schema.js';
 export interface SpecInput {
   stages: StageSpec[];
   settings: Partial<Settings>;
+  // output, keep-partial, expect, expect-cmd as written (output resolved against baseDir).
+  delivery?: SpecDelivery;
+}
+
+export interface SpecDelivery {
+  output?: string;
+  keepPartial?: boolean;
+  expect: string[];
+  expectCmd: string[];
 }
 
 // Relative paths in a spec are relative to the spec file's directory (baseDir), so a file means the
@@ -24,14 +34,30 @@ export function toSpecInput(spec: ParsedSpec, baseDir: string): SpecInput {
       argv: [...stage.run.argv],
       env: { ...stage.run.env, ...stage.env },
       cwd: stage.cwd === undefined ? null : resolve(baseDir, stage.cwd),
-      okCodes: stage['ok-codes'] ?? [0],
+      okCodes: withContract(stage['ok-codes'] ?? [0], stage.contract, stage.run.argv),
       optional: stage.optional ?? false,
       timeoutMs: stage.timeout ?? null,
       maxStdout: stage['max-stdout'] ?? null,
       maxStderr: stage['max-stderr'] ?? null,
     }),
   );
-  return { stages, settings: toSettings(spec, baseDir) };
+  return { stages, settings: toSettings(spec, baseDir), delivery: toDelivery(spec, baseDir) };
+}
+
+// `contract: lenient` adds the codes the program's contract calls not an error to the accepted ones.
+function withContract(codes: number[], contract: string | undefined, argv: readonly string[]): number[] {
+  if (contract !== 'lenient') return codes;
+  return [...new Set([...codes, ...(lenientCodes(argv) ?? [])])];
+}
+
+function toDelivery(spec: ParsedSpec, baseDir: string): SpecDelivery {
+  const commands = spec['expect-cmd'];
+  return {
+    output: spec.output === undefined ? undefined : resolve(baseDir, spec.output),
+    keepPartial: spec['keep-partial'],
+    expect: spec.expect ?? [],
+    expectCmd: commands === undefined ? [] : Array.isArray(commands) ? commands : [commands],
+  };
 }
 
 function toSettings(spec: ParsedSpec, baseDir: string): Partial<Settings> {
