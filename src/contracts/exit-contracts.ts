@@ -192,8 +192,7 @@ export const EXIT_CONTRACTS: readonly ExitContract[] = [
     codes: {
       0: { meaning: 'success' },
       1: {
-        meaning:
-          'the command or the script it ran failed (the script\'s own code is in the "npm error" lines)',
+        meaning: "npm itself failed, or the script it ran exited 1 (npm run passes a script's own code on)",
       },
     },
   },
