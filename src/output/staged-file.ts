@@ -85,7 +85,8 @@ export function discardStaged(staged: StagedFile, keep: boolean): string | null 
     const partial = `${staged.target}.partial`;
     try {
       fs.renameSync(staged.path, partial);
-      return partial;
+      // Named as the user named FILE, unless FILE was a link (then beside the file it points to).
+      return path.resolve(staged.file) === staged.target ? `${staged.file}.partial` : partial;
     } catch {
       // fall through: never leave the staged file behind
     }
