@@ -1,3 +1,4 @@
+import { secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, type DeliveryPlan, settleOutput, stageOutput } from '../output/deliver.js';
 import { applyDelivery } from '../report/apply-delivery.js';
@@ -9,6 +10,9 @@ export interface SettleContext {
   timeLeftMs: number | null;
   killAfterMs: number;
   stop: Promise<NodeJS.Signals>;
+  // The run's --mask names; with the environment they give the values masked in check details.
+  mask: readonly string[];
+  env: NodeJS.ProcessEnv;
 }
 
 // The CLI's side of --output: the staged file is the run's stdout; after the run, the checks and the
@@ -32,7 +36,8 @@ export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null) {
         stop: context.stop,
         guard,
       });
-      return applyDelivery(report, outcome);
+      const commandEnv = Object.assign({}, context.env, ...plan.commands.map((command) => command.env));
+      return applyDelivery(report, outcome, secretValuesFromEnv(commandEnv, context.mask));
     },
   };
 }

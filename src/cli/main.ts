@@ -94,6 +94,8 @@ async function execute(
         timeLeftMs: left,
         killAfterMs: plan.settings.killAfterMs,
         stop: stopped,
+        mask: plan.settings.mask,
+        env: { ...io.env, ...Object.assign({}, ...plan.stages.map((stage) => stage.env)) },
       });
     }
     const document = `${JSON.stringify(report, null, 2)}\n`;

@@ -1,3 +1,4 @@
+import { maskText } from '../capture/mask.js';
 import { signalNumber } from '../policy/signals.js';
 import type { CheckResult, OutputReport, Report } from '../types.js';
 
@@ -10,8 +11,15 @@ export interface DeliveryOutcome {
 // Adds what happened to --output FILE to a finished run's report. A run the stages won can still
 // fail here: a failed check, a product that could not be written, or a signal during the checks.
 // A run that had already failed keeps its verdict; only `next` says FILE was left alone.
-export function applyDelivery(report: Report, outcome: DeliveryOutcome): Report {
-  const { output, checks, stoppedBy } = outcome;
+export function applyDelivery(
+  report: Report,
+  outcome: DeliveryOutcome,
+  secrets: readonly string[] = [],
+): Report {
+  const { stoppedBy } = outcome;
+  // A checker's last line is free text from a program, as a stage's stderr is: masked the same way.
+  const checks = outcome.checks.map((check) => ({ ...check, detail: maskText(check.detail, secrets) }));
+  const output = { ...outcome.output, reason: maskText(outcome.output.reason, secrets) };
   const base = { ...report, output, checks };
   if (!report.ok) {
     const kept = output.kept ? `; what was produced is in ${output.kept}` : '';

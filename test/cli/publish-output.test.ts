@@ -209,6 +209,16 @@ describe('--expect-cmd', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe('hello\n');
   });
 
+  it("masks secrets in a checker's quoted last line", async () => {
+    const { report, result } = await runJson(
+      ['--output', out, '--expect-cmd', "sh -c 'echo token=$API_TOKEN; exit 1'", '--', 'echo', 'x'],
+      { cwd: dir, env: { API_TOKEN: 'not-for-your-eyes-4711' } },
+    );
+    expect(result.code).toBe(1);
+    expect(report.checks[0]!.detail).toBe('the checker exited 1; its last line: "token=***"');
+    expect(result.stdout).not.toContain('not-for-your-eyes-4711');
+  });
+
   it('a checker that does not finish is stopped by what is left of --timeout', async () => {
     const started = path.join(signals, 'checker');
     const { result, report } = await runJson(
