@@ -9,6 +9,7 @@ import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
 import { buildPlan, checkOneInput } from './build-plan.js';
+import { refuseBlockingPaths } from './check-paths.js';
 import { startDelivery } from './deliver-run.js';
 import { parseCli } from './options.js';
 import { loadSpecBounded } from './read-spec.js';
@@ -171,6 +172,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;
     const plan = buildPlan(options, spec, io.env);
+    refuseBlockingPaths(plan);
     const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');

@@ -141,3 +141,14 @@ describe('-f on a FIFO or a device', () => {
     expect(result.stderr).toMatch(/big\.yaml: more than 4\.0 MiB/);
   });
 });
+
+describe('--facts on a FIFO', () => {
+  it('is refused before anything starts, instead of blocking in open', async () => {
+    const ledger = fifo('f.fifo');
+    const result = await runCli(['--facts', ledger, '--', 'echo', 'hi'], { cwd: dir, deadlineMs: 20_000 });
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe(
+      `safe-run: facts ledger ${ledger}: not a regular file; name a file with --facts FILE, or use --no-facts\n`,
+    );
+  });
+});
