@@ -45,6 +45,24 @@ export interface CheckRun {
 }
 
 const KEPT_OUTPUT = 4096;
+const DRAIN_MS = 1000;
+
+function drained(streams: (NodeJS.ReadableStream | null)[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = streams.map(
+    (stream) =>
+      new Promise<void>((resolve) => {
+        if (!stream || (stream as { closed?: boolean }).closed) resolve();
+        else stream.once('close', () => resolve());
+      }),
+  );
+  return Promise.race([
+    Promise.all(closed).then(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
 
 export async function runCheckCommand(
   command: CheckCommand,
@@ -99,9 +117,11 @@ export async function runCheckCommand(
     },
   );
   clearTimeout(timer);
-  // Whatever the checker left in its group is ours to end; its pipes must not keep safe-run waiting.
+  // Whatever the checker left in its group is ours to end; then its last words are read, for a
+  // moment at most: a holder outside its group must not keep safe-run waiting.
   signal('SIGKILL');
   if (pid !== undefined) options.guard?.unwatchGroup(pid);
+  await drained([child.stdout, child.stderr], DRAIN_MS);
   child.stdout?.destroy();
   child.stderr?.destroy();
   return verdictOf(ended, stopped, output);

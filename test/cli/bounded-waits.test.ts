@@ -148,7 +148,7 @@ describe('--facts on a FIFO', () => {
     const result = await runCli(['--facts', ledger, '--', 'echo', 'hi'], { cwd: dir, deadlineMs: 20_000 });
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      `safe-run: facts ledger ${ledger}: not a regular file; name a file with --facts FILE, or use --no-facts\n`,
+      `safe-run: facts ledger ${ledger}: a FIFO, not a file; name a file with --facts FILE, or use --no-facts\n`,
     );
   });
 });
