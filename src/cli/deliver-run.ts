@@ -3,15 +3,14 @@ import { RequestError } from '../errors.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, type DeliveryPlan, settleOutput, stageOutput } from '../output/deliver.js';
 import { applyDelivery } from '../report/apply-delivery.js';
 import type { Watchdog } from '../teardown/watchdog.js';
-import type { Report } from '../types.js';
+import type { Plan, Report } from '../types.js';
 
 export interface SettleContext {
-  // What is left of --timeout, or null without one.
-  timeLeftMs: number | null;
-  killAfterMs: number;
+  plan: Plan;
+  // When the run started (performance.now()): a checker gets what is left of --timeout.
+  t0: number;
   stop: Promise<NodeJS.Signals>;
-  // The run's --mask names; with the environment they give the values masked in check details.
-  mask: readonly string[];
+  // With the stages' own variables and --mask, it gives the values masked in check details.
   env: NodeJS.ProcessEnv;
 }
 
@@ -28,16 +27,16 @@ export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null) {
   return {
     stdout: staged.stream as NodeJS.WritableStream,
     async settle(report: Report, context: SettleContext): Promise<Report> {
-      const checkTimeoutMs =
-        context.timeLeftMs === null ? DEFAULT_CHECK_TIMEOUT_MS : Math.max(1, Math.round(context.timeLeftMs));
+      const { settings, stages } = context.plan;
+      const left = settings.timeoutMs === null ? null : settings.timeoutMs - (performance.now() - context.t0);
       const outcome = await settleOutput(plan, staged, report, {
-        checkTimeoutMs,
-        killAfterMs: context.killAfterMs,
+        checkTimeoutMs: left === null ? DEFAULT_CHECK_TIMEOUT_MS : Math.max(1, Math.round(left)),
+        killAfterMs: settings.killAfterMs,
         stop: context.stop,
         guard,
       });
-      const commandEnv = Object.assign({}, context.env, ...plan.commands.map((command) => command.env));
-      return applyDelivery(report, outcome, secretValuesFromEnv(commandEnv, context.mask));
+      const envs = [context.env, ...stages.map((stage) => stage.env), ...plan.commands.map((c) => c.env)];
+      return applyDelivery(report, outcome, secretValuesFromEnv(Object.assign({}, ...envs), settings.mask));
     },
   };
 }

@@ -4,7 +4,6 @@ import { isRequestError, RequestError, StoppedError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { renderNotices, renderTable } from '../report/table.js';
-import { writeFileAtomic } from '../report/write-atomic.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
@@ -13,6 +12,7 @@ import { refuseBlockingPaths } from './check-paths.js';
 import { startDelivery } from './deliver-run.js';
 import { parseCli } from './options.js';
 import { loadSpecBounded } from './read-spec.js';
+import { saveReport } from './save-report.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -88,42 +88,17 @@ async function execute(
   let report: Report;
   try {
     report = await handle.report;
-    if (staging) {
-      const left =
-        plan.settings.timeoutMs === null ? null : plan.settings.timeoutMs - (performance.now() - t0);
-      report = await staging.settle(report, {
-        timeLeftMs: left,
-        killAfterMs: plan.settings.killAfterMs,
-        stop: stopped,
-        mask: plan.settings.mask,
-        env: { ...io.env, ...Object.assign({}, ...plan.stages.map((stage) => stage.env)) },
-      });
-    }
+    if (staging) report = await staging.settle(report, { plan, t0, stop: stopped, env: io.env });
     const document = `${JSON.stringify(report, null, 2)}\n`;
-    const problems: string[] = [];
-    if (reportFile) {
-      try {
-        const stop = stopped.then((signal) => `safe-run received ${signal}`);
-        await writeFileAtomic(reportFile, document, {
-          guard,
-          waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
-          stop,
-        });
-      } catch (error) {
-        // The run happened: its outcome stands, and the report that could not be saved is said.
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        problems.push(
-          `safe-run: warning: --report ${reportFile} could not be written (${code}); nothing was left there\n`,
-        );
-      }
-    }
+    const waitMs = plan.settings.timeoutMs ?? FIFO_WAIT_MS;
+    const problem = reportFile ? await saveReport(reportFile, document, { guard, waitMs, stopped }) : null;
     if (json) io.stdout.write(document);
     const chalk = new Chalk({ level: colorLevel(io) });
     if (!json && !(quiet && report.ok))
       io.stderr.write(`${staging ? '' : separator(report, io)}${renderTable(report, chalk)}`);
     // Quiet and ok: no table, but what needs attention (held pipes, leftovers, PATH warnings) is still said.
     else if (!json) io.stderr.write(renderNotices(report, chalk));
-    for (const problem of problems) io.stderr.write(problem);
+    if (problem) io.stderr.write(problem);
   } finally {
     for (const signal of FORWARDED) process.off(signal, onSignal);
     guard?.disarm();
