@@ -17,3 +17,15 @@ export class RequestError extends Error {
 export function isRequestError(value: unknown): value is RequestError {
   return value instanceof RequestError;
 }
+
+// safe-run was told to stop (SIGINT, SIGTERM, SIGHUP) while it waited for something before any stage
+// started (a spec or report FIFO without a partner): one line, and the exit code a shell gives for it.
+export class StoppedError extends Error {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.name = 'StoppedError';
+    this.exitCode = exitCode;
+  }
+}

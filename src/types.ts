@@ -167,6 +167,8 @@ export interface StageResult {
   stop: StageStop | null;
   error: StageError | null;
   hint: string | null;
+  // What the exit code means by the program's own contract (docs/exit-codes.md), or null when unknown.
+  meaning: string | null;
 }
 
 export interface Verdict {
@@ -232,4 +234,33 @@ export interface Report {
   warnings: string[];
   // What to do next, in one sentence; null when there is nothing to do.
   next: string | null;
+  // --output: where the product went, or null when it streamed to stdout (docs/publishing-outputs.md).
+  output: OutputReport | null;
+  // --expect / --expect-cmd checks on the staged output, in the order given.
+  checks: CheckResult[];
+}
+
+// One check of the staged output before it is published.
+export interface CheckResult {
+  // As the user wrote it: "nonempty", "lines>=3", "cmd: jq -e .".
+  check: string;
+  status: 'passed' | 'failed' | 'skipped';
+  // One sentence: what was found.
+  detail: string;
+  durationMs: number | null;
+}
+
+// What happened to the product stream of a run with --output FILE.
+export interface OutputReport {
+  file: string;
+  // The temporary file the product was written to, beside FILE.
+  staged: string;
+  // Bytes the last stage wrote into it.
+  bytes: number;
+  // True when the staged file was renamed over FILE.
+  published: boolean;
+  // FILE.partial when --keep-partial kept an unpublished product, else null.
+  kept: string | null;
+  // Why it was (not) published, in one sentence.
+  reason: string;
 }

@@ -1,26 +1,30 @@
 import path from 'node:path';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
-import { isRequestError, RequestError } from '../errors.js';
+import { isRequestError, RequestError, StoppedError } from '../errors.js';
+import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
+import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
-import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
+import { buildDelivery } from './build-delivery.js';
+import { buildPlan, checkOneInput } from './build-plan.js';
+import { refuseBlockingPaths } from './check-paths.js';
 import { chooseReporters, type ReporterChoice } from './choose-reporters.js';
 import { CiSession } from './ci-session.js';
 import { type CiSettings, resolveCiSettings } from './ci-settings.js';
 import type { CliIO } from './cli-io.js';
+import { startDelivery } from './deliver-run.js';
 import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
+import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
 
 declare const SAFE_RUN_VERSION: string;
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
-async function loadSpecInput(file: string, cwd: string | undefined): Promise<SpecInput> {
-  const { loadSpec } = await import('../spec-file/load-spec.js');
-  return loadSpec(file, undefined, cwd === undefined ? undefined : path.resolve(cwd));
-}
+// A FIFO or a pipe with no writer cannot keep safe-run waiting for ever (docs/cli.md, -f).
+const FIFO_WAIT_MS = 60_000;
 
 async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
   if (args[0] === 'schema') {
@@ -43,8 +47,28 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
   return null;
 }
 
-async function execute(plan: Plan, choice: ReporterChoice, ci: CiSettings, io: CliIO): Promise<CliResult> {
+async function execute(
+  plan: Plan,
+  choice: ReporterChoice,
+  ci: CiSettings,
+  delivery: DeliveryPlan | null,
+  io: CliIO,
+): Promise<CliResult> {
   const { json } = choice;
+  // The CLI's own guard: removes a staged output or a report's temporary file if safe-run is killed.
+  const guard = delivery || choice.reportFile ? startWatchdog(null) : null;
+  let stopWaits: (signal: NodeJS.Signals) => void = () => {};
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    stopWaits = resolve;
+  });
+  const t0 = performance.now();
+  let staging: ReturnType<typeof startDelivery> | null = null;
+  try {
+    staging = delivery ? startDelivery(delivery, guard) : null;
+  } catch (error) {
+    guard?.disarm();
+    throw error;
+  }
   // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
   // safe-run outright and leaves the stages to the watchdog, without a report.
   let received = 0;
@@ -52,6 +76,7 @@ async function execute(plan: Plan, choice: ReporterChoice, ci: CiSettings, io: C
   let early: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     received += 1;
+    stopWaits(signal);
     // A second interrupt means "now": skip the grace period.
     const sent = received > 1 ? 'SIGKILL' : signal;
     if (handle) handle.cancel(sent);
@@ -64,19 +89,27 @@ async function execute(plan: Plan, choice: ReporterChoice, ci: CiSettings, io: C
   process.on('SIGUSR1', onUsr1);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
-  handle = startRun(plan, json ? {} : { stdout: io.stdout, ...shown });
+  const stdout = staging ? staging.stdout : io.stdout;
+  handle = startRun(plan, json ? (staging ? { stdout } : {}) : { stdout, ...shown });
   session.watch(handle);
   if (early) handle.cancel(early);
   let report: Report;
   try {
     report = await handle.report;
     await session.stop();
-    writeReports(report, chooseReporters(choice, session, io), io);
+    if (staging) report = await staging.settle(report, { plan, t0, stop: stopped, env: io.env });
+    const files = {
+      guard,
+      waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
+      stop: stopped.then((signal) => `safe-run received ${signal}`),
+    };
+    await writeReports(report, chooseReporters(choice, session, io), io, files);
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
     await session.stop();
     for (const signal of FORWARDED) process.off(signal, onSignal);
     process.off('SIGUSR1', onUsr1);
+    guard?.disarm();
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
@@ -120,8 +153,10 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     }
     const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
-    const spec = options.file !== undefined ? await loadSpecInput(options.file, options.cwd) : null;
+    const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;
     const plan = buildPlan(options, spec, io.env, defaults);
+    refuseBlockingPaths(plan);
+    const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     const ci = resolveCiSettings(options, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
@@ -134,8 +169,12 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       reportFile: options.report,
       junit: ci.junit,
     } as const;
-    return await execute(plan, choice, ci, io);
+    return await execute(plan, choice, ci, delivery, io);
   } catch (error) {
+    if (error instanceof StoppedError) {
+      io.stderr.write(`safe-run: ${error.message}\n`);
+      return { code: error.exitCode, hurry: true };
+    }
     if (isRequestError(error)) {
       printRefusal(error, args, io);
       return EXIT_REQUEST;

@@ -25,6 +25,11 @@ export interface CliOptions {
   timestamps?: boolean;
   live?: boolean;
   heartbeat?: string;
+  // --output and its checks (docs/publishing-outputs.md): not settings of the run.
+  output?: string;
+  keepPartial?: boolean;
+  expect?: string[];
+  expectCmd?: string[];
   argv: string[];
 }
 
@@ -87,6 +92,21 @@ function buildProgram(version: string): Command {
       'defaults for a program calling safe-run: stdin closed, 2m limit, no pagers (docs/agents.md)',
     )
     .option('--report <file>', 'also write the JSON report to FILE (atomically)')
+    .option(
+      '--output <file>',
+      "the last stage's stdout goes to FILE, replaced only if the run and checks pass",
+    )
+    .option('--keep-partial', 'with --output: keep an unpublished product as FILE.partial')
+    .option(
+      '--expect <check>',
+      'with --output: nonempty, json, lines>=N, lines<=N, lines==N (repeatable)',
+      collect,
+    )
+    .option(
+      '--expect-cmd <command>',
+      'with --output: a checker run on the staged file; exit 0 passes (repeatable)',
+      collect,
+    )
     .option('-q, --quiet', 'print the table only when the verdict is not ok')
     .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
     .addOption(
@@ -127,6 +147,10 @@ const CLI_ONLY = [
   'timestamps',
   'live',
   'heartbeat',
+  'output',
+  'keepPartial',
+  'expect',
+  'expectCmd',
 ] as const;
 
 function toCliOptions(program: Command): CliOptions {

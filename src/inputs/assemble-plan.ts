@@ -10,6 +10,15 @@ import { checkStageCount } from './limits.js';
 export interface SpecInput {
   stages: StageSpec[];
   settings: Partial<Settings>;
+  // output, keep-partial, expect, expect-cmd as written (output resolved against the spec's directory).
+  delivery?: SpecDelivery;
+}
+
+export interface SpecDelivery {
+  output?: string;
+  keepPartial?: boolean;
+  expect: string[];
+  expectCmd: string[];
 }
 
 // Accepted exit codes for one stage, by name or 1-based index, and how the user wrote it (for messages).

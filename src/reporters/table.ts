@@ -63,6 +63,7 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     out.push(paint(line));
     if (stage.error) out.push(chalk.red(`   ${stage.error.code}: ${stage.error.message}`));
     if (stage.hint) out.push(chalk.dim(`   hint: ${stage.hint}`));
+    if (stage.meaning && stage.exitCode !== 0) out.push(chalk.dim(`   meaning: ${stage.meaning}`));
     for (const fact of report.facts) {
       if (fact.stage === stage.index) out.push(chalk.yellow(`   fact: ${fact.summary}`));
     }
@@ -85,12 +86,33 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
   if (report.stages.some((stage) => stage.stdout.truncated || stage.stderr.truncated)) {
     out.push(chalk.dim('* more than the cap was written: head and tail kept in the report'));
   }
+  out.push(...deliveryLines(report, chalk));
   out.push(...noticeLines(report, chalk));
   const verdict = report.verdict;
   const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
   out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${verdict.reason})`);
   if (report.next) out.push(chalk.dim(`next: ${report.next}`));
   return `${out.join('\n')}\n`;
+}
+
+// One line per check of the staged output, then one for the output file itself.
+function deliveryLines(report: Report, chalk: ChalkInstance): string[] {
+  const out: string[] = [];
+  for (const check of report.checks) {
+    const paint = check.status === 'passed' ? chalk.green : check.status === 'failed' ? chalk.red : chalk.dim;
+    out.push(paint(`check ${check.check}: ${check.status}, ${check.detail}`));
+  }
+  const output = report.output;
+  if (output) {
+    const paint = output.published ? chalk.green : chalk.yellow;
+    const what = output.published
+      ? 'published'
+      : output.kept
+        ? `not published, kept as ${output.kept}`
+        : 'not published';
+    out.push(paint(`output ${output.file}: ${what} (${formatBytes(output.bytes)}); ${output.reason}`));
+  }
+  return out;
 }
 
 function noticeLines(report: Report, chalk: ChalkInstance): string[] {

@@ -1,6 +1,6 @@
 import type { Report } from '../types.js';
 import type { Reporter } from './reporter.js';
-import { writeFileAtomic } from './write-atomic.js';
+import { type AtomicWriteOptions, writeFileAtomic } from './write-atomic.js';
 
 export interface ReportStreams {
   stdout: NodeJS.WritableStream;
@@ -8,8 +8,14 @@ export interface ReportStreams {
 }
 
 // Hands the report to every reporter, in order, and writes what each renders where it goes. A file
+// is written whole or not at all, within the bound in `files` (a FIFO waits for its reader); one
 // that cannot be written does not change the run's outcome: the problem is said on stderr, last.
-export function writeReports(report: Report, reporters: readonly Reporter[], streams: ReportStreams): void {
+export async function writeReports(
+  report: Report,
+  reporters: readonly Reporter[],
+  streams: ReportStreams,
+  files: AtomicWriteOptions = { guard: null, waitMs: 60_000, stop: new Promise<string>(() => {}) },
+): Promise<void> {
   const problems: string[] = [];
   for (const reporter of reporters) {
     const text = reporter.render(report);
@@ -19,7 +25,7 @@ export function writeReports(report: Report, reporters: readonly Reporter[], str
       continue;
     }
     try {
-      writeFileAtomic(destination.path, text);
+      await writeFileAtomic(destination.path, text, files);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       problems.push(

@@ -11,9 +11,14 @@ export type { SpecInput } from './to-spec-input.js';
 // `safe-run -f FILE`: read, parse and validate a spec file; `-` reads it from stdin. Any problem
 // is thrown as one RequestError listing every problem found, one line each.
 // stageDir: what a stage's relative `cwd` is relative to, when not the spec file's directory (--cwd).
-export function loadSpec(path: string, stdinText: () => string = readStdin, stageDir?: string): SpecInput {
-  const source = readSpecSource(path, stdinText);
-  return parseSpec(source.text, { ...source, stageDir: stageDir ?? source.baseDir });
+// text: the spec already read (a FIFO or a device, read with a bound by the CLI).
+export function loadSpec(
+  path: string,
+  stdinText: () => string = readStdin,
+  options: { stageDir?: string | undefined; text?: string | undefined } = {},
+): SpecInput {
+  const source = readSpecSource(path, stdinText, options.text);
+  return parseSpec(source.text, { ...source, stageDir: options.stageDir ?? source.baseDir });
 }
 
 export interface ParseSpecOptions {

@@ -19,7 +19,7 @@ export const STDIN_LABEL = '<stdin>';
 // `-` is stdin. A `.json` file is JSON; anything else (.yaml, .yml, stdin, /dev/fd/N from a shell's
 // process substitution) is YAML, which also reads JSON. A spec that is not a regular file (stdin, a
 // pipe) has no directory of its own: its relative paths are relative to the current directory.
-export function readSpecSource(path: string, stdinText: () => string): SpecSource {
+export function readSpecSource(path: string, stdinText: () => string, preread?: string): SpecSource {
   if (path === '-') {
     return {
       text: readWith(stdinText, STDIN_LABEL),
@@ -29,7 +29,7 @@ export function readSpecSource(path: string, stdinText: () => string): SpecSourc
     };
   }
   const format: SpecFormat = extname(path).toLowerCase() === '.json' ? 'json' : 'yaml';
-  const text = readWith(() => readFileBounded(path), path);
+  const text = readWith(() => preread ?? readFileBounded(path), path);
   return { text, label: path, baseDir: isRegularFile(path) ? dirname(resolve(path)) : process.cwd(), format };
 }
 

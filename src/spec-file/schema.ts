@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { settingRows } from '../settings/table.js';
+import { contractProblem, contractSchema, deliveryKeys } from './delivery-schema.js';
 import { runSchema } from './run-schema.js';
 import {
   booleanSchema,
@@ -55,6 +56,11 @@ export const stageObjectSchema = z.strictObject(
       "Working directory; a relative path is relative to the spec file's directory. Default: the directory safe-run was started in.",
     ),
     'ok-codes': described(exitCodesSchema().optional(), 'Exit codes that count as success.', [0]),
+    contract: described(
+      contractSchema(),
+      "lenient: the codes the program's own exit-code contract calls not an error (grep 1, diff 1, pytest 5) count as success too (docs/exit-codes.md).",
+      'strict',
+    ),
     optional: described(
       booleanSchema().optional(),
       "An optional stage's failure is shown but never decides the verdict.",
@@ -88,6 +94,11 @@ const stageSchema = stageObjectSchema.transform((stage, ctx) => {
       });
     }
   }
+  if (stage.contract === 'lenient') {
+    const problem = contractProblem(stage.run.argv);
+    if (problem)
+      ctx.issues.push({ code: 'custom', input: stage.contract, path: ['contract'], message: problem });
+  }
   return stage;
 });
 
@@ -108,6 +119,23 @@ export const specSchema = z
         'Spec format version; must be 1.',
       ),
       ...settingKeys(),
+      output: described(
+        deliveryKeys.output,
+        "The last stage's stdout goes to this file (relative to the spec file's directory), replaced only when the run and every check pass (docs/publishing-outputs.md).",
+      ),
+      'keep-partial': described(
+        deliveryKeys['keep-partial'],
+        'Keep an output that was not published as FILE.partial.',
+        false,
+      ),
+      expect: described(
+        deliveryKeys.expect,
+        'Checks on the output before it is published: nonempty, json, lines>=N, lines<=N, lines==N.',
+      ),
+      'expect-cmd': described(
+        deliveryKeys['expect-cmd'],
+        'Checker commands run on the staged output (its path replaces {} or is appended); exit 0 passes.',
+      ),
       stages: described(
         z
           .array(stageSchema, {

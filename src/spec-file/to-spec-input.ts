@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import type { SpecInput } from '../inputs/assemble-plan.js';
+import { lenientCodes } from '../contracts/explain-exit.js';
+import type { SpecDelivery, SpecInput } from '../inputs/assemble-plan.js';
 import { assignStageNames } from '../inputs/stage-names.js';
 import { settingsFromSpec } from '../settings/derive.js';
 import type { StageSpec } from '../types.js';
@@ -22,7 +23,7 @@ export function toSpecInput(spec: ParsedSpec, baseDir: string, stageDir = baseDi
       argv: [...stage.run.argv],
       env: { ...stage.run.env, ...stage.env },
       cwd: stage.cwd === undefined ? null : resolve(stageDir, stage.cwd),
-      okCodes: stage['ok-codes'] ?? [0],
+      okCodes: withContract(stage['ok-codes'] ?? [0], stage.contract, stage.run.argv),
       optional: stage.optional ?? false,
       // 0, as for the pipeline's timeout, is no limit of its own.
       timeoutMs: stage.timeout || null,
@@ -30,5 +31,21 @@ export function toSpecInput(spec: ParsedSpec, baseDir: string, stageDir = baseDi
       maxStderr: stage['max-stderr'] ?? null,
     }),
   );
-  return { stages, settings: settingsFromSpec(spec, baseDir) };
+  return { stages, settings: settingsFromSpec(spec, baseDir), delivery: toDelivery(spec, baseDir) };
+}
+
+// `contract: lenient` adds the codes the program's contract calls not an error to the accepted ones.
+function withContract(codes: number[], contract: string | undefined, argv: readonly string[]): number[] {
+  if (contract !== 'lenient') return codes;
+  return [...new Set([...codes, ...(lenientCodes(argv) ?? [])])];
+}
+
+function toDelivery(spec: ParsedSpec, baseDir: string): SpecDelivery {
+  const commands = spec['expect-cmd'];
+  return {
+    output: spec.output === undefined ? undefined : resolve(baseDir, spec.output),
+    keepPartial: spec['keep-partial'],
+    expect: spec.expect ?? [],
+    expectCmd: commands === undefined ? [] : Array.isArray(commands) ? commands : [commands],
+  };
 }

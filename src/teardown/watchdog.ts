@@ -3,15 +3,19 @@ import type { Socket } from 'node:net';
 import { assertMarker, type Marker, markerEntry } from './marker.js';
 
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
-// instead: it reads "g PGID", "u PGID" and "m NAME=value" lines from a pipe that only Node holds, and
-// when that pipe reaches EOF without a "q" line first (Node died), it kills every listed group with
-// SIGKILL and then every process carrying the marker, scanning again until two scans 50 ms apart find
-// nobody (a process caught mid-exec reads an empty environ for a moment), at most 50 scans (a process
-// stuck in the kernel cannot be waited for). Written for dash, whose kill takes `kill -9 -PGID` but
+// instead: it reads "g PGID", "u PGID", "m NAME=value", "f PATH" and "r PATH" lines from a pipe that
+// only Node holds, and when that pipe reaches EOF without a "q" line first (Node died), it kills every
+// listed group with SIGKILL, removes every listed file (a staged output, a report's temporary file:
+// "f" adds, "r" forgets; the path travels as octal escapes, so any byte survives the line protocol
+// and printf's format has no % in it), and then every process carrying the marker, scanning again
+// until two scans 50 ms apart find nobody (a process caught mid-exec reads an empty environ for a
+// moment), at most 50 scans (a process stuck in the kernel cannot be waited for). Written for dash, whose kill takes `kill -9 -PGID` but
 // not `--` or `-s KILL -PGID`.
-const SCRIPT = `groups= entry=
+const SCRIPT = `groups= entry= files=
 while read -r cmd arg; do
   case $cmd in
+    f) files="$files $arg" ;;
+    r) kept=; for f in $files; do [ "$f" = "$arg" ] || kept="$kept $f"; done; files=$kept ;;
     g) case $arg in ''|*[!0-9]*) ;; *) [ "$arg" -gt 1 ] && groups="$groups $arg" ;; esac ;;
     u) kept=; for g in $groups; do [ "$g" = "$arg" ] || kept="$kept $g"; done; groups=$kept ;;
     m) entry=$arg ;;
@@ -19,6 +23,7 @@ while read -r cmd arg; do
   esac
 done
 for g in $groups; do kill -9 -$g 2>/dev/null; done
+for f in $files; do p=$(printf "\${f}x"); rm -f -- "\${p%x}"; done
 [ -n "$entry" ] || exit 0
 round=0 empty=0
 while [ $round -lt 50 ]; do
@@ -45,15 +50,20 @@ export interface Watchdog {
   // For a group known to be empty: once no process is left in it, its id may be reused by some
   // unrelated group, which the watchdog must then not kill.
   unwatchGroup(pgid: number): void;
+  // A file to remove if safe-run dies before it says otherwise (created after this call returns).
+  watchFile(file: string): void;
+  // The file was published, removed or kept on purpose: leave it alone.
+  forgetFile(file: string): void;
   // Normal end: the watchdog exits without killing anything.
   disarm(): void;
 }
 
 // Starts the watchdog for one run. It lives in its own process group and session so that whatever
 // kills safe-run does not kill it too, holds no descriptor but its stdin, sits in / so it keeps no
-// directory busy, and does not keep Node's event loop alive.
-export function startWatchdog(marker: Marker): Watchdog {
-  assertMarker(marker);
+// directory busy, and does not keep Node's event loop alive. Without a marker it only guards files
+// and the groups it is told about (the CLI's own guard for --output, --report and checkers).
+export function startWatchdog(marker: Marker | null): Watchdog {
+  if (marker) assertMarker(marker);
   const child = spawn('/bin/sh', ['-c', SCRIPT], {
     argv0: 'safe-run-watchdog',
     detached: true,
@@ -73,7 +83,7 @@ export function startWatchdog(marker: Marker): Watchdog {
   const send = (line: string) => {
     if (armed) input.write(`${line}\n`);
   };
-  send(`m ${markerEntry(marker)}`);
+  if (marker) send(`m ${markerEntry(marker)}`);
   return {
     pid: child.pid ?? null,
     watchGroup(pgid: number) {
@@ -83,6 +93,12 @@ export function startWatchdog(marker: Marker): Watchdog {
     unwatchGroup(pgid: number) {
       assertGroupId(pgid);
       send(`u ${pgid}`);
+    },
+    watchFile(file: string) {
+      send(`f ${octalEscaped(file)}`);
+    },
+    forgetFile(file: string) {
+      send(`r ${octalEscaped(file)}`);
     },
     disarm() {
       send('q');
@@ -95,4 +111,9 @@ export function startWatchdog(marker: Marker): Watchdog {
 function assertGroupId(pgid: number): void {
   // The watchdog's `kill -9 -1` would reach every process we may signal.
   if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
+}
+
+// Every byte as \NNN: no space, newline, backslash or % reaches the shell's read or printf as itself.
+function octalEscaped(file: string): string {
+  return [...Buffer.from(file)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
 }

@@ -28,7 +28,7 @@ describe('reporters', () => {
       destination: { kind: 'stderr' },
       render: (r) => `${r.stages.length} stage, exit ${r.exitCode}\n`,
     };
-    writeReports(
+    await writeReports(
       report,
       [
         jsonReporter({ kind: 'file', path: file, flag: '--report' }),
@@ -53,7 +53,7 @@ describe('reporters', () => {
     const err = collect(stderr);
     const missing = path.join(os.tmpdir(), 'safe-run-no-such-dir', 'r.json');
     const summary: Reporter = { name: 'summary', destination: { kind: 'stderr' }, render: () => 'table\n' };
-    writeReports(report, [jsonReporter({ kind: 'file', path: missing, flag: '--report' }), summary], {
+    await writeReports(report, [jsonReporter({ kind: 'file', path: missing, flag: '--report' }), summary], {
       stdout,
       stderr,
     });

@@ -94,6 +94,7 @@ const pipelineCases: Record<string, [yaml: string, expected: Partial<Settings>][
     ['timeout: 1h', { timeoutMs: 3_600_000 }],
   ],
   'idle-timeout': [['idle-timeout: 30s', { idleTimeoutMs: 30_000 }]],
+  'prompt-wait': [['prompt-wait: 2s', { promptWaitMs: 2_000 }]],
   'kill-after': [['kill-after: 250ms', { killAfterMs: 250 }]],
   'drain-timeout': [['drain-timeout: 1.5s', { drainTimeoutMs: 1500 }]],
   'max-stdout': [
@@ -130,6 +131,11 @@ const pipelineCases: Record<string, [yaml: string, expected: Partial<Settings>][
     ['mask: [API_TOKEN, db_password]', { mask: ['API_TOKEN', 'db_password'] }],
     ['mask: []', { mask: [] }],
   ],
+  // The delivery keys are not Settings: test/spec/delivery-keys.test.ts covers what they give.
+  output: [['output: out.txt', {}]],
+  'keep-partial': [['keep-partial: true', {}]],
+  expect: [['expect: [nonempty, "lines>=2"]', {}]],
+  'expect-cmd': [['expect-cmd: "jq empty"', {}]],
   stages: [['', {}]],
 };
 
@@ -163,6 +169,11 @@ const stageCases: Record<string, [yaml: string, expected: Partial<StageSpec>][]>
     ['cwd: /tmp', { cwd: '/tmp' }],
   ],
   'ok-codes': [['ok-codes: [0, 1, 255]', { okCodes: [0, 1, 255] }]],
+  contract: [
+    ['run: grep x\ncontract: lenient', { okCodes: [0, 1] }],
+    ['run: pytest\nok-codes: [0, 2]\ncontract: lenient', { okCodes: [0, 2, 5] }],
+    ['run: grep x\ncontract: strict', { okCodes: [0] }],
+  ],
   optional: [
     ['optional: true', { optional: true }],
     ['optional: false', { optional: false }],

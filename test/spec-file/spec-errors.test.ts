@@ -111,13 +111,13 @@ describe('unknown keys', () => {
 
   test('far from every key list the keys there are', () => {
     expect(problemsIn('run: [wc]\ncommand: x')).toEqual([
-      'pipeline.yaml: stages[1].command: unknown key; expected one of: name, run, env, cwd, ok-codes, optional, timeout, max-stdout, max-stderr',
+      'pipeline.yaml: stages[1].command: unknown key; expected one of: name, run, env, cwd, ok-codes, contract, optional, timeout, max-stdout, max-stderr',
     ]);
   });
 
   test('with odd characters are quoted in the path, on one line', () => {
     expect(problems(`version: 1\n"two\\nlines": 1\n${STAGE_OK}`)).toEqual([
-      'pipeline.yaml: ["two\\nlines"]: unknown key; expected one of: $schema, version, policy, sigpipe, stdin, timeout, idle-timeout, kill-after, drain-timeout, max-stdout, max-stderr, max-log, on-limit, live-stdout, log-dir, leftovers, fail-fast, mask, stages',
+      'pipeline.yaml: ["two\\nlines"]: unknown key; expected one of: $schema, version, policy, sigpipe, stdin, timeout, idle-timeout, prompt-wait, kill-after, drain-timeout, max-stdout, max-stderr, max-log, on-limit, live-stdout, log-dir, leftovers, fail-fast, mask, output, keep-partial, expect, expect-cmd, stages',
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { explainExit } from '../../contracts/explain-exit.js';
 import type { RunFacts } from '../../facts/run-facts.js';
 import { signalNumber } from '../../policy/signals.js';
 import { classifyEnding } from '../../policy/stage-status.js';
@@ -48,7 +49,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
   const ok = successes(stages, input);
   for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;
   const verdict = decideVerdict(stages, input);
-  const report: Omit<Report, 'next'> = {
+  const report: Omit<Report, 'next' | 'output' | 'checks'> = {
     schemaVersion: 1,
     ok: verdict.ok,
     exitCode: verdict.exitCode,
@@ -62,7 +63,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
     facts: facts?.report() ?? [],
     warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
   };
-  return { ...report, next: nextStep(report, streamedStdout) };
+  return { ...report, next: nextStep(report, streamedStdout), output: null, checks: [] };
 }
 
 // One stage's outcome; `anyNotStarted`: some stage could not start, so those that never ran were skipped.
@@ -100,5 +101,18 @@ function stageResult(run: StageRun, anyNotStarted: boolean): StageResult {
       : run.spawnError
         ? 'the program was found but the kernel refused to start it; see error.message'
         : null,
+    meaning: meaningOf(run.spec.argv, status, run.exit?.code ?? null),
   };
+}
+
+// Only a code the program chose to exit with is explained: a stage safe-run stopped, or one killed
+// by a signal, has no exit code of its own making.
+function meaningOf(
+  argv: readonly string[],
+  status: StageResult['status'],
+  code: number | null,
+): string | null {
+  if (code === null || (status !== 'ok' && status !== 'failed')) return null;
+  const explained = explainExit(argv, code);
+  return explained ? `${explained.program} exit ${code}: ${explained.meaning}` : null;
 }

@@ -1,13 +1,13 @@
+import { explainExit } from '../../contracts/explain-exit.js';
 import type { Report, StageResult } from '../../types.js';
 
-// Programs whose exit code 1 means "nothing selected / differences found" rather than an error.
-const ONE_MEANS_NO_MATCH = new Set(['grep', 'egrep', 'fgrep', 'rg', 'diff', 'cmp', 'ag', 'ack']);
+type ReportSoFar = Omit<Report, 'next' | 'output' | 'checks'>;
 
 function where(stage: StageResult): string {
   return `stage ${stage.index} "${stage.name}"`;
 }
 
-function forBlamed(stage: StageResult, settings: Report['settings'], total: number): string {
+function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total: number): string {
   const stream = `its stderr (stages[${stage.index - 1}].stderr in the JSON report)`;
   switch (stage.status) {
     case 'not-started':
@@ -37,18 +37,8 @@ function forBlamed(stage: StageResult, settings: Report['settings'], total: numb
       return stage.signal === 'SIGKILL'
         ? `${where(stage)} was killed by SIGKILL, not sent by safe-run: often the kernel's out-of-memory killer (see the system log)`
         : `${where(stage)} was killed by ${stage.signal}, not sent by safe-run; read ${stream}`;
-    case 'failed': {
-      const base = stage.argv[0]!.split('/').pop()!;
-      if (stage.exitCode === 1 && ONE_MEANS_NO_MATCH.has(base)) {
-        return `${where(stage)} exited 1, which for ${base} means "no match / differences": if that is a valid result, add --ok-codes ${stage.name}=0,1; otherwise read ${stream}`;
-      }
-      const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
-      const last = lastLine(stage.stderr.text);
-      const said = last
-        ? `; its last stderr line: ${JSON.stringify(last)}`
-        : `; it wrote nothing to stderr${saved}`;
-      return `${where(stage)} failed with exit ${stage.exitCode}${said}`;
-    }
+    case 'failed':
+      return forFailed(stage, stream);
     default:
       return `${where(stage)} ended as ${stage.status}; see report.verdict.reason`;
   }
@@ -60,6 +50,24 @@ function atTheStop(stage: StageResult): string {
   return first ? `; at the stop, its pid ${first.pid} was ${first.explanation}` : '';
 }
 
+// The exit code read against the program's contract (src/contracts): a "no match" is offered as an
+// accepted code, an error gets its meaning, a network hiccup is called one.
+function forFailed(stage: StageResult, stream: string): string {
+  const code = stage.exitCode ?? -1;
+  const explained = explainExit(stage.argv, code);
+  if (explained?.benign) {
+    return `${where(stage)} exited ${code}, which for ${explained.program} means "${explained.meaning}": if that is a valid result, add --ok-codes ${stage.name}=0,${code} (or contract: lenient on the stage in a spec); otherwise read ${stream}`;
+  }
+  const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
+  const last = lastLine(stage.stderr.text);
+  const said = last
+    ? `; its last stderr line: ${JSON.stringify(last)}`
+    : `; it wrote nothing to stderr${saved}`;
+  if (!explained) return `${where(stage)} failed with exit ${code}${said}`;
+  const retry = explained.transient ? ' (often transient: a retry may succeed)' : '';
+  return `${where(stage)} failed with exit ${code}, which for ${explained.program} means "${explained.meaning}"${retry}${said}`;
+}
+
 function lastLine(text: string | null): string | null {
   const lines = (text ?? '').split('\n').map((line) => line.trim());
   const last = lines.filter(Boolean).pop();
@@ -69,7 +77,7 @@ function lastLine(text: string | null): string | null {
 
 // One sentence for whoever reads the report next (an agent, most often): what to do now.
 // `streamedStdout`: the last stage's stdout was streamed whole, so its cut in the report lost nothing.
-export function nextStep(report: Omit<Report, 'next'>, streamedStdout = false): string | null {
+export function nextStep(report: ReportSoFar, streamedStdout = false): string | null {
   const { verdict } = report;
   if (!verdict.ok) {
     if (verdict.blamedStage === null) {

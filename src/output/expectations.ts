@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import { RequestError } from '../errors.js';
+import { formatBytes } from '../format-units.js';
+
+// A built-in check of the staged output (--expect). Lines are counted as a reader sees them: every
+// newline ends one, and a last line without a newline counts too (`printf 'a\nb'` has 2 lines, where
+// `wc -l` says 1).
+export type Expectation =
+  | { text: string; kind: 'nonempty' }
+  | { text: string; kind: 'json' }
+  | { text: string; kind: 'lines'; op: '>=' | '<=' | '=='; count: number };
+
+export const EXPECT_FORMS = 'nonempty, json, lines>=N, lines<=N or lines==N';
+
+// JSON.parse needs the whole text in memory; past this a checker program is the better tool.
+export const MAX_JSON_CHECK_BYTES = 256 * 1024 * 1024;
+
+export function parseExpectation(text: string, where: string): Expectation {
+  if (text === 'nonempty' || text === 'json') return { text, kind: text };
+  const match = /^lines(>=|<=|==)(\d{1,15})$/.exec(text.replace(/\s+/g, ''));
+  if (match) {
+    return { text, kind: 'lines', op: match[1] as '>=' | '<=' | '==', count: Number(match[2]) };
+  }
+  throw new RequestError('usage.expect', `${where} ${JSON.stringify(text)}: expected one of ${EXPECT_FORMS}`);
+}
+
+export interface Verdict {
+  passed: boolean;
+  detail: string;
+}
+
+// Reads the staged file once, in chunks, whatever its size (JSON is parsed only up to its bound).
+export function evaluateExpectations(file: string, expectations: readonly Expectation[]): Verdict[] {
+  const wantsJson = expectations.some((e) => e.kind === 'json');
+  const { bytes, lines, text } = scan(file, wantsJson);
+  return expectations.map((expectation) => {
+    switch (expectation.kind) {
+      case 'nonempty':
+        return bytes > 0
+          ? { passed: true, detail: `${formatBytes(bytes)}` }
+          : { passed: false, detail: 'the output is empty' };
+      case 'json':
+        return checkJson(bytes, text);
+      default:
+        return checkLines(expectation, lines);
+    }
+  });
+}
+
+function checkLines(expectation: Expectation & { kind: 'lines' }, lines: number): Verdict {
+  const { op, count } = expectation;
+  const passed = op === '>=' ? lines >= count : op === '<=' ? lines <= count : lines === count;
+  return { passed, detail: `the output has ${lines} line${lines === 1 ? '' : 's'}` };
+}
+
+function checkJson(bytes: number, text: string | null): Verdict {
+  if (text === null) {
+    return {
+      passed: false,
+      detail: `${formatBytes(bytes)} is more than the ${formatBytes(MAX_JSON_CHECK_BYTES)} the json check parses; use --expect-cmd 'jq empty'`,
+    };
+  }
+  try {
+    JSON.parse(text);
+    return { passed: true, detail: 'the output is one JSON value' };
+  } catch (error) {
+    const why = bytes === 0 ? 'the output is empty' : (error as Error).message;
+    return { passed: false, detail: `not JSON: ${why}` };
+  }
+}
+
+function scan(file: string, keepText: boolean): { bytes: number; lines: number; text: string | null } {
+  const fd = fs.openSync(file, 'r');
+  const buffer = Buffer.alloc(1024 * 1024);
+  const kept: Buffer[] = [];
+  let bytes = 0;
+  let newlines = 0;
+  let last = -1;
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      const chunk = buffer.subarray(0, n);
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) newlines += 1;
+      bytes += n;
+      last = chunk[n - 1]!;
+      if (keepText && bytes <= MAX_JSON_CHECK_BYTES) kept.push(Buffer.from(chunk));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  const lines = newlines + (bytes > 0 && last !== 0x0a ? 1 : 0);
+  const text = keepText && bytes <= MAX_JSON_CHECK_BYTES ? Buffer.concat(kept).toString('utf8') : null;
+  return { bytes, lines, text };
+}
