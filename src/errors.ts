@@ -3,11 +3,14 @@
 // happens to a stage is data in its result, never one of these.
 export class RequestError extends Error {
   readonly code: string;
+  // 1-based column in the -c text that the problem is about, when there is one.
+  readonly column: number | null;
 
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, column: number | null = null) {
     super(message);
     this.name = 'RequestError';
     this.code = code;
+    this.column = column;
   }
 }
 

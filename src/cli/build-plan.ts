@@ -3,9 +3,9 @@ import path from 'node:path';
 import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
 import { defaultLedgerPath } from '../facts/ledger.js';
-import { parseInline } from '../inputs/inline-grammar.js';
 import { assignStageNames } from '../inputs/stage-names.js';
 import { parseDuration, parseSize } from '../inputs/units.js';
+import { fallbackStages, parseText, writtenStages } from '../shell/plan-shell.js';
 import type { OnLimit, Plan, Settings, StageSpec } from '../types.js';
 import type { CliOptions } from './options.js';
 
@@ -31,10 +31,18 @@ export function blankStage(): Omit<StageSpec, 'name' | 'argv'> {
   };
 }
 
-function stagesFromInline(text: string): StageSpec[] {
-  const parsed = parseInline(text);
-  const names = assignStageNames(parsed.map((stage) => stage.argv[0]!));
-  return parsed.map((stage, i) => ({ ...blankStage(), name: names[i]!, argv: stage.argv, env: stage.env }));
+// -c text: the steps safe-run interprets (stages are made per step at run time), or, under
+// --fallback bash, one bash stage when the text has a construct safe-run does not interpret.
+function planInline(
+  text: string,
+  options: CliOptions,
+  policy: Settings['policy'],
+): Pick<Plan, 'stages' | 'shell' | 'fallback'> {
+  const parsed = parseText(text, options.fallback === 'bash' ? 'bash' : null);
+  if (parsed.fallback) return { stages: fallbackStages(text, policy, blankStage), fallback: parsed.fallback };
+  const stages = writtenStages(parsed.script!, blankStage);
+  parseOkCodes(options.okCodes ?? [], stages);
+  return { stages: [], shell: { script: parsed.script!, okCodes: stages.map((stage) => stage.okCodes) } };
 }
 
 function parseOkCodes(entries: string[], stages: StageSpec[]): void {
@@ -158,17 +166,19 @@ export function checkOneInput(options: CliOptions): void {
 export function buildPlan(options: CliOptions, spec: SpecInput | null, env: NodeJS.ProcessEnv): Plan {
   checkOneInput(options);
   const source: Plan['source'] = spec ? 'spec' : options.command !== undefined ? 'inline' : 'argv';
-  const stages = spec
-    ? spec.stages
-    : options.command !== undefined
-      ? stagesFromInline(options.command)
-      : stagesFromArgv(options.argv);
-  parseOkCodes(options.okCodes ?? [], stages);
   const settings: Settings = {
     ...DEFAULT_SETTINGS,
     ...(spec?.settings ?? {}),
     ...settingsFromFlags(options, env),
   };
+  if (options.fallback !== undefined && options.command === undefined) {
+    throw new RequestError('usage.fallback', '--fallback applies to -c text only');
+  }
+  const inline = options.command !== undefined ? planInline(options.command, options, settings.policy) : null;
+  const stages = spec ? spec.stages : inline ? inline.stages : stagesFromArgv(options.argv);
+  if (!inline) parseOkCodes(options.okCodes ?? [], stages);
+  const cwd = options.cwd === undefined ? undefined : checkCwd(options.cwd);
+  if (cwd !== undefined) for (const stage of stages) stage.cwd ??= cwd;
   // `-f -` has read stdin for the spec: unless told otherwise, the first stage reads nothing rather
   // than whatever is left of it (or, from a terminal, the user's next keystrokes).
   if (options.file === '-' && spec?.settings.stdin === undefined && options.stdin === undefined) {
@@ -192,7 +202,22 @@ export function buildPlan(options: CliOptions, spec: SpecInput | null, env: Node
   }
   if (options.report) checkWritableDir(options.report, '--report');
   if (settings.logDir) checkLogDir(settings.logDir);
-  return { source, stages, settings };
+  return {
+    source,
+    stages,
+    settings,
+    ...(inline?.shell ? { shell: inline.shell } : {}),
+    ...(inline?.fallback ? { fallback: inline.fallback } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+  };
+}
+
+function checkCwd(dir: string): string {
+  const resolved = path.resolve(dir);
+  if (!isDirectory(resolved)) {
+    throw new RequestError('usage.cwd', `--cwd ${dir}: not a directory (or it does not exist)`);
+  }
+  return resolved;
 }
 
 function isDirectory(file: string): boolean {

@@ -4,6 +4,8 @@ import { isRequestError, RequestError } from '../errors.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { renderNotices, renderTable } from '../report/table.js';
 import { writeFileAtomic } from '../report/write-atomic.js';
+import { startShellRun } from '../shell/run-shell.js';
+import { initialState } from '../shell/shell-state.js';
 import type { Plan, Report } from '../types.js';
 import { buildPlan, checkOneInput, type SpecInput } from './build-plan.js';
 import { parseCli } from './options.js';
@@ -62,7 +64,10 @@ async function execute(
     else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
-  handle = startRun(plan, json ? {} : { stdout: io.stdout, stderr: io.stderr });
+  const runIO = json ? {} : { stdout: io.stdout, stderr: io.stderr };
+  handle = plan.shell
+    ? startShellRun(plan.shell, initialState(plan.cwd ?? process.cwd(), io.env), plan.settings, runIO)
+    : startRun(plan, runIO);
   if (early) handle.cancel(early);
   let report: Report;
   try {

@@ -27,6 +27,8 @@ export interface CliOptions {
   failFast?: boolean;
   facts?: string | false;
   liveStdout?: string;
+  fallback?: string;
+  cwd?: string;
   argv: string[];
 }
 
@@ -49,8 +51,15 @@ function buildProgram(version: string): Command {
     )
     .version(version, '-V, --version')
     .argument('[command...]', 'one stage: the program and its arguments (after --)')
-    .option('-c, --command <pipeline>', 'an inline pipeline "a ARGS | b ARGS", parsed without a shell')
+    .option('-c, --command <text>', 'a command line as bash reads it: pipelines, && || ; lists, redirections')
     .option('-f, --file <spec>', 'a pipeline spec file (.yaml, .yml, .json; - for stdin)')
+    .addOption(
+      new Option(
+        '--fallback <shell>',
+        '-c text with a construct safe-run does not interpret (loops, subshells...): run it under bash as one stage',
+      ).choices(['bash']),
+    )
+    .option('--cwd <dir>', 'the directory the run starts in')
     .addOption(
       new Option('--policy <policy>', 'how stage outcomes become the exit code (default: pipefail)').choices([
         'pipefail',

@@ -17,7 +17,7 @@ export function preflight(runs: StageRun[]): boolean {
       };
       continue;
     }
-    const resolution = resolveProgram(run.spec.argv[0]!, run.env, run.cwd);
+    const resolution = resolveProgram((run.spec.launch ?? run.spec.argv)[0]!, run.env, run.cwd);
     run.resolution = resolution;
     run.resolvedPath = resolution.path;
     if (resolution.ok) {

@@ -5,6 +5,7 @@ import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report, StageError } from '../types.js';
+import { applyRedirects } from './apply-redirects.js';
 import { buildReport } from './build-report.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
@@ -46,7 +47,9 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   });
 
   const report = (async (): Promise<Report> => {
-    const runs = plan.stages.map((spec, i) => newStageRun(spec, i + 1, stageEnvironment(spec, marker.value)));
+    const runs = plan.stages.map((spec, i) =>
+      newStageRun(spec, i + 1, stageEnvironment(spec, marker.value, plan.env)),
+    );
     const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
     const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
     const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
@@ -148,19 +151,32 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       }
       const stdin = i === 0 ? stdinFd : links[i - 1]!.readFd;
       const stdout = isLast ? outPipe.writeFd : links[i]!.writeFd;
-      try {
-        const spawned = spawnStage(
-          run.spec.argv,
-          run.resolution as Resolved,
-          { stdin, stdout, stderr: errPipe.writeFd },
-          run.env,
-          run.cwd,
-        );
-        run.child = spawned.child;
-        run.pid = spawned.pid;
-      } catch (error) {
-        run.spawnError = spawnFailure(error as NodeJS.ErrnoException);
+      // Redirections (-c text) are applied here, as bash applies them in the child just before exec.
+      const redirected = await applyRedirects(
+        [stdin, stdout, errPipe.writeFd],
+        run.spec.redirects ?? [],
+        run.cwd,
+      );
+      run.redirectedTo = redirected.to;
+      if (redirected.failure) {
+        run.spawnError = { ...redirected.failure, exitCode: 1, during: 'redirect' };
+      } else {
+        try {
+          const [fd0, fd1, fd2] = redirected.fds;
+          const spawned = spawnStage(
+            run.spec.launch ?? run.spec.argv,
+            run.resolution as Resolved,
+            { stdin: fd0, stdout: fd1, stderr: fd2 },
+            run.env,
+            run.cwd,
+          );
+          run.child = spawned.child;
+          run.pid = spawned.pid;
+        } catch (error) {
+          run.spawnError = spawnFailure(error as NodeJS.ErrnoException);
+        }
       }
+      for (const fd of redirected.opened) closeQuietly(fd);
       run.startedAt = new Date();
       run.startNs = performance.now();
       if (run.child) {

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import type { StdioSlot } from './apply-redirects.js';
 import type { Resolved } from './resolve-program.js';
 
 export interface StageFds {
-  stdin: number | 'inherit' | 'ignore';
-  stdout: number;
-  stderr: number;
+  stdin: StdioSlot;
+  stdout: StdioSlot;
+  stderr: StdioSlot;
 }
 
 export interface SpawnedStage {

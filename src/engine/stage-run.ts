@@ -20,6 +20,8 @@ export class StageRun {
   endNs: number | null = null;
   exit: { code: number | null; signal: string | null } | null = null;
   stoppedAs: 'timeout' | 'limit' | 'cancelled' | null = null;
+  // Where redirections sent stdin, stdout and stderr (null: not moved).
+  redirectedTo: (string | null)[] = [null, null, null];
   stopDetail: StageStop | null = null;
   readers: StreamReader[] = [];
   stdoutSinks: StreamSinks | null = null;

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { StageRedirect } from '../types.js';
+
+export type StdioSlot = number | 'inherit' | 'ignore';
+
+// What a stage's stdin, stdout and stderr became after its redirections, and where each went in words.
+export interface RedirectOutcome {
+  fds: [StdioSlot, StdioSlot, StdioSlot];
+  // Descriptors opened here: the caller closes them once the stage holds them (or did not start).
+  opened: number[];
+  // Where stdout and stderr finally went, when a redirection moved them ("file out.txt").
+  to: [string | null, string | null, string | null];
+  // The first redirection that failed, as bash reports it; later ones were not attempted.
+  failure: { code: string; message: string } | null;
+}
+
+const STRERROR: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  EROFS: 'Read-only file system',
+  ELOOP: 'Too many levels of symbolic links',
+  ENXIO: 'No such device or address',
+  ETXTBSY: 'Text file busy',
+  ENAMETOOLONG: 'File name too long',
+  ENOSPC: 'No space left on device',
+  EEXIST: 'File exists',
+};
+
+const FLAGS = {
+  read: fs.constants.O_RDONLY,
+  write: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC,
+  append: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND,
+};
+
+// Opens without blocking the event loop: opening a FIFO waits for its other end on libuv's pool.
+function openAsync(file: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    fs.open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
+}
+
+// A here-document as a file that is already unlinked: the stage reads the body from its start.
+async function openBody(body: string): Promise<number> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'safe-run-heredoc-'));
+  const file = path.join(dir, 'body');
+  try {
+    await fs.promises.writeFile(file, body, { mode: 0o600 });
+    return await openAsync(file, fs.constants.O_RDONLY);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+// Applies a stage's redirections left to right, as bash does in the child before exec: files open
+// relative to the stage's directory with bash's flags and mode 0666 (less the umask); a failure
+// stops there, with the files opened so far already created or truncated, as in bash.
+export async function applyRedirects(
+  initial: [StdioSlot, StdioSlot, StdioSlot],
+  redirects: readonly StageRedirect[],
+  cwd: string,
+): Promise<RedirectOutcome> {
+  const fds: RedirectOutcome['fds'] = [...initial];
+  const to: RedirectOutcome['to'] = [null, null, null];
+  const opened: number[] = [];
+  for (const redirect of redirects) {
+    if (redirect.kind === 'dup') {
+      fds[redirect.fd] = fds[redirect.from];
+      to[redirect.fd] =
+        to[redirect.from] ?? (redirect.from === 1 ? 'stdout' : redirect.from === 2 ? 'stderr' : 'stdin');
+      continue;
+    }
+    if (redirect.kind === 'ambiguous') {
+      return {
+        fds,
+        opened,
+        to,
+        failure: { code: 'EAMBIGUOUS', message: `bash: ${redirect.word}: ambiguous redirect` },
+      };
+    }
+    try {
+      const fd =
+        redirect.kind === 'heredoc'
+          ? await openBody(redirect.body)
+          : await openAsync(
+              redirect.path === '' ? '' : path.resolve(cwd, redirect.path),
+              FLAGS[redirect.mode],
+            );
+      opened.push(fd);
+      fds[redirect.fd] = fd;
+      to[redirect.fd] = redirect.kind === 'heredoc' ? 'here-document' : `file ${redirect.path}`;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+      const name = redirect.kind === 'file' ? redirect.path : 'here-document';
+      const why = STRERROR[code] ?? code;
+      return { fds, opened, to, failure: { code, message: `bash: ${name}: ${why}` } };
+    }
+  }
+  return { fds, opened, to, failure: null };
+}
