@@ -13,10 +13,10 @@ export type LeftoversMode = 'kill' | 'keep';
 // `path` is relative to the stage's directory; `ambiguous` is a target that expanded to other than
 // one word, which fails the stage when reached, as in bash.
 export type StageRedirect =
-  | { kind: 'file'; fd: 0 | 1 | 2; path: string; mode: 'read' | 'write' | 'append' }
+  | { kind: 'file'; fd: 0 | 1 | 2; path: string; mode: 'read' | 'write' | 'append'; line?: number }
   | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
   | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
-  | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string };
+  | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
 
 export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };
 

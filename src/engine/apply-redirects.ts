@@ -75,12 +75,7 @@ export async function applyRedirects(
       continue;
     }
     if (redirect.kind === 'ambiguous') {
-      return {
-        fds,
-        opened,
-        to,
-        failure: { code: 'EAMBIGUOUS', message: `bash: ${redirect.word}: ambiguous redirect` },
-      };
+      return fail(fds, opened, to, 'EAMBIGUOUS', `${where(redirect.line)}${redirect.word}: ambiguous redirect`);
     }
     try {
       const fd =
@@ -96,9 +91,32 @@ export async function applyRedirects(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
       const name = redirect.kind === 'file' ? redirect.path : 'here-document';
-      const why = STRERROR[code] ?? code;
-      return { fds, opened, to, failure: { code, message: `bash: ${name}: ${why}` } };
+      const line = redirect.kind === 'file' ? redirect.line : undefined;
+      return fail(fds, opened, to, code, `${where(line)}${name}: ${STRERROR[code] ?? code}`);
     }
   }
   return { fds, opened, to, failure: null };
+}
+
+function where(line: number | undefined): string {
+  return line === undefined ? 'bash: ' : `bash: line ${line}: `;
+}
+
+// bash says why on the stage's stderr as redirected so far (a file, or the captured pipe).
+function fail(
+  fds: RedirectOutcome['fds'],
+  opened: number[],
+  to: RedirectOutcome['to'],
+  code: string,
+  message: string,
+): RedirectOutcome {
+  const stderr = fds[2];
+  if (typeof stderr === 'number') {
+    try {
+      fs.writeSync(stderr, `${message}\n`);
+    } catch {
+      // the message is in the report either way
+    }
+  }
+  return { fds, opened, to, failure: { code, message } };
 }

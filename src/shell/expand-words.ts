@@ -16,6 +16,7 @@ export interface ExpansionRun {
 
 const PRELUDE = [
   '__sr_out() { printf \'%s\\0\' "$#" "$@"; }',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
   '__sr_dump() { printf \'%s\\0\' "$#"; local __sr_n; for __sr_n; do printf \'%s\\0\' "${!__sr_n}"; done; }',
 ];
 

@@ -60,9 +60,9 @@ function redirectsOf(command: SimpleCommand, fields: string[][]): StageRedirect[
     if (r.op === 'dup') return [{ kind: 'dup', fd: r.fd, from: r.dupFrom! }];
     if (r.op === '<<' || r.op === '<<-') return [{ kind: 'heredoc', fd: r.fd, body: r.body ?? '' }];
     const target = fields[next++]!;
-    if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw }];
+    if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw, line: r.line }];
     const mode = r.op === '<' ? 'read' : r.op === '>>' || r.op === '&>>' ? 'append' : 'write';
-    const file: StageRedirect = { kind: 'file', fd: r.fd, path: target[0]!, mode };
+    const file: StageRedirect = { kind: 'file', fd: r.fd, path: target[0]!, mode, line: r.line };
     return r.op === '&>' || r.op === '&>>' ? [file, { kind: 'dup', fd: 2, from: 1 }] : [file];
   });
 }
