@@ -75,7 +75,13 @@ export async function applyRedirects(
       continue;
     }
     if (redirect.kind === 'ambiguous') {
-      return fail(fds, opened, to, 'EAMBIGUOUS', `${where(redirect.line)}${redirect.word}: ambiguous redirect`);
+      return fail(
+        fds,
+        opened,
+        to,
+        'EAMBIGUOUS',
+        `${where(redirect.line)}${redirect.word}: ambiguous redirect`,
+      );
     }
     try {
       const fd =

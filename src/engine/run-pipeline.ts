@@ -160,6 +160,12 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
       run.redirectedTo = redirected.to;
       if (redirected.failure) {
         run.spawnError = { ...redirected.failure, exitCode: 1, during: 'redirect' };
+        // In bash the failed child exits at once, and with it the read end of its pipe: the writer
+        // before it meets SIGPIPE, as it would there.
+        if (i > 0) {
+          closeQuietly(links[i - 1]!.readFd);
+          links[i - 1]!.readFd = -1;
+        }
       } else {
         try {
           const [fd0, fd1, fd2] = redirected.fds;

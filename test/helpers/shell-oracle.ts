@@ -71,12 +71,20 @@ function collect(child: ReturnType<typeof spawn>): Promise<{ code: number; stdou
     child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
     child.on('error', reject);
     child.on('close', (code, signal) =>
-      resolve({ code: code ?? 128 + os.constants.signals[signal!], stdout: Buffer.concat(out).toString('utf8') }),
+      resolve({
+        code: code ?? 128 + os.constants.signals[signal!],
+        stdout: Buffer.concat(out).toString('utf8'),
+      }),
     );
   });
 }
 
-export async function runBash(line: GenLine, cwd: string, env: Record<string, string>): Promise<Outcome> {
+export async function runBash(
+  line: GenLine,
+  cwd: string,
+  env: Record<string, string>,
+  tree = cwd,
+): Promise<Outcome> {
   const statusFile = path.join(os.tmpdir(), `oracle-${process.pid}-${Date.now()}`);
   const fd = fs.openSync(statusFile, 'w');
   const child = spawn('bash', ['-o', 'pipefail', '-c', instrumentLine(line)], {
@@ -92,7 +100,7 @@ export async function runBash(line: GenLine, cwd: string, env: Record<string, st
     steps[Number(k)] = codes.map(Number);
   }
   fs.rmSync(statusFile, { force: true });
-  return { exit: code, stdout, steps, files: snapshot(cwd) };
+  return { exit: code, stdout, steps, files: snapshot(tree) };
 }
 
 export function stageCode(stage: Report['stages'][number]): number {
@@ -105,13 +113,18 @@ export async function runSafeRun(
   cwd: string,
   env: Record<string, string>,
   extra: string[] = [],
+  tree = cwd,
 ): Promise<Outcome & { report: Report; stderr: string }> {
   const reportFile = path.join(os.tmpdir(), `oracle-report-${process.pid}-${Date.now()}.json`);
-  const child = spawn(process.execPath, [BIN, '--no-facts', '--sigpipe', 'fail', '--report', reportFile, ...extra, '-c', text], {
-    cwd,
-    env: { ...env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--no-facts', '--sigpipe', 'fail', '--report', reportFile, ...extra, '-c', text],
+    {
+      cwd,
+      env: { ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const err: Buffer[] = [];
   child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
   const { code, stdout } = await collect(child);
@@ -123,7 +136,7 @@ export async function runSafeRun(
   for (const step of report.steps ?? []) {
     if (step.ran) steps[step.index] = step.stages.map((i) => stageCode(report.stages[i - 1]!));
   }
-  return { exit: code, stdout, steps, files: snapshot(cwd), report, stderr };
+  return { exit: code, stdout, steps, files: snapshot(tree), report, stderr };
 }
 
 export function bashVersionOk(): Promise<boolean> {

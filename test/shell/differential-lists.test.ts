@@ -41,7 +41,19 @@ const STAGES = [
 ];
 // Stages after the first read their stdin to the end, so no writer's SIGPIPE depends on timing.
 const READERS = ['wc -l', 'sort', 'cat', 'grep -c a', 'tr a-z A-Z', 'sort -r', 'cat -n'];
-const OUTPUTS = ['> out1.txt', '>> out2.txt', '2> err.txt', '&> all.txt', '> nodir/x', '>|out3.txt', '2>>err.txt'];
+// Files written go to o/, which no generated command lists: a listing that races a file being created
+// in the same pipeline is a race in bash too. Every directory a `cd` can reach has one. A failing redirection only ends a one-stage pipeline
+// (after a writer, whether that writer meets a closed pipe is a race in bash).
+const OUTPUTS = [
+  '> o/out1.txt',
+  '>> o/out2.txt',
+  '2> o/err.txt',
+  '&> o/all.txt',
+  '>|o/out3.txt',
+  '2>>o/err.txt',
+  '&>> o/all.txt',
+];
+const FAILING = ['> nodir/x', '2> nodir/y'];
 const ANYWHERE = ['2>&1', '2>/dev/null', '>/dev/null', '1>&2'];
 const INPUTS = ['< data.csv', '< "a b.txt"', '< missing.txt'];
 const ALONE: GenStep[] = [
@@ -70,14 +82,18 @@ const readerArb = fc
 const pipelineArb = fc
   .tuple(
     fc.tuple(firstArb, fc.array(readerArb, { maxLength: 2 })).map(([first, rest]) => [first, ...rest]),
-    fc.option(fc.constantFrom(...OUTPUTS), { nil: undefined }),
+    fc.option(fc.constantFrom(...OUTPUTS, ...FAILING), { nil: undefined }),
   )
-  .map(([stages, output]): GenStep => {
+  .map(([stages, chosen]): GenStep => {
+    const output = stages.length > 1 && chosen && FAILING.includes(chosen) ? undefined : chosen;
     const last = stages.length - 1;
     return { text: stages.map((s, i) => (i === last && output ? `${s} ${output}` : s)).join(' | ') };
   });
 
-const stepArb = fc.oneof({ weight: 3, arbitrary: pipelineArb }, { weight: 2, arbitrary: fc.constantFrom(...ALONE) });
+const stepArb = fc.oneof(
+  { weight: 3, arbitrary: pipelineArb },
+  { weight: 2, arbitrary: fc.constantFrom(...ALONE) },
+);
 
 const lineArb = fc
   .array(fc.tuple(stepArb, fc.constantFrom<GenLine['connectors'][number]>('&&', '||', ';', '\n')), {
@@ -98,7 +114,11 @@ const work = path.join(root, 'work');
 function fixture(): void {
   fs.rmSync(work, { recursive: true, force: true });
   fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(path.join(root, 'o'), { recursive: true, force: true });
   fs.mkdirSync(path.join(work, 'sub dir'), { recursive: true });
+  // Every directory a generated `cd` reaches has its o/ (the parent of work is root).
+  for (const dir of [work, path.join(work, 'sub dir'), home, root])
+    fs.mkdirSync(path.join(dir, 'o'), { recursive: true });
   fs.mkdirSync(home);
   fs.writeFileSync(path.join(home, '.profile'), 'a\nb\n');
   fs.writeFileSync(path.join(home, 'notes.txt'), 'home notes\n');
@@ -121,16 +141,19 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('safe-run -c against bash -o pipefail on generated lines', () => {
   it('gives the same exit code, stdout, files, steps and per-stage codes', async () => {
-    const lines = fc.sample(lineArb, { numRuns: Number(process.env.SHELL_DIFF_RUNS ?? 45), seed: Number(process.env.SHELL_DIFF_SEED ?? 20261201) });
+    const lines = fc.sample(lineArb, {
+      numRuns: Number(process.env.SHELL_DIFF_RUNS ?? 45),
+      seed: Number(process.env.SHELL_DIFF_SEED ?? 20261201),
+    });
     expect(new Set(lines.map(renderLine)).size).toBeGreaterThan(35);
     for (const line of lines) {
       const text = renderLine(line);
       fixture();
-      const bash = await runBash(line, work, { ...env, PWD: work });
+      const bash = await runBash(line, work, { ...env, PWD: work }, root);
       fixture();
-      const ours = await runSafeRun(text, work, { ...env, PWD: work });
+      const ours = await runSafeRun(text, work, { ...env, PWD: work }, [], root);
       const { report: _report, stderr, ...mine } = ours;
-      expect({ text, ...mine }, stderr).toEqual({ text, ...bash });
+      expect({ text, ...mine }, `${text}\n${stderr}`).toEqual({ text, ...bash });
     }
   }, 120_000);
 });
