@@ -141,7 +141,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     const plan = buildPlan(options, spec, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
-      return dryRun(plan, Boolean(options.json), io);
+      return await dryRun(plan, Boolean(options.json), io);
     }
     return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
   } catch (error) {

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { secretValuesFromEnv } from '../capture/mask.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
+import { maskReport } from '../report/mask-report.js';
 import type { Report, Settings, ShellPlan, Verdict } from '../types.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
@@ -93,14 +95,15 @@ export function startShellRun(
       // The time limit ran out during this step: the rest is skipped, and its 124 stands.
       if (settings.timeoutMs !== null && performance.now() - t0 >= settings.timeoutMs) halted = true;
     }
-    const report = mergeReports(outcomes, {
+    const secrets = secretValuesFromEnv(childEnvironment(state), settings.mask);
+    const merged = mergeReports(outcomes, {
       settings,
       startedAt,
       t0,
       stoppedBefore,
       streamedStdout: Boolean(io.stdout),
     });
-    return { report, state };
+    return { report: maskReport(merged, secrets), state };
   })();
   return {
     result,

@@ -18,7 +18,11 @@ describe('bad requests', () => {
       ['--report', '/nonexistent/dir/r.json', '--', 'true'],
       /not writable/,
     ],
-    ['shell syntax in -c', ['-c', 'echo hi > out.txt'], /">" at column 9/],
+    [
+      'shell syntax in -c that safe-run does not interpret',
+      ['-c', 'ls; for f in a; do echo $f; done'],
+      /for loop at column 5/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what} with one line and exit 125`, async () => {
