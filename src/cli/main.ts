@@ -146,6 +146,8 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     return await execute(plan, Boolean(options.json), Boolean(options.quiet), options.report, io);
   } catch (error) {
     if (isRequestError(error)) {
+      // A caller that asked for JSON parses stdout: it gets a JSON document even for a refusal.
+      if (wantsJson(args)) io.stdout.write(`${JSON.stringify(errorDocument(error), null, 2)}\n`);
       io.stderr.write(
         `${error.message
           .split('\n')
@@ -158,4 +160,20 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     io.stderr.write(`safe-run: internal error: ${text}\n`);
     return EXIT_REQUEST;
   }
+}
+
+// --json among safe-run's own flags (before `--`, which starts the command).
+function wantsJson(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+// The document printed on stdout under --json when the request is refused (docs/json-report.md).
+export function errorDocument(error: RequestError): object {
+  return {
+    schemaVersion: 1,
+    ok: false,
+    exitCode: EXIT_REQUEST,
+    error: { code: error.code, column: error.column, message: error.message },
+  };
 }

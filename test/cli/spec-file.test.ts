@@ -238,12 +238,14 @@ describe('an invalid spec', () => {
     expect(fs.existsSync(marker)).toBe(false);
   });
 
-  it('prints no JSON with --json: stdout stays empty and the problems go to stderr', async () => {
+  it('prints a JSON error document with --json, and the problems on stderr', async () => {
     const dir = freshDir();
     const { file, marker } = brokenSpec(dir);
     const result = await runCli(['--json', '--no-facts', '-f', file]);
     expect(result.code).toBe(125);
-    expect(result.stdout).toBe('');
+    const document = JSON.parse(result.stdout);
+    expect(document).toMatchObject({ ok: false, exitCode: 125, error: { column: null } });
+    expect(document.error.message.split('\n')).toHaveLength(4);
     expect(lines(result.stderr)).toHaveLength(4);
     expect(fs.existsSync(marker)).toBe(false);
   });
@@ -551,7 +553,7 @@ describe('any generated spec document', () => {
         const result = await runCli(['--json', '--no-facts', '-f', file], { cwd: dir });
         if (result.code === 125) {
           seen.refused += 1;
-          expect(result.stdout).toBe('');
+          expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, exitCode: 125 });
           expect(lines(result.stderr).length).toBeGreaterThan(0);
           for (const line of lines(result.stderr)) expect(line).toMatch(/^safe-run: \S/);
           expect(markers()).toEqual([]);

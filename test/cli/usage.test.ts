@@ -57,3 +57,21 @@ describe('bad output locations', () => {
     expect(result.stderr).toMatch(/not a directory/);
   });
 });
+
+describe('refusals under --json', () => {
+  it('prints a JSON error document on stdout with the code, column and message', async () => {
+    const result = await runCli(['--no-facts', '--json', '-c', 'echo a && (cd x; ls)']);
+    expect(result.code).toBe(125);
+    expect(JSON.parse(result.stdout)).toEqual({
+      schemaVersion: 1,
+      ok: false,
+      exitCode: 125,
+      error: {
+        code: 'syntax.subshell',
+        column: 11,
+        message: expect.stringMatching(/^-c: subshell \( \.\.\. \) at column 11 .*--fallback bash/),
+      },
+    });
+    expect(result.stderr).toMatch(/^safe-run: -c: subshell/);
+  });
+});
