@@ -4,14 +4,17 @@ import { RequestError } from '../errors.js';
 export const WAY_OUT =
   'add --fallback bash to run the whole text as one supervised bash stage, or write the pipeline as a spec file (-f)';
 
-// Shows user text inside a one-line message: control characters escaped, long text cut.
-export function show(text: string): string {
+// User text inside a one-line message: control characters escaped, long text cut.
+export function escapeText(text: string): string {
   const chars = Array.from(text);
   const short = chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : text;
-  const escaped = short.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) =>
+  return short.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) =>
     c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  return `"${escaped}"`;
+}
+
+export function show(text: string): string {
+  return `"${escapeText(text)}"`;
 }
 
 // A construct safe-run does not interpret itself. `construct` names it as written or as bash calls
@@ -21,7 +24,7 @@ export class Refusal extends RequestError {
 
   constructor(code: string, construct: string, column: number, message: string) {
     super(code, message, column);
-    this.construct = construct;
+    this.construct = escapeText(construct);
   }
 }
 
@@ -31,7 +34,7 @@ export function isRefusal(value: unknown): value is Refusal {
 
 // Refuses a construct bash would interpret differently from anything safe-run can do exactly.
 export function refuseConstruct(code: string, construct: string, col: number, why: string): never {
-  throw new Refusal(code, construct, col, `-c: ${construct} at column ${col} ${why}; ${WAY_OUT}`);
+  throw new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${WAY_OUT}`);
 }
 
 // Refuses text that is not valid shell at all: the fix is in the text, not a fallback.
