@@ -38,6 +38,8 @@ export interface StageSpec {
   redirects?: StageRedirect[];
   // The argv actually executed when it differs from `argv` (a bash builtin run by bash); absent: argv.
   launch?: string[];
+  // The line of the -c text the command is on, for bash's messages ("bash: line 2: x: command not found").
+  line?: number;
 }
 
 // Pipeline-wide settings; the effective values are echoed in the report.
@@ -76,6 +78,9 @@ export interface Plan {
   cwd?: string;
   // Set when --fallback bash hands the text to bash as one stage.
   fallback?: FallbackInfo;
+  // As bash: a stage whose program cannot start fails alone (127/126) and the others run. Without
+  // it (argv and spec runs), nothing starts when one stage cannot.
+  startEach?: boolean;
 }
 
 export interface ShellPlan {
@@ -116,8 +121,9 @@ export interface StageError {
   // redirection that failed).
   exitCode: 1 | 126 | 127;
   // 'preflight': found before anything started (nothing started); 'start': the kernel refused it
-  // later; 'redirect': one of its redirections failed (the other stages ran, as in bash).
-  during: 'preflight' | 'start' | 'redirect';
+  // later; 'redirect': one of its redirections failed (the other stages ran, as in bash); 'command':
+  // a -c stage whose program cannot be found or executed (the other stages ran, as in bash).
+  during: 'preflight' | 'start' | 'redirect' | 'command';
 }
 
 // One process of a stage at the moment safe-run stopped it: what it was waiting for.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { StageRedirect } from '../types.js';
+import type { StageError, StageRedirect } from '../types.js';
 
 export type StdioSlot = number | 'inherit' | 'ignore';
 
@@ -125,4 +125,24 @@ function fail(
     }
   }
   return { fds, opened, to, failure: { code, message } };
+}
+
+// A -c stage whose program cannot start: bash's message on its stderr as redirected, and the stage
+// fails alone with bash's code while the others run.
+export function notFoundAsBash(
+  run: { spec: { argv: string[]; line?: number }; preflightError: StageError | null },
+  stderr: StdioSlot,
+): StageError {
+  const error = run.preflightError!;
+  const program = run.spec.argv[0] ?? '';
+  const why = error.exitCode === 127 && !program.includes('/') ? 'command not found' : error.message;
+  const message = `${where(run.spec.line)}${program}: ${why}`;
+  if (typeof stderr === 'number') {
+    try {
+      fs.writeSync(stderr, `${message}\n`);
+    } catch {
+      // the message is in the report either way
+    }
+  }
+  return { ...error, message, during: 'command' };
 }

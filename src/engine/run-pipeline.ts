@@ -5,7 +5,7 @@ import { createMarker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report, StageError } from '../types.js';
-import { applyRedirects } from './apply-redirects.js';
+import { applyRedirects, notFoundAsBash } from './apply-redirects.js';
 import { buildReport } from './build-report.js';
 import { closeQuietly, createKernelPipes } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
@@ -53,7 +53,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
     const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs) : null;
     const mergedEnv: Record<string, string> = Object.assign({}, ...runs.map((run) => run.env));
     const secrets = secretValuesFromEnv(mergedEnv, plan.settings.mask);
-    const failedPreflight = preflight(runs);
+    const failedPreflight = preflight(runs) && !plan.startEach;
     facts?.recordPreflight();
     // Opened after preflight: opening a FIFO is already a side effect on its writer.
     const stdin =
@@ -158,10 +158,13 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
         run.cwd,
       );
       run.redirectedTo = redirected.to;
-      if (redirected.failure) {
-        run.spawnError = { ...redirected.failure, exitCode: 1, during: 'redirect' };
-        // In bash the failed child exits at once, and with it the read end of its pipe: the writer
-        // before it meets SIGPIPE, as it would there.
+      if (redirected.failure || run.preflightError) {
+        // As in bash: the redirection fails first, else the program is not found; the stage fails
+        // alone, and its exit closes the read end of its pipe, so the writer before it meets SIGPIPE.
+        run.spawnError = redirected.failure
+          ? { ...redirected.failure, exitCode: 1, during: 'redirect' }
+          : notFoundAsBash(run, redirected.fds[2]);
+        run.preflightError = null;
         if (i > 0) {
           closeQuietly(links[i - 1]!.readFd);
           links[i - 1]!.readFd = -1;

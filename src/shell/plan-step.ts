@@ -54,15 +54,15 @@ function requestsOf(
   return out;
 }
 
-function redirectsOf(command: SimpleCommand, fields: string[][]): StageRedirect[] {
+function redirectsOf(command: SimpleCommand, fields: string[][], line: number | undefined): StageRedirect[] {
   let next = 0;
   return command.redirects.flatMap((r: Redirect): StageRedirect[] => {
     if (r.op === 'dup') return [{ kind: 'dup', fd: r.fd, from: r.dupFrom! }];
     if (r.op === '<<' || r.op === '<<-') return [{ kind: 'heredoc', fd: r.fd, body: r.body ?? '' }];
     const target = fields[next++]!;
-    if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw, line: r.line }];
+    if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw, line }];
     const mode = r.op === '<' ? 'read' : r.op === '>>' || r.op === '&>>' ? 'append' : 'write';
-    const file: StageRedirect = { kind: 'file', fd: r.fd, path: target[0]!, mode, line: r.line };
+    const file: StageRedirect = { kind: 'file', fd: r.fd, path: target[0]!, mode, line };
     return r.op === '&>' || r.op === '&>>' ? [file, { kind: 'dup', fd: 2, from: 1 }] : [file];
   });
 }
@@ -70,7 +70,11 @@ function redirectsOf(command: SimpleCommand, fields: string[][]): StageRedirect[
 const BLANK = { cwd: null, okCodes: [0], optional: false, timeoutMs: null, maxStdout: null, maxStderr: null };
 
 // Expands a pipeline's words in the current state and turns its commands into stages.
-export async function planStep(pipeline: Pipeline, state: ShellState): Promise<PlannedStep> {
+export async function planStep(
+  pipeline: Pipeline,
+  state: ShellState,
+  execsLast = false,
+): Promise<PlannedStep> {
   const alone = pipeline.commands.length === 1;
   const requests: ExpansionRequest[] = [];
   const isExport = (c: SimpleCommand) => alone && c.words[0]?.literal === 'export';
@@ -121,15 +125,19 @@ export async function planStep(pipeline: Pipeline, state: ShellState): Promise<P
       });
     }
     const kind = argv.length === 0 ? 'bash' : builtinKind(argv[0]!, command, alone, command.col);
+    const direct = !alone || (command.redirects.length === 0 && command.assignments.length === 0);
+    const line = kind === null && execsLast && direct ? undefined : command.line;
     const spec: StageSpec = {
       ...BLANK,
       name: names[c]!,
       argv,
       env,
       cwd: state.cwd,
+      ...(line === undefined ? {} : { line }),
       redirects: redirectsOf(
         command,
         req.redirects.map((i) => results[i]!),
+        line,
       ),
     };
     if (kind === 'cd') {

@@ -64,7 +64,7 @@ export function startShellRun(
         continue;
       }
       const cwd = state.cwd;
-      const planned = await planStep(item.pipeline, state);
+      const planned = await planStep(item.pipeline, state, execsDirectly(item, shell.script.items));
       let report: Report;
       if (planned.assigns) {
         state = applyAssignments(planned, state);
@@ -84,6 +84,7 @@ export function startShellRun(
         stages: planned.stages,
         settings: { ...settings, timeoutMs: left === null ? null : Math.max(1, Math.round(left)) },
         env: childEnvironment(state),
+        startEach: true,
       };
       current = startRun(plan, io);
       if (cancelled) current.cancel(cancelled);
@@ -130,4 +131,10 @@ function afterCd(planned: PlannedStep, state: ShellState, report: Report): Shell
   const env: Record<string, string> = { ...state.env, PWD: pwd };
   if (oldpwd) env.OLDPWD = oldpwd;
   return { ...state, cwd: pwd, env };
+}
+
+// bash -c runs the text's last pipeline (after `;` or a newline) in a way whose own messages for an
+// external command carry no "line N:" (observed with bash 5.2; docs/inline-grammar.md).
+function execsDirectly(item: ListItem, items: readonly ListItem[]): boolean {
+  return item === items.at(-1) && (item.connector === null || item.connector === ';');
 }
