@@ -29,6 +29,7 @@ const STRERROR: Record<string, string> = {
   ENAMETOOLONG: 'File name too long',
   ENOSPC: 'No space left on device',
   EEXIST: 'File exists',
+  ENOEXEC: 'cannot execute binary file: Exec format error',
 };
 
 const FLAGS = {
@@ -135,7 +136,10 @@ export function notFoundAsBash(
 ): StageError {
   const error = run.preflightError!;
   const program = run.spec.argv[0] ?? '';
-  const why = error.exitCode === 127 && !program.includes('/') ? 'command not found' : error.message;
+  const why =
+    error.exitCode === 127 && !program.includes('/')
+      ? 'command not found'
+      : (STRERROR[error.code] ?? error.message);
   const message = `${where(run.spec.line)}${program}: ${why}`;
   if (typeof stderr === 'number') {
     try {

@@ -125,7 +125,9 @@ export async function planStep(
       });
     }
     const kind = argv.length === 0 ? 'bash' : builtinKind(argv[0]!, command, alone, command.col);
-    const direct = !alone || (command.redirects.length === 0 && command.assignments.length === 0);
+    const direct = pipeline.commands.every(
+      (cmd) => cmd.redirects.length === 0 && cmd.assignments.length === 0,
+    );
     const line = kind === null && execsLast && direct ? undefined : command.line;
     const spec: StageSpec = {
       ...BLANK,
