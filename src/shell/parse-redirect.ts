@@ -51,6 +51,14 @@ export function parseRedirect(
   const line = source.lineAt(i);
   let j = skipBlanks(source, i + match[0].length);
   const shown = () => source.slice(i, j).trim();
+  if ((written === '<' || written === '>') && digits === '' && source.chars[i + 1] === '(') {
+    refuseConstruct(
+      'syntax.process-substitution',
+      `${written}(`,
+      col,
+      'is a process substitution (it runs a command)',
+    );
+  }
   if (written === '<<<') refuseConstruct('syntax.here-string', '<<<', col, 'is a here-string');
   if (written === '<>') refuseConstruct('syntax.redirect', '<>', col, 'opens a file for reading and writing');
   if (isMeta(source.chars[j]) || source.chars[j] === '#') {

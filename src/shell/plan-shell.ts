@@ -2,7 +2,7 @@ import { assignStageNames } from '../inputs/stage-names.js';
 import type { FallbackInfo, Plan, StageSpec } from '../types.js';
 import { builtinKind } from './builtins.js';
 import { parseShell } from './parse-shell.js';
-import { isRefusal } from './refuse.js';
+import { isRefusal, refuseConstruct } from './refuse.js';
 import type { Script } from './syntax.js';
 
 export interface ParsedText {
@@ -29,7 +29,27 @@ function checkBuiltins(script: Script): void {
   for (const { pipeline } of script.items) {
     for (const command of pipeline.commands) {
       const name = command.words[0]?.literal;
-      if (name) builtinKind(name, command, pipeline.commands.length === 1, command.words[0]!.col);
+      const alone = pipeline.commands.length === 1;
+      if (name) builtinKind(name, command, alone, command.words[0]!.col);
+      // Both the state change and the redirection would have to happen: safe-run does one or the other.
+      const stateStep = name === 'export' || (command.words.length === 0 && command.assignments.length > 0);
+      if (alone && stateStep && command.redirects.length > 0) {
+        const what = name === 'export' ? 'export' : 'NAME=value';
+        refuseConstruct(
+          'syntax.redirect',
+          `${what} with a redirection`,
+          command.redirects[0]!.col,
+          'changes the shell and opens a file at once',
+        );
+      }
+      if (!alone && command.words.length === 0 && command.assignments.length > 0) {
+        refuseConstruct(
+          'syntax.assignment',
+          'NAME=value in a pipeline',
+          command.col,
+          'assigns in a subshell that ends at once',
+        );
+      }
     }
   }
 }

@@ -134,12 +134,12 @@ function scanBraced(source: SourceText, i: number, quoted: boolean, out: Scanned
     const op = OPERATORS.find((o) => source.startsWith(o, j));
     if (op === undefined) {
       const shown = source.slice(i, j + 2);
-      const why =
-        chars[j] === ':'
+      const assigns = /^:?[=?]/.test(source.slice(j, j + 2));
+      const why = assigns
+        ? 'assigns a variable or stops the shell'
+        : chars[j] === ':'
           ? 'takes a substring (its offsets are arithmetic)'
-          : chars[j] === '=' || chars[j] === '?' || chars[j + 1] === '=' || chars[j + 1] === '?'
-            ? 'assigns a variable or stops the shell'
-            : 'is not an operator safe-run interprets';
+          : 'is not an operator safe-run interprets';
       bad(shown, why);
     }
     j = scanOperand(source, j + op!.length, quoted, out, col);
