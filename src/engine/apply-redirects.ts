@@ -140,6 +140,7 @@ export function notFoundAsBash(
     error.exitCode === 127 && !program.includes('/')
       ? 'command not found'
       : (STRERROR[error.code] ?? error.message);
+  // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
   const message = `${where(run.spec.line)}${program}: ${why}`;
   if (typeof stderr === 'number') {
     try {
@@ -148,5 +149,5 @@ export function notFoundAsBash(
       // the message is in the report either way
     }
   }
-  return { ...error, message, during: 'command' };
+  return { ...error, during: 'command' };
 }

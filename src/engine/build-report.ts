@@ -65,12 +65,11 @@ export function buildReport(plan: Plan, runs: StageRun[], ending: RunEnding): Re
       stderr: withTarget(run.stderrSinks?.finish() ?? NOT_CAPTURED, run.redirectedTo[2]),
       stop: run.stopDetail,
       error: notStarted,
-      hint: run.preflightError
-        ? 'an environment problem: running the same command again will not help until the machine changes'
-        : run.spawnError?.during === 'redirect'
-          ? 'a redirection failed, so the program was not started (as in bash)'
-          : run.spawnError?.during === 'command'
-            ? 'an environment problem: the program cannot be started here (the other stages ran, as in bash)'
+      hint:
+        run.preflightError || run.spawnError?.during === 'command'
+          ? 'an environment problem: running the same command again will not help until the machine changes'
+          : run.spawnError?.during === 'redirect'
+            ? 'a redirection failed, so the program was not started (as in bash)'
             : run.spawnError
               ? 'the program was found but the kernel refused to start it; see error.message'
               : null,

@@ -116,9 +116,6 @@ function fixture(): void {
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(path.join(root, 'o'), { recursive: true, force: true });
   fs.mkdirSync(path.join(work, 'sub dir'), { recursive: true });
-  // Every directory a generated `cd` reaches has its o/ (the parent of work is root).
-  for (const dir of [work, path.join(work, 'sub dir'), home, root])
-    fs.mkdirSync(path.join(dir, 'o'), { recursive: true });
   fs.mkdirSync(home);
   fs.writeFileSync(path.join(home, '.profile'), 'a\nb\n');
   fs.writeFileSync(path.join(home, 'notes.txt'), 'home notes\n');
@@ -128,6 +125,9 @@ function fixture(): void {
   fs.writeFileSync(path.join(work, 'd.log'), 'log a\n');
   fs.writeFileSync(path.join(work, 'data.csv'), 'z,1\na,2\nm,3\n');
   fs.writeFileSync(path.join(work, 'sub dir', 'x.txt'), 'x\n');
+  // Every directory a generated `cd` reaches has its o/ (the parent of work is root).
+  for (const dir of [work, path.join(work, 'sub dir'), home, root])
+    fs.mkdirSync(path.join(dir, 'o'), { recursive: true });
 }
 
 const env = {
