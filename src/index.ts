@@ -3,4 +3,6 @@ export { DEFAULT_SETTINGS } from './defaults.js';
 export { type RunHandle, type RunIO, run, startRun } from './engine/run-pipeline.js';
 export { RequestError } from './errors.js';
 export { type PlanOptions, planFromArgv, planFromInline } from './plan.js';
+export { runShellText, type SessionState } from './shell/run-shell-text.js';
+export { initialState } from './shell/shell-state.js';
 export type * from './types.js';

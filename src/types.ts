@@ -1,9 +1,19 @@
+import type { Script } from './shell/syntax.js';
 // The data that flows through safe-run: inputs become a Plan, the engine turns a Plan into a Report.
 // Nothing downstream of the engine reaches back into it.
 
 import type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './settings/values.js';
 
 export type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './settings/values.js';
+
+// A redirection of one stage, applied left to right before it starts (src/engine/apply-redirects.ts).
+// `path` is relative to the stage's directory; `ambiguous` is a target that expanded to other than
+// one word, which fails the stage when reached, as in bash.
+export type StageRedirect =
+  | { kind: 'file'; fd: 0 | 1 | 2; path: string; mode: 'read' | 'write' | 'append'; line?: number }
+  | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
+  | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
+  | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
 
 export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };
 
@@ -21,6 +31,12 @@ export interface StageSpec {
   timeoutMs: number | null;
   maxStdout: number | null;
   maxStderr: number | null;
+  // Redirections of the stage's own stdin, stdout and stderr (-c text); absent: none.
+  redirects?: StageRedirect[];
+  // The argv actually executed when it differs from `argv` (a bash builtin run by bash); absent: argv.
+  launch?: string[];
+  // The line of the -c text the command is on, for bash's messages ("bash: line 2: x: command not found").
+  line?: number;
 }
 
 // Pipeline-wide settings; the effective values are echoed in the report.
@@ -54,6 +70,23 @@ export interface Plan {
   source: 'argv' | 'inline' | 'spec';
   stages: StageSpec[];
   settings: Settings;
+  // The environment stages start from instead of safe-run's own (a -c step after export or cd).
+  env?: Record<string, string>;
+  // -c text interpreted by safe-run as a list of steps (absent for argv, spec and --fallback runs).
+  shell?: ShellPlan;
+  // The directory the run starts in (--cwd); absent: safe-run's own.
+  cwd?: string;
+  // Set when --fallback bash hands the text to bash as one stage.
+  fallback?: FallbackInfo;
+  // As bash: a stage whose program cannot start fails alone (127/126) and the others run. Without
+  // it (argv and spec runs), nothing starts when one stage cannot.
+  startEach?: boolean;
+}
+
+export interface ShellPlan {
+  script: Script;
+  // Accepted exit codes of each command of the text, in the order written (from --ok-codes).
+  okCodes: number[][];
 }
 
 export type StageStatus =
@@ -77,16 +110,20 @@ export interface StreamReport {
   binary: boolean;
   // Where the whole stream was saved (--log-dir), else null.
   logFile: string | null;
+  // Where a redirection sent the stream instead ("file out.txt", "stdout"): then it was not captured.
+  to?: string;
 }
 
 export interface StageError {
   code: string;
   message: string;
-  // The exit code bash gives for this failure to start (127 not found, 126 cannot execute).
-  exitCode: 126 | 127;
-  // 'preflight': found before anything started (nothing started); 'start': the kernel refused it when it
-  // was spawned (the stages before it were stopped, those after it skipped).
-  during: 'preflight' | 'start';
+  // The exit code bash gives for this failure to start (127 not found, 126 cannot execute, 1 a
+  // redirection that failed).
+  exitCode: 1 | 126 | 127;
+  // 'preflight': found before anything started (nothing started); 'start': the kernel refused it
+  // later; 'redirect': one of its redirections failed (the other stages ran, as in bash); 'command':
+  // a -c stage whose program cannot be found or executed (the other stages ran, as in bash).
+  during: 'preflight' | 'start' | 'redirect' | 'command';
 }
 
 export type BlockedOp = 'read' | 'write' | 'wait' | 'poll' | 'sleep' | 'other';
@@ -169,6 +206,34 @@ export interface StageResult {
   hint: string | null;
   // What the exit code means by the program's own contract (docs/exit-codes.md), or null when unknown.
   meaning: string | null;
+  // 1-based index of the step (a pipeline of a -c list) the stage belongs to.
+  step?: number;
+  // How a shell builtin ran: "bash builtin" (run by bash), "shell state" (done by safe-run itself).
+  builtin?: string;
+}
+
+// One pipeline of a -c list (or the whole run for argv and spec files).
+export interface StepReport {
+  index: number;
+  // The pipeline as written; for argv and spec runs, the command line or the stage names.
+  text: string;
+  // How it joins the previous step: `&&`, `||`, `;` (or a newline), null for the first.
+  connector: '&&' | '||' | ';' | null;
+  // False when the list skipped it (`a && b` after a failed a): then it has no stages.
+  ran: boolean;
+  exitCode: number | null;
+  // The directory it ran in (bash's logical $PWD).
+  cwd: string;
+  // 1-based indexes of its stages.
+  stages: number[];
+  // What the words that expand became (a word and its fields).
+  expansions?: { word: string; fields: string[] }[];
+}
+
+// The text was run by bash as one stage, because of a construct safe-run does not interpret.
+export interface FallbackInfo {
+  construct: string;
+  column: number;
 }
 
 export interface Verdict {
@@ -238,6 +303,9 @@ export interface Report {
   output: OutputReport | null;
   // --expect / --expect-cmd checks on the staged output, in the order given.
   checks: CheckResult[];
+  steps?: StepReport[];
+  // Set when --fallback bash ran the text under bash as one stage.
+  fallback?: FallbackInfo | null;
 }
 
 // One check of the staged output before it is published.

@@ -2,6 +2,7 @@ import { MASK, maskText } from '../capture/mask.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { showSettings } from '../settings/derive.js';
+import { type DryRunStep, planShellDryRun } from '../shell/dry-run-steps.js';
 import { durationText, sizeText } from '../spec-file/value-schemas.js';
 import type { Plan, Settings, StageError, Verdict } from '../types.js';
 import type { CliIO } from './cli-io.js';
@@ -36,11 +37,15 @@ export interface DryRunDocument {
   source: Plan['source'];
   stages: DryRunStage[];
   settings: Settings;
+  // -c lists: the steps, their stages and what their words expanded to.
+  steps?: DryRunStep[];
 }
 
 // Validates and resolves a plan without starting anything: exit 0, or the 126/127 a real run would
 // end with when preflight fails. Nothing is spawned, opened or written; only the plan is printed.
-export function dryRun(plan: Plan, json: boolean, io: CliIO): number {
+export async function dryRun(given: Plan, json: boolean, io: CliIO): Promise<number> {
+  const shell = given.shell ? await planShellDryRun(given, io.env) : null;
+  const plan = shell ? shell.plan : given;
   const resolved = resolvePlan(plan);
   const stages = resolved.stages.map((stage) => describeStage(stage, plan.settings.mask, resolved.secrets));
   const verdict = preflightVerdict(resolved.stages, plan.settings);
@@ -53,6 +58,7 @@ export function dryRun(plan: Plan, json: boolean, io: CliIO): number {
     source: plan.source,
     stages,
     settings: plan.settings,
+    ...(shell ? { steps: shell.steps } : {}),
   };
   io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : renderPlan(document));
   return verdict.exitCode;
@@ -124,8 +130,21 @@ const SOURCES: Record<Plan['source'], string> = {
 function renderPlan(document: DryRunDocument): string {
   const count = document.stages.length;
   const lines = [`dry run: ${count} stage${count === 1 ? '' : 's'} from ${SOURCES[document.source]}`];
+  const stepOf = new Map<number, DryRunStep>();
+  for (const step of document.steps ?? []) for (const index of step.stages) stepOf.set(index, step);
+  for (const step of document.steps ?? []) {
+    if (step.stages.length === 0 || (document.steps?.length ?? 0) > 1) {
+      const joined = step.connector ? `${step.connector} ` : '';
+      lines.push(`step ${step.index}: ${joined}${step.text}`);
+      for (const e of step.expansions) lines.push(`  expands   ${e.word} -> ${JSON.stringify(e.fields)}`);
+      if (step.caveat && step.expansions.length > 0) lines.push(`  note      ${step.caveat}`);
+    }
+  }
   for (const stage of document.stages) {
-    lines.push(`stage ${stage.index} "${stage.name}"`);
+    const step = stepOf.get(stage.index);
+    lines.push(
+      `stage ${stage.index} "${stage.name}"${step && (document.steps?.length ?? 0) > 1 ? ` (step ${step.index})` : ''}`,
+    );
     const row = (label: string, value: string) => lines.push(`  ${label.padEnd(10)} ${value}`);
     row('program', programText(stage));
     row('argv', JSON.stringify(stage.argv));

@@ -4,6 +4,8 @@ import { isRequestError, RequestError, StoppedError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
+import { startShellRun } from '../shell/run-shell.js';
+import { initialState } from '../shell/shell-state.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
@@ -90,7 +92,15 @@ async function execute(
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging ? staging.stdout : io.stdout;
-  handle = startRun(plan, json ? (staging ? { stdout } : {}) : { stdout, ...shown });
+  const runIO = json ? (staging ? { stdout } : {}) : { stdout, ...shown };
+  handle = plan.shell
+    ? startShellRun(
+        plan.shell,
+        initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env),
+        plan.settings,
+        runIO,
+      )
+    : startRun(plan, runIO);
   session.watch(handle);
   if (early) handle.cancel(early);
   let report: Report;
@@ -160,7 +170,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     const ci = resolveCiSettings(options, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
-      return dryRun(plan, Boolean(options.json), io);
+      return await dryRun(plan, Boolean(options.json), io);
     }
     const choice = {
       json: Boolean(options.json) || options.jsonFormat !== undefined,
@@ -183,4 +193,20 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     io.stderr.write(`safe-run: internal error: ${text}\n`);
     return EXIT_REQUEST;
   }
+}
+
+// --json among safe-run's own flags (before `--`, which starts the command).
+function wantsJson(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+// The document printed on stdout under --json when the request is refused (docs/json-report.md).
+export function errorDocument(error: RequestError): object {
+  return {
+    schemaVersion: 1,
+    ok: false,
+    exitCode: EXIT_REQUEST,
+    error: { code: error.code, column: error.column, message: error.message },
+  };
 }

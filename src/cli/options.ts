@@ -30,6 +30,8 @@ export interface CliOptions {
   keepPartial?: boolean;
   expect?: string[];
   expectCmd?: string[];
+  // -c text with a construct safe-run does not interpret: run it under bash as one stage.
+  fallback?: string;
   argv: string[];
 }
 
@@ -74,8 +76,14 @@ function buildProgram(version: string): Command {
     )
     .version(version, '-V, --version')
     .argument('[command...]', 'one stage: the program and its arguments (after --)')
-    .option('-c, --command <pipeline>', 'an inline pipeline "a ARGS | b ARGS", parsed without a shell')
+    .option('-c, --command <text>', 'a command line as bash reads it: pipelines, && || ; lists, redirections')
     .option('-f, --file <spec>', 'a pipeline spec file (.yaml, .yml, .json; - for stdin)')
+    .addOption(
+      new Option(
+        '--fallback <shell>',
+        '-c text with a construct safe-run does not interpret (loops, subshells...): run it under bash as one stage',
+      ).choices(['bash']),
+    )
     .option('--cwd <dir>', 'the directory every stage runs in (default: the current one)')
     .option(
       '--ok-codes <stage=codes>',
@@ -142,6 +150,7 @@ const CLI_ONLY = [
   'quiet',
   'dryRun',
   'cwd',
+  'fallback',
   'ci',
   'junit',
   'timestamps',

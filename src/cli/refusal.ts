@@ -17,6 +17,13 @@ const TAKES_VALUE = new Set([
   '-f',
   '--file',
   '--cwd',
+  '--fallback',
+  '--output',
+  '--expect',
+  '--expect-cmd',
+  '--junit',
+  '--ci',
+  '--heartbeat',
   '--ok-codes',
   '--report',
   ...settingRows().flatMap((row) => ((row.arg ?? row.kind.arg) === null ? [] : [row.flag])),
@@ -67,7 +74,12 @@ export function printRefusal(error: RequestError, args: readonly string[], io: O
   const message = maskText(error.message, withQuotedForms(secretValuesFromEnv(io.env, names)));
   const json = flags.filter(([flag]) => flag === '--json');
   if (json.length > 0) {
-    const document = { ok: false, error: { code: error.code, column: error.column, message } };
+    const document = {
+      schemaVersion: 1,
+      ok: false,
+      exitCode: 125,
+      error: { code: error.code, column: error.column, message },
+    };
     const compact = json.some(([, format]) => format === 'compact');
     io.stdout.write(`${compact ? JSON.stringify(document) : JSON.stringify(document, null, 2)}\n`);
   }

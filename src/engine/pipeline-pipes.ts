@@ -59,6 +59,13 @@ export class PipelinePipes {
     if (typeof this.stdin === 'number') this.close(this.stdin);
   }
 
+  // A stage that will not run (a failed redirection, a missing program under -c) closes its stdin's
+  // pipe at once, so the stage writing into it meets SIGPIPE, as in bash.
+  closeLinkReader(i: number): void {
+    const link = this.links[i - 1];
+    if (link) this.close(link.readFd);
+  }
+
   // Closes whatever is still open: on every path, an exception included.
   release(): void {
     this.close(...this.open);

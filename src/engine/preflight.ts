@@ -20,7 +20,7 @@ export function preflightStage(spec: StageSpec, env: Record<string, string>, cwd
     };
     return { resolution: null, error };
   }
-  const resolution = resolveProgram(spec.argv[0]!, env, cwd);
+  const resolution = resolveProgram((spec.launch ?? spec.argv)[0]!, env, cwd);
   if (resolution.ok) return { resolution, error: null };
   const { code, message, exitCode } = resolution;
   return { resolution, error: { code, message, exitCode, during: 'preflight' } };

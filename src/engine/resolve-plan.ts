@@ -21,7 +21,8 @@ export interface ResolvedStage {
 export interface ResolvedPlan {
   readonly plan: Plan;
   readonly stages: readonly ResolvedStage[];
-  // True when every stage can be started: a run starts either all of them or none.
+  // True when every stage can be started: a run starts either all of them or none (with startEach,
+  // a -c run, each stage that cannot start fails alone, as in bash).
   readonly startable: boolean;
   // Values masked everywhere: secret-looking environment values and those of --mask variables.
   readonly secrets: readonly string[];
@@ -34,7 +35,7 @@ export interface ResolvedPlan {
 // dry run both begin here. `marker` is the run's marker value, set in every stage's environment.
 export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
   const stages = plan.stages.map((spec, i): ResolvedStage => {
-    const env = stageEnvironment(spec, marker);
+    const env = stageEnvironment(spec, marker, plan.env);
     const cwd = spec.cwd ?? process.cwd();
     return { index: i + 1, spec, cwd, env, ...preflightStage(spec, env, cwd) };
   });
@@ -45,7 +46,7 @@ export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
   return {
     plan,
     stages,
-    startable: stages.every((stage) => stage.error === null),
+    startable: plan.startEach === true || stages.every((stage) => stage.error === null),
     secrets: secretValuesFromEnv(merged, plan.settings.mask),
     warnings,
   };

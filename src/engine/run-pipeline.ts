@@ -120,7 +120,7 @@ async function superviseStages(
       linePrefix: io.linePrefix ?? null,
       supervisor,
     });
-    startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts });
+    await startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts });
     ctx.control.attach(supervisor);
     pipes.closeStageEnds();
     supervisor.start();

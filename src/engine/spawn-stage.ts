@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { StageSpec } from '../types.js';
+import type { StdioSlot } from './apply-redirects.js';
 import type { Resolved } from './resolve/resolve-program.js';
 
 export interface StageFds {
-  stdin: number | 'inherit' | 'ignore';
-  stdout: number;
-  stderr: number;
+  stdin: StdioSlot;
+  stdout: StdioSlot;
+  stderr: StdioSlot;
 }
 
 export interface SpawnedStage {
@@ -25,7 +26,8 @@ export function spawnStage(
   fds: StageFds,
   env: Record<string, string>,
 ): SpawnedStage {
-  const [program, ...args] = spec.argv as [string, ...string[]];
+  // A builtin run by bash shows its words as argv but launches bash (`launch`).
+  const [program, ...args] = (spec.launch ?? spec.argv) as [string, ...string[]];
   const interpreter = resolved.interpreter;
   const file = interpreter ?? resolved.path;
   // The script as the user named it when that was a path (bash's $0), else the file found on PATH.

@@ -17,7 +17,8 @@ export class StageRun {
   readonly resolvedPath: string | null;
   // What preflight found: the file to execute, or why it cannot start (null: no such directory).
   readonly resolution: Resolution | null;
-  readonly preflightError: StageError | null;
+  // Cleared when a -c stage fails alone instead (then spawnError says why, as bash would).
+  preflightError: StageError | null;
   spawnError: StageError | null = null;
   child: ChildProcess | null = null;
   pid: number | null = null;
@@ -26,6 +27,10 @@ export class StageRun {
   endNs: number | null = null;
   exit: { code: number | null; signal: string | null } | null = null;
   stoppedAs: 'timeout' | 'limit' | 'cancelled' | null = null;
+  // Where redirections sent stdin, stdout and stderr (null: not moved).
+  redirectedTo: (string | null)[] = [null, null, null];
+  // Files its redirections opened, closed once the stage holds them.
+  openedFds: number[] = [];
   stopDetail: StageStop | null = null;
   readers: StreamReader[] = [];
   stdoutSinks: StreamSinks | null = null;

@@ -1,8 +1,10 @@
 import type { RunFacts } from '../facts/run-facts.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { StageError } from '../types.js';
+import { applyRedirects, notFoundAsBash } from './apply-redirects.js';
+import { closeQuietly } from './kernel-pipes.js';
 import { type PipelinePipes, stageStdio } from './pipeline-pipes.js';
-import { spawnStage } from './spawn-stage.js';
+import { type StageFds, spawnStage } from './spawn-stage.js';
 import { factsStageOf, type StageRun } from './stage-run.js';
 import type { Supervisor } from './supervisor.js';
 
@@ -17,27 +19,54 @@ export interface StartContext {
 // the watchdog. A stage the kernel refuses to start is recorded as data on its StageRun.
 // Once one is refused, the stages after it are not spawned (they are skipped) and those already
 // running are stopped: a pipeline with a hole in it would wait forever on the missing stage's pipes.
-export function startStages(runs: readonly StageRun[], ctx: StartContext): void {
+// A -c stage whose redirection fails, or whose program is missing, fails alone instead, as in bash.
+export async function startStages(runs: readonly StageRun[], ctx: StartContext): Promise<void> {
   for (const [i, run] of runs.entries()) {
-    if (runs.some((other) => other.spawnError !== null)) run.markNotSpawned();
-    else startStage(run, i, ctx);
+    if (runs.some((other) => other.spawnError?.during === 'start')) run.markNotSpawned();
+    else await startStage(run, i, ctx);
   }
-  const refused = runs.find((run) => run.spawnError !== null);
+  const refused = runs.find((run) => run.spawnError?.during === 'start');
   if (refused) ctx.supervisor.onStartRefused(refused);
 }
 
-function startStage(run: StageRun, i: number, ctx: StartContext): void {
+// Redirections (-c text) are applied here, as bash applies them in the child just before exec. A
+// failed one, or a program a -c stage cannot find, is said on the stage's stderr as bash says it, and
+// the stage does not start. Null: the stage will not run.
+async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<StageFds | null> {
+  const base = stageStdio(ctx.pipes, i);
+  const redirected = await applyRedirects(
+    [base.stdin, base.stdout, base.stderr],
+    run.spec.redirects ?? [],
+    run.cwd,
+  );
+  run.redirectedTo = redirected.to;
+  run.openedFds = redirected.opened;
+  if (!redirected.failure && !run.preflightError) {
+    const [stdin, stdout, stderr] = redirected.fds;
+    return { stdin, stdout, stderr };
+  }
+  run.spawnError = redirected.failure
+    ? { ...redirected.failure, exitCode: 1, during: 'redirect' }
+    : notFoundAsBash(run, redirected.fds[2]);
+  run.preflightError = null;
+  ctx.pipes.closeLinkReader(i);
+  return null;
+}
+
+async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<void> {
   const { supervisor, watchdog, facts } = ctx;
+  const stdio = await stdioOf(run, i, ctx);
   const resolution = run.resolution;
-  if (resolution?.ok) {
+  if (stdio && resolution?.ok) {
     try {
-      const spawned = spawnStage(run.spec, resolution, stageStdio(ctx.pipes, i), run.env);
+      const spawned = spawnStage(run.spec, resolution, stdio, run.env);
       run.child = spawned.child;
       run.pid = spawned.pid;
     } catch (error) {
       run.spawnError = spawnFailure(error as NodeJS.ErrnoException);
     }
   }
+  for (const fd of run.openedFds) closeQuietly(fd);
   run.startedAt = new Date();
   run.startNs = performance.now();
   const child = run.child;

@@ -71,6 +71,8 @@ function describe(stage: Outcome): string {
     case 'sigpipe':
       return `${who} was killed by ${stage.signal}`;
     case 'not-started':
+      if (stage.error?.during === 'redirect' || stage.error?.during === 'command')
+        return `${who} failed: ${stage.error.message}`;
       return `${who} could not be started (${stage.error?.code ?? 'error'})`;
     case 'timeout':
     case 'limit':
@@ -117,7 +119,13 @@ export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): 
     };
   }
   // Nothing starts when any stage cannot, so an optional stage that cannot start fails the run too.
-  const notStarted = stages.filter((stage) => stage.status === 'not-started');
+  // A failed redirection is a failure of that stage alone, as in bash; the others ran.
+  const notStarted = stages.filter(
+    (stage) =>
+      stage.status === 'not-started' &&
+      stage.error?.during !== 'redirect' &&
+      stage.error?.during !== 'command',
+  );
   if (notStarted.length > 0) {
     const blamed = pick(notStarted, input.policy)!;
     return {

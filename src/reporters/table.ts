@@ -21,6 +21,7 @@ export function exitText(stage: StageResult): string {
 
 export function streamText(stage: StageResult, stream: StreamReport): string {
   if (stage.status === 'not-started' || stage.status === 'skipped') return '-';
+  if (stream.to) return `> ${stream.to.replace(/^file /, '')}`;
   if (stream.bytes === null) return 'piped';
   const size = `${formatBytes(stream.bytes)}${stream.truncated ? '*' : ''}`;
   return stream.binary ? `${size} binary` : size;
@@ -56,8 +57,29 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
   ]);
   const lines = pad([header, ...rows]);
   // A CI job runs many commands: the table says which one it is about.
-  const out: string[] = [chalk.dim(`command: ${pipelineText(report.stages)}`), chalk.bold(lines[0]!)];
+  const out: string[] = [chalk.dim(`command: ${commandText(report)}`), chalk.bold(lines[0]!)];
+  if (report.fallback) {
+    out.push(
+      chalk.yellow(
+        `run by bash (--fallback bash): ${report.fallback.construct} at column ${report.fallback.column} is not interpreted by safe-run`,
+      ),
+    );
+  }
+  const grouped = (report.steps?.length ?? 0) > 1;
+  const headed = new Set<number>();
+  const stepLines = (upTo: number) => {
+    for (const step of report.steps ?? []) {
+      if (step.index > upTo || headed.has(step.index)) continue;
+      headed.add(step.index);
+      const joined = step.connector ? `${step.connector} ` : '';
+      const previous = report.steps?.[step.index - 2];
+      const moved = previous && previous.cwd !== step.cwd ? ` (in ${step.cwd})` : '';
+      const text = `step ${step.index}: ${joined}${oneLine(step.text)}${moved}`;
+      out.push(step.ran ? chalk.cyan(text) : chalk.dim(`${text}: skipped`));
+    }
+  };
   report.stages.forEach((stage, i) => {
+    if (grouped) stepLines(stage.step ?? 1);
     const line = lines[i + 1]!;
     const paint = statusPaint(chalk, stage.status, stage.succeeded);
     out.push(paint(line));
@@ -83,6 +105,7 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
       if (stream.logFile) out.push(chalk.dim(`   log: ${stream.logFile}`));
     }
   });
+  if (grouped) stepLines(Number.POSITIVE_INFINITY);
   if (report.stages.some((stage) => stage.stdout.truncated || stage.stderr.truncated)) {
     out.push(chalk.dim('* more than the cap was written: head and tail kept in the report'));
   }
@@ -156,4 +179,21 @@ export function tableReporter(options: TableOptions): Reporter {
       return `${separator}${renderTable(report, options.chalk)}`;
     },
   };
+}
+
+// A step's text on one line of the table: newlines (heredoc bodies) and control characters escaped.
+function oneLine(text: string): string {
+  const escaped = text.replace(/[\x00-\x1f\x7f]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+  return escaped.length > 100 ? `${escaped.slice(0, 99)}…` : escaped;
+}
+
+// The command as given: the -c text (its steps joined as written), else the pipeline's argv.
+function commandText(report: Report): string {
+  const steps = report.steps ?? [];
+  if (steps.length === 0 || report.fallback) return pipelineText(report.stages);
+  return oneLine(
+    steps.map((step) => (step.connector ? `${step.connector} ${step.text}` : step.text)).join(' '),
+  );
 }

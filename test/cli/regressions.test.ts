@@ -70,12 +70,31 @@ describe('seed 000 regressions', () => {
   it('starts nothing when a program does not exist, and exits 127', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-test-'));
     const marker = path.join(dir, 'side-effect');
-    const { result, report } = await runJson(['-c', `touch ${marker} | no-such-program-xyz`]);
+    const spec = path.join(dir, 'pipeline.yaml');
+    fs.writeFileSync(
+      spec,
+      `version: 1\nstages:\n  - run: [touch, ${marker}]\n  - run: [no-such-program-xyz]\n`,
+    );
+    const { result, report } = await runJson(['-f', spec]);
     expect(result.code).toBe(127);
     expect(statuses(report)).toEqual(['skipped', 'not-started']);
     expect(report.stages[1]!.error?.code).toBe('ENOENT');
     expect(report.stages[1]!.hint).toMatch(/environment/);
     expect(fs.existsSync(marker)).toBe(false);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  // -c is run as bash runs it: the missing program fails its stage alone (127), the others run.
+  it('runs the other stages of a -c pipeline as bash does when a program does not exist', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-test-'));
+    const marker = path.join(dir, 'side-effect');
+    const { result, report } = await runJson(['-c', `touch ${marker} | no-such-program-xyz`]);
+    expect(result.code).toBe(127);
+    expect(statuses(report)).toEqual(['ok', 'not-started']);
+    expect(report.stages[1]!.error).toMatchObject({ code: 'ENOENT', exitCode: 127, during: 'command' });
+    expect(report.stages[1]!.hint).toMatch(/environment/);
+    expect(report.stages[1]!.stderr.text).toBe('bash: no-such-program-xyz: command not found\n');
+    expect(fs.existsSync(marker)).toBe(true);
     fs.rmSync(dir, { recursive: true });
   });
 

@@ -244,7 +244,11 @@ describe('an invalid spec', () => {
     const result = await runCli(['--json', '--no-facts', '-f', file]);
     expect(result.code).toBe(125);
     const document = JSON.parse(result.stdout);
-    expect(document).toMatchObject({ ok: false, error: { code: 'spec.invalid', column: null } });
+    expect(document).toMatchObject({
+      ok: false,
+      exitCode: 125,
+      error: { code: 'spec.invalid', column: null },
+    });
     expect(document.error.message.split('\n')).toHaveLength(4);
     expect(lines(result.stderr)).toHaveLength(4);
     expect(fs.existsSync(marker)).toBe(false);
@@ -554,7 +558,11 @@ describe('any generated spec document', () => {
         if (result.code === 125) {
           seen.refused += 1;
           // Under --json a refusal is a JSON error document, never a report.
-          expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, error: { column: null } });
+          expect(JSON.parse(result.stdout)).toMatchObject({
+            ok: false,
+            exitCode: 125,
+            error: { column: null },
+          });
           expect(lines(result.stderr).length).toBeGreaterThan(0);
           for (const line of lines(result.stderr)) expect(line).toMatch(/^safe-run: \S/);
           expect(markers()).toEqual([]);

@@ -18,7 +18,11 @@ describe('bad requests', () => {
       ['--report', '/nonexistent/dir/r.json', '--', 'true'],
       /not writable/,
     ],
-    ['shell syntax in -c', ['-c', 'echo hi > out.txt'], /">" at column 9/],
+    [
+      'shell syntax in -c that safe-run does not interpret',
+      ['-c', 'ls; for f in a; do echo $f; done'],
+      /for loop at column 5/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what} with one line and exit 125`, async () => {
@@ -51,5 +55,23 @@ describe('bad output locations', () => {
     const result = await runCli(['--no-facts', '--log-dir', '/etc/passwd/logs', '--', 'true']);
     expect(result.code).toBe(125);
     expect(result.stderr).toMatch(/not a directory/);
+  });
+});
+
+describe('refusals under --json', () => {
+  it('prints a JSON error document on stdout with the code, column and message', async () => {
+    const result = await runCli(['--no-facts', '--json', '-c', 'echo a && (cd x; ls)']);
+    expect(result.code).toBe(125);
+    expect(JSON.parse(result.stdout)).toEqual({
+      schemaVersion: 1,
+      ok: false,
+      exitCode: 125,
+      error: {
+        code: 'syntax.subshell',
+        column: 11,
+        message: expect.stringMatching(/^-c: subshell \( \.\.\. \) at column 11 .*--fallback bash/),
+      },
+    });
+    expect(result.stderr).toMatch(/^safe-run: -c: subshell/);
   });
 });

@@ -36,7 +36,8 @@ export interface RunEnding {
 
 export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEnding): Report {
   const { startedAt, t0, stdoutReaderGone, interrupted, leftovers, warnings, facts, streamedStdout } = ending;
-  const anyNotStarted = runs.some((run) => run.preflightError !== null || run.spawnError !== null);
+  // A -c stage whose redirection failed or whose program is missing fails alone, as in bash.
+  const anyNotStarted = runs.some((run) => run.preflightError !== null || run.spawnError?.during === 'start');
   const stages = runs.map((run) => stageResult(run, anyNotStarted));
   const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;
   const input = {
@@ -63,7 +64,38 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
     facts: facts?.report() ?? [],
     warnings: [...runs.flatMap((run) => run.warnings), ...warnings],
   };
-  return { ...report, next: nextStep(report, streamedStdout), output: null, checks: [] };
+  const step = {
+    index: 1,
+    text: plan.fallback ? (plan.stages[0]?.argv.at(-1) ?? '') : stepText(plan),
+    connector: null,
+    ran: true,
+    exitCode: verdict.exitCode,
+    cwd: runs[0]?.cwd ?? process.cwd(),
+    stages: stages.map((stage) => stage.index),
+  };
+  for (const stage of stages) stage.step = 1;
+  return {
+    ...report,
+    next: nextStep(report, streamedStdout),
+    output: null,
+    checks: [],
+    steps: [step],
+    fallback: plan.fallback ?? null,
+  };
+}
+
+// The step's text for a run that is one pipeline: the command line, or the spec's stages by name.
+function stepText(plan: Plan): string {
+  if (plan.source === 'argv') return plan.stages[0]?.argv.map(quoteWord).join(' ') ?? '';
+  return plan.stages.map((stage) => stage.argv.map(quoteWord).join(' ')).join(' | ');
+}
+
+function quoteWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+function withTarget(stream: StreamReport, to: string | null | undefined): StreamReport {
+  return to ? { ...stream, to } : stream;
 }
 
 // One stage's outcome; `anyNotStarted`: some stage could not start, so those that never ran were skipped.
@@ -92,15 +124,18 @@ function stageResult(run: StageRun, anyNotStarted: boolean): StageResult {
     startedAt: run.startedAt?.toISOString() ?? null,
     durationMs: run.endNs !== null && run.startNs !== null ? Math.round(run.endNs - run.startNs) : null,
     optional: run.spec.optional,
-    stdout: run.stdoutSinks?.finish() ?? NOT_CAPTURED,
-    stderr: run.stderrSinks?.finish() ?? NOT_CAPTURED,
+    stdout: withTarget(run.stdoutSinks?.finish() ?? NOT_CAPTURED, run.redirectedTo[1]),
+    stderr: withTarget(run.stderrSinks?.finish() ?? NOT_CAPTURED, run.redirectedTo[2]),
     stop: run.stopDetail,
     error: notStarted,
-    hint: run.preflightError
-      ? 'an environment problem: running the same command again will not help until the machine changes'
-      : run.spawnError
-        ? 'the program was found but the kernel refused to start it; see error.message'
-        : null,
+    hint:
+      run.preflightError || run.spawnError?.during === 'command'
+        ? 'an environment problem: running the same command again will not help until the machine changes'
+        : run.spawnError?.during === 'redirect'
+          ? 'a redirection failed, so the program was not started (as in bash)'
+          : run.spawnError
+            ? 'the program was found but the kernel refused to start it; see error.message'
+            : null,
     meaning: meaningOf(run.spec.argv, status, run.exit?.code ?? null),
   };
 }

@@ -22,6 +22,18 @@ export function maskReport(report: Report, secrets: readonly string[]): Report {
       program: m(fact.program),
       pathVar: n(fact.pathVar),
     })),
+    ...(report.steps
+      ? {
+          steps: report.steps.map((step) => ({
+            ...step,
+            text: m(step.text),
+            cwd: m(step.cwd),
+            ...(step.expansions
+              ? { expansions: step.expansions.map((e) => ({ word: m(e.word), fields: e.fields.map(m) })) }
+              : {}),
+          })),
+        }
+      : {}),
     stages: report.stages.map((stage) => ({
       ...stage,
       name: m(stage.name),

@@ -11,6 +11,9 @@ function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total:
   const stream = `its stderr (stages[${stage.index - 1}].stderr in the JSON report)`;
   switch (stage.status) {
     case 'not-started':
+      if (stage.error?.during === 'redirect') {
+        return `${where(stage)} was not started because a redirection failed (${stage.error.message}): fix the path or its permissions`;
+      }
       if (stage.error?.during === 'start') {
         return `${where(stage)} was refused by the kernel when it started (${stage.error.code}): ${stage.error.message}`;
       }

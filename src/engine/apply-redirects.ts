@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { StageError, StageRedirect } from '../types.js';
+
+export type StdioSlot = number | 'inherit' | 'ignore';
+
+// What a stage's stdin, stdout and stderr became after its redirections, and where each went in words.
+export interface RedirectOutcome {
+  fds: [StdioSlot, StdioSlot, StdioSlot];
+  // Descriptors opened here: the caller closes them once the stage holds them (or did not start).
+  opened: number[];
+  // Where stdout and stderr finally went, when a redirection moved them ("file out.txt").
+  to: [string | null, string | null, string | null];
+  // The first redirection that failed, as bash reports it; later ones were not attempted.
+  failure: { code: string; message: string } | null;
+}
+
+const STRERROR: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  EROFS: 'Read-only file system',
+  ELOOP: 'Too many levels of symbolic links',
+  ENXIO: 'No such device or address',
+  ETXTBSY: 'Text file busy',
+  ENAMETOOLONG: 'File name too long',
+  ENOSPC: 'No space left on device',
+  EEXIST: 'File exists',
+  ENOEXEC: 'cannot execute binary file: Exec format error',
+};
+
+const FLAGS = {
+  read: fs.constants.O_RDONLY,
+  write: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC,
+  append: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND,
+};
+
+// Opens without blocking the event loop: opening a FIFO waits for its other end on libuv's pool.
+function openAsync(file: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    fs.open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
+}
+
+// A here-document as a file that is already unlinked: the stage reads the body from its start.
+async function openBody(body: string): Promise<number> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'safe-run-heredoc-'));
+  const file = path.join(dir, 'body');
+  try {
+    await fs.promises.writeFile(file, body, { mode: 0o600 });
+    return await openAsync(file, fs.constants.O_RDONLY);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+// Applies a stage's redirections left to right, as bash does in the child before exec: files open
+// relative to the stage's directory with bash's flags and mode 0666 (less the umask); a failure
+// stops there, with the files opened so far already created or truncated, as in bash.
+export async function applyRedirects(
+  initial: [StdioSlot, StdioSlot, StdioSlot],
+  redirects: readonly StageRedirect[],
+  cwd: string,
+): Promise<RedirectOutcome> {
+  const fds: RedirectOutcome['fds'] = [...initial];
+  const to: RedirectOutcome['to'] = [null, null, null];
+  const opened: number[] = [];
+  for (const redirect of redirects) {
+    if (redirect.kind === 'dup') {
+      fds[redirect.fd] = fds[redirect.from];
+      to[redirect.fd] =
+        to[redirect.from] ?? (redirect.from === 1 ? 'stdout' : redirect.from === 2 ? 'stderr' : 'stdin');
+      continue;
+    }
+    if (redirect.kind === 'ambiguous') {
+      return fail(
+        fds,
+        opened,
+        to,
+        'EAMBIGUOUS',
+        `${where(redirect.line)}${redirect.word}: ambiguous redirect`,
+      );
+    }
+    try {
+      const fd =
+        redirect.kind === 'heredoc'
+          ? await openBody(redirect.body)
+          : await openAsync(
+              redirect.path === '' ? '' : path.resolve(cwd, redirect.path),
+              FLAGS[redirect.mode],
+            );
+      opened.push(fd);
+      fds[redirect.fd] = fd;
+      to[redirect.fd] = redirect.kind === 'heredoc' ? 'here-document' : `file ${redirect.path}`;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+      const name = redirect.kind === 'file' ? redirect.path : 'here-document';
+      const line = redirect.kind === 'file' ? redirect.line : undefined;
+      return fail(fds, opened, to, code, `${where(line)}${name}: ${STRERROR[code] ?? code}`);
+    }
+  }
+  return { fds, opened, to, failure: null };
+}
+
+function where(line: number | undefined): string {
+  return line === undefined ? 'bash: ' : `bash: line ${line}: `;
+}
+
+// bash says why on the stage's stderr as redirected so far (a file, or the captured pipe).
+function fail(
+  fds: RedirectOutcome['fds'],
+  opened: number[],
+  to: RedirectOutcome['to'],
+  code: string,
+  message: string,
+): RedirectOutcome {
+  const stderr = fds[2];
+  if (typeof stderr === 'number') {
+    try {
+      fs.writeSync(stderr, `${message}\n`);
+    } catch {
+      // the message is in the report either way
+    }
+  }
+  return { fds, opened, to, failure: { code, message } };
+}
+
+// A -c stage whose program cannot start: bash's message on its stderr as redirected, and the stage
+// fails alone with bash's code while the others run.
+export function notFoundAsBash(
+  run: { spec: { argv: string[]; line?: number }; preflightError: StageError | null },
+  stderr: StdioSlot,
+): StageError {
+  const error = run.preflightError!;
+  const program = run.spec.argv[0] ?? '';
+  const why =
+    error.exitCode === 127 && !program.includes('/')
+      ? 'command not found'
+      : (STRERROR[error.code] ?? error.message);
+  // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
+  const message = `${where(run.spec.line)}${program}: ${why}`;
+  if (typeof stderr === 'number') {
+    try {
+      fs.writeSync(stderr, `${message}\n`);
+    } catch {
+      // the message is in the report either way
+    }
+  }
+  return { ...error, during: 'command' };
+}

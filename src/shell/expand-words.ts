@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { bashPath, quoteForBash } from './bash-path.js';
+import { helperEnvironment, type ShellState } from './shell-state.js';
+import type { Assignment, Word } from './syntax.js';
+
+// What to expand: a word into fields (split and globbed, as a command argument or a redirection
+// target), or one command's NAME=value prefixes into values (no splitting, left to right, each seeing
+// the ones before it).
+export type ExpansionRequest = { kind: 'fields'; word: Word } | { kind: 'values'; assignments: Assignment[] };
+
+export interface ExpansionRun {
+  results: string[][];
+  // Milliseconds spent in the bash helper (0 when nothing needed it).
+  helperMs: number;
+}
+
+const PRELUDE = [
+  '__sr_out() { printf \'%s\\0\' "$#" "$@"; }',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+  '__sr_dump() { printf \'%s\\0\' "$#"; local __sr_n; for __sr_n; do printf \'%s\\0\' "${!__sr_n}"; done; }',
+];
+
+function needsBash(request: ExpansionRequest): boolean {
+  return request.kind === 'fields'
+    ? request.word.literal === null
+    : request.assignments.some((a) => a.value.literal === null);
+}
+
+function substitutionsOf(word: Word): string {
+  return word.substitutions.map((value, i) => `__sr_h${i}=${quoteForBash(value)}; `).join('');
+}
+
+function requestLine(request: ExpansionRequest, status: number): string {
+  const setStatus = `__sr_q() { return ${status}; }; __sr_q; `;
+  if (request.kind === 'fields') {
+    return `${substitutionsOf(request.word)}${setStatus}__sr_out ${request.word.script}`;
+  }
+  const subs = request.assignments.map((a) => substitutionsOf(a.value)).join('');
+  const assigns = request.assignments.map((a) => `${a.name}=${a.value.script}`).join(' ');
+  const names = request.assignments.map((a) => a.name).join(' ');
+  return `${subs}${setStatus}${assigns} __sr_dump ${names}`;
+}
+
+// The script the helper bash runs. It is built only from words the parser accepted, which cannot
+// execute anything: no command or process substitution, no arithmetic, no assignment by expansion.
+export function expansionScript(requests: ExpansionRequest[], state: ShellState): string {
+  const vars = Object.entries(state.vars).map(([name, value]) => `${name}=${quoteForBash(value)}`);
+  return [...PRELUDE, ...vars, ...requests.map((r) => requestLine(r, state.status))].join('\n');
+}
+
+// Expands words exactly as bash does, in the step's directory and environment: literal words are
+// taken as they are; the others go to one `bash --norc --noprofile` run for all of them.
+export async function expandWords(requests: ExpansionRequest[], state: ShellState): Promise<ExpansionRun> {
+  const direct = (request: ExpansionRequest): string[] =>
+    request.kind === 'fields' ? [request.word.literal!] : request.assignments.map((a) => a.value.literal!);
+  const asked = requests.filter(needsBash);
+  if (asked.length === 0) return { results: requests.map(direct), helperMs: 0 };
+  const t0 = performance.now();
+  const output = await runHelper(expansionScript(asked, state), state);
+  const helperMs = performance.now() - t0;
+  const fields = output.split('\0');
+  let at = 0;
+  const expanded = asked.map(() => {
+    const count = Number(fields[at]);
+    const values = fields.slice(at + 1, at + 1 + count);
+    at += 1 + count;
+    return values;
+  });
+  let next = 0;
+  return { results: requests.map((r) => (needsBash(r) ? expanded[next++]! : direct(r))), helperMs };
+}
+
+function runHelper(script: string, state: ShellState): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      bashPath(),
+      ['--norc', '--noprofile', '-c', script],
+      {
+        cwd: state.cwd,
+        env: helperEnvironment(state),
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: 'utf8',
+        argv0: 'bash',
+      } as never,
+      (error: Error | null, stdout: string, stderr: string) => {
+        if (error) reject(new Error(`the expansion helper failed: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      },
+    );
+  });
+}

@@ -1,0 +1,96 @@
+import { nextStep } from '../engine/report/next-step.js';
+import type { Report, Settings, StageResult, StepReport, Verdict } from '../types.js';
+import type { ListItem } from './syntax.js';
+
+// One list item after the run: its report when it ran (stages numbered within the step), else null.
+export interface StepOutcome {
+  item: ListItem;
+  report: Report | null;
+  cwd: string;
+  builtins: (string | null)[];
+  expansions: { word: string; fields: string[] }[];
+}
+
+export interface MergeContext {
+  settings: Settings;
+  startedAt: Date;
+  t0: number;
+  // Set when the run stopped before a step could start (the time limit ran out between steps).
+  stoppedBefore: Verdict | null;
+  streamedStdout: boolean;
+}
+
+// One report for a whole -c list: the stages of every step that ran, numbered across the run, each
+// with its step; the verdict and exit code of the last step that ran, as bash's $? after the list.
+export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Report {
+  const stages: StageResult[] = [];
+  const steps: StepReport[] = [];
+  const several = outcomes.length > 1;
+  let last: { report: Report; offset: number; step: number } | null = null;
+  const leftovers: Report['leftovers'] = [];
+  const facts: Report['facts'] = [];
+  const warnings: string[] = [];
+  outcomes.forEach((outcome, k) => {
+    const step = k + 1;
+    const { report } = outcome;
+    const offset = stages.length;
+    for (const stage of report?.stages ?? []) {
+      const builtin = outcome.builtins[stage.index - 1];
+      stages.push({ ...stage, index: offset + stage.index, step, ...(builtin ? { builtin } : {}) });
+    }
+    if (report) {
+      last = { report, offset, step };
+      leftovers.push(...report.leftovers);
+      facts.push(...report.facts.map((fact) => ({ ...fact, stage: fact.stage + offset })));
+      for (const warning of report.warnings) if (!warnings.includes(warning)) warnings.push(warning);
+    }
+    steps.push({
+      index: step,
+      text: outcome.item.pipeline.text,
+      connector: outcome.item.connector,
+      ran: report !== null,
+      exitCode: report?.exitCode ?? null,
+      cwd: outcome.cwd,
+      stages: (report?.stages ?? []).map((stage) => offset + stage.index),
+      ...(outcome.expansions.length > 0 ? { expansions: outcome.expansions } : {}),
+    });
+  });
+  const final = last as { report: Report; offset: number; step: number } | null;
+  const verdict: Verdict = context.stoppedBefore ?? shiftVerdict(final, several);
+  const merged: Omit<Report, 'next' | 'output' | 'checks'> = {
+    schemaVersion: 1,
+    ok: verdict.ok,
+    exitCode: verdict.exitCode,
+    policy: context.settings.policy,
+    verdict,
+    startedAt: context.startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - context.t0),
+    stages,
+    settings: context.settings,
+    leftovers,
+    facts,
+    warnings,
+  };
+  return {
+    ...merged,
+    next: nextStep(merged, context.streamedStdout),
+    output: null,
+    checks: [],
+    steps,
+    fallback: null,
+  };
+}
+
+function shiftVerdict(
+  last: { report: Report; offset: number; step: number } | null,
+  several: boolean,
+): Verdict {
+  if (!last) return { ok: true, exitCode: 0, blamedStage: null, reason: 'no step ran' };
+  const { verdict } = last.report;
+  const reason = several ? `step ${last.step} (the last that ran): ${verdict.reason}` : verdict.reason;
+  return {
+    ...verdict,
+    blamedStage: verdict.blamedStage === null ? null : verdict.blamedStage + last.offset,
+    reason: reason.replace(/\bstage (\d+)\b/g, (_, n: string) => `stage ${Number(n) + last.offset}`),
+  };
+}

@@ -1,0 +1,120 @@
+import { heredocDelimiter } from './heredoc-substitution.js';
+import { refuseConstruct, refuseSyntax } from './refuse.js';
+import { isMeta, scanWord } from './scan-word.js';
+import type { SourceText } from './source-text.js';
+import type { Redirect, RedirectOp } from './syntax.js';
+
+// A here-document whose body comes after the end of the current line.
+export interface PendingHeredoc {
+  redirect: Redirect;
+  delimiter: string;
+  quoted: boolean;
+  stripTabs: boolean;
+}
+
+const REDIRECT_AT = /^([0-9]*)(<<<|<<-|<<|<>|<&|>>|>\||>&|<|>|&>>|&>)/;
+
+// True when a redirection starts at i (an optional fd number, then an operator).
+export function isRedirectStart(source: SourceText, i: number): boolean {
+  const head = source.slice(i, i + 12);
+  const match = REDIRECT_AT.exec(head);
+  return match !== null && !(match[1] !== '' && match[2]!.startsWith('&'));
+}
+
+function skipBlanks(source: SourceText, i: number): number {
+  while (source.chars[i] === ' ' || source.chars[i] === '\t') i += 1;
+  return i;
+}
+
+function fdOf(digits: string, fallback: 0 | 1, col: number, raw: string): 0 | 1 | 2 {
+  const fd = digits === '' ? fallback : Number(digits);
+  if (fd > 2) {
+    refuseConstruct(
+      'syntax.redirect-fd',
+      raw,
+      col,
+      `uses file descriptor ${fd}; safe-run gives a stage only 0, 1 and 2`,
+    );
+  }
+  return fd as 0 | 1 | 2;
+}
+
+// Reads one redirection at i. Heredocs are returned pending: their bodies follow the line.
+export function parseRedirect(
+  source: SourceText,
+  i: number,
+): { redirect: Redirect; end: number; heredoc: PendingHeredoc | null } {
+  const match = REDIRECT_AT.exec(source.slice(i, i + 12))!;
+  const digits = match[1]!;
+  const written = match[2]!;
+  const col = i + 1;
+  const line = source.lineAt(i);
+  let j = skipBlanks(source, i + match[0].length);
+  const shown = () => source.slice(i, j).trim();
+  if ((written === '<' || written === '>') && digits === '' && source.chars[i + 1] === '(') {
+    refuseConstruct(
+      'syntax.process-substitution',
+      `${written}(`,
+      col,
+      'is a process substitution (it runs a command)',
+    );
+  }
+  if (written === '<<<') refuseConstruct('syntax.here-string', '<<<', col, 'is a here-string');
+  if (written === '<>') refuseConstruct('syntax.redirect', '<>', col, 'opens a file for reading and writing');
+  if (isMeta(source.chars[j]) || source.chars[j] === '#') {
+    refuseSyntax(
+      'syntax.redirect',
+      col,
+      `redirection "${source.slice(i, i + match[0].length)}" at column ${col} has no file after it (a syntax error in bash)`,
+    );
+  }
+  const { word, end } = scanWord(source, j);
+  j = end;
+  const raw = shown();
+  if (written === '<<' || written === '<<-') {
+    const { delimiter, quoted } = heredocDelimiter(word.raw);
+    const redirect: Redirect = {
+      raw,
+      col,
+      line,
+      op: written,
+      fd: fdOf(digits, 0, col, raw),
+      target: null,
+      dupFrom: null,
+      body: '',
+    };
+    return { redirect, end: j, heredoc: { redirect, delimiter, quoted, stripTabs: written === '<<-' } };
+  }
+  if (written === '<&' || written === '>&') {
+    const fallback = written === '<&' ? 0 : 1;
+    if (/^[0-9]+$/.test(word.raw)) {
+      const from = fdOf(word.raw, 0, col, raw);
+      const redirect: Redirect = {
+        raw,
+        col,
+        line,
+        op: 'dup',
+        fd: fdOf(digits, fallback, col, raw),
+        target: null,
+        dupFrom: from,
+        body: null,
+      };
+      return { redirect, end: j, heredoc: null };
+    }
+    if (word.raw === '-') refuseConstruct('syntax.redirect', raw, col, 'closes a file descriptor');
+    if (written === '<&' || digits !== '') {
+      refuseConstruct('syntax.redirect', raw, col, 'names a file descriptor that is not a plain number');
+    }
+    // `>&file` is bash's older spelling of `&>file`.
+    const redirect: Redirect = { raw, col, line, op: '&>', fd: 1, target: word, dupFrom: null, body: null };
+    return { redirect, end: j, heredoc: null };
+  }
+  const op = written as RedirectOp;
+  const fallback = op === '<' ? 0 : 1;
+  const fd = op === '&>' || op === '&>>' ? 1 : fdOf(digits, fallback, col, raw);
+  return {
+    redirect: { raw, col, line, op, fd, target: word, dupFrom: null, body: null },
+    end: j,
+    heredoc: null,
+  };
+}

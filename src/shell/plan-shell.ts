@@ -1,0 +1,75 @@
+import { assignStageNames } from '../inputs/stage-names.js';
+import type { FallbackInfo, Plan, StageSpec } from '../types.js';
+import { builtinKind } from './builtins.js';
+import { parseShell } from './parse-shell.js';
+import { isRefusal, refuseConstruct } from './refuse.js';
+import type { Script } from './syntax.js';
+
+export interface ParsedText {
+  script: Script | null;
+  fallback: FallbackInfo | null;
+}
+
+// Parses -c text and checks what can be checked before anything runs (refused builtins written as
+// such). A refusal becomes a fallback when the user asked for one.
+export function parseText(text: string, fallback: 'bash' | null): ParsedText {
+  try {
+    const script = parseShell(text);
+    checkBuiltins(script);
+    return { script, fallback: null };
+  } catch (error) {
+    if (fallback === 'bash' && isRefusal(error)) {
+      return { script: null, fallback: { construct: error.construct, column: error.column ?? 1 } };
+    }
+    throw error;
+  }
+}
+
+function checkBuiltins(script: Script): void {
+  for (const { pipeline } of script.items) {
+    for (const command of pipeline.commands) {
+      const name = command.words[0]?.literal;
+      const alone = pipeline.commands.length === 1;
+      if (name) builtinKind(name, command, alone, command.words[0]!.col);
+      // Both the state change and the redirection would have to happen: safe-run does one or the other.
+      const stateStep = name === 'export' || (command.words.length === 0 && command.assignments.length > 0);
+      if (alone && stateStep && command.redirects.length > 0) {
+        const what = name === 'export' ? 'export' : 'NAME=value';
+        refuseConstruct(
+          'syntax.redirect',
+          `${what} with a redirection`,
+          command.redirects[0]!.col,
+          'changes the shell and opens a file at once',
+        );
+      }
+      if (!alone && command.words.length === 0 && command.assignments.length > 0) {
+        refuseConstruct(
+          'syntax.assignment',
+          'NAME=value in a pipeline',
+          command.col,
+          'assigns in a subshell that ends at once',
+        );
+      }
+    }
+  }
+}
+
+// One stage per command as written, for --ok-codes by name or index: its program when literal.
+export function writtenStages(script: Script, blank: () => Omit<StageSpec, 'name' | 'argv'>): StageSpec[] {
+  const commands = script.items.flatMap((item) => item.pipeline.commands);
+  const programs = commands.map(
+    (c) => c.words[0]?.literal ?? c.words[0]?.raw ?? c.assignments[0]?.name ?? '?',
+  );
+  const names = assignStageNames(programs);
+  return commands.map((_, i) => ({ ...blank(), name: names[i]!, argv: [programs[i]!] }));
+}
+
+// --fallback bash: the whole text as one stage of bash, with the policy's own pipefail setting.
+export function fallbackStages(
+  text: string,
+  policy: Plan['settings']['policy'],
+  blank: () => Omit<StageSpec, 'name' | 'argv'>,
+): StageSpec[] {
+  const argv = policy === 'last' ? ['bash', '-c', text] : ['bash', '-o', 'pipefail', '-c', text];
+  return [{ ...blank(), name: 'bash', argv }];
+}

@@ -1,0 +1,43 @@
+import { RequestError } from '../errors.js';
+
+// Advice that keeps the meaning: bash runs the text, still supervised, or a spec file says it plainly.
+export const WAY_OUT =
+  'add --fallback bash to run the whole text as one supervised bash stage, or write the pipeline as a spec file (-f)';
+
+// User text inside a one-line message: control characters escaped, long text cut.
+export function escapeText(text: string): string {
+  const chars = Array.from(text);
+  const short = chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : text;
+  return short.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+export function show(text: string): string {
+  return `"${escapeText(text)}"`;
+}
+
+// A construct safe-run does not interpret itself. `construct` names it as written or as bash calls
+// it ("for loop", "2>&1 to fd 3"); the fallback report repeats it.
+export class Refusal extends RequestError {
+  readonly construct: string;
+
+  constructor(code: string, construct: string, column: number, message: string) {
+    super(code, message, column);
+    this.construct = escapeText(construct);
+  }
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return value instanceof Refusal;
+}
+
+// Refuses a construct bash would interpret differently from anything safe-run can do exactly.
+export function refuseConstruct(code: string, construct: string, col: number, why: string): never {
+  throw new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${WAY_OUT}`);
+}
+
+// Refuses text that is not valid shell at all: the fix is in the text, not a fallback.
+export function refuseSyntax(code: string, col: number, message: string): never {
+  throw new RequestError(code, `-c: ${message}`, col);
+}

@@ -1,0 +1,57 @@
+import { refuseConstruct, refuseSyntax } from './refuse.js';
+import type { Word } from './syntax.js';
+
+// What bash makes of a reserved word in command position, by the name people know it by.
+const CONSTRUCTS = new Map<string, string>([
+  ['if', 'if statement'],
+  ['for', 'for loop'],
+  ['while', 'while loop'],
+  ['until', 'until loop'],
+  ['select', 'select loop'],
+  ['case', 'case statement'],
+  ['function', 'function definition'],
+  ['{', 'group { ...; }'],
+  ['}', 'group { ...; }'],
+  ['[[', 'conditional [[ ... ]]'],
+  [']]', 'conditional [[ ... ]]'],
+  ['!', 'negation !'],
+  ['time', 'time keyword'],
+  ['coproc', 'coproc'],
+]);
+const STRAY = new Set(['then', 'else', 'elif', 'fi', 'do', 'done', 'esac', 'in']);
+
+// Reserved words count only when written unquoted in command position.
+export function checkCommandWord(word: Word): void {
+  if (word.parts.length !== 1 || word.parts[0]!.kind !== 'literal') return;
+  const construct = CONSTRUCTS.get(word.raw);
+  if (construct !== undefined) {
+    refuseConstruct('syntax.reserved', construct, word.col, `(${show(word.raw)}) is bash syntax`);
+  }
+  if (STRAY.has(word.raw)) {
+    refuseSyntax(
+      'syntax.reserved',
+      word.col,
+      `"${word.raw}" at column ${word.col} is a bash reserved word out of place (a syntax error in bash); quote it ("${word.raw}") to run a program by that name`,
+    );
+  }
+}
+
+function show(raw: string): string {
+  return `"${raw}"`;
+}
+
+// Names bash will not let a command line assign as written (checked against bash 5.2).
+const READ_ONLY = new Set(['BASHOPTS', 'BASH_VERSINFO', 'EUID', 'PPID', 'SHELLOPTS', 'UID']);
+
+export function checkAssignedName(name: string, col: number): void {
+  if (READ_ONLY.has(name)) {
+    refuseConstruct('syntax.assignment', `${name}=`, col, `assigns ${name}, which is read-only in bash`);
+  }
+  if (
+    /^(BASH_ARGC|BASH_ARGV|BASH_LINENO|BASH_SOURCE|FUNCNAME|GROUPS|_|RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|HISTCMD|EPOCHSECONDS|EPOCHREALTIME|BASH_COMMAND|BASH_SUBSHELL|PIPESTATUS|DIRSTACK|IFS|SHLVL|PWD|OLDPWD|BASH_ENV|ENV|POSIXLY_CORRECT|CDPATH|GLOBIGNORE|BASH_XTRACEFD|HISTFILE|TMOUT)$/.test(
+      name,
+    )
+  ) {
+    refuseConstruct('syntax.assignment', `${name}=`, col, `assigns ${name}, which bash treats specially`);
+  }
+}

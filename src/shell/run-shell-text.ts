@@ -1,0 +1,34 @@
+import type { RunIO } from '../engine/run-pipeline.js';
+import type { Report, Settings } from '../types.js';
+import { parseText } from './plan-shell.js';
+import { startShellRun } from './run-shell.js';
+import type { ShellState } from './shell-state.js';
+
+// The state a session keeps between calls: the logical directory, the exported environment, the
+// shell-only variables. `$?` is not kept: each call starts as a new `bash -c` would.
+export interface SessionState {
+  cwd: string;
+  env: Record<string, string>;
+  vars: Record<string, string>;
+}
+
+// Runs one command text as `bash -o pipefail -c TEXT` would (or refuses it with a RequestError before
+// anything starts), from a session's state, and returns the report and the state after the last step
+// that ran, so that `cd` and `export` carry over to the next call (an MCP session).
+export async function runShellText(
+  text: string,
+  state: SessionState,
+  settings: Settings,
+  io: RunIO = {},
+): Promise<{ report: Report; state: SessionState }> {
+  const parsed = parseText(text, null);
+  const initial: ShellState = { ...state, status: 0 };
+  const okCodes = parsed.script!.items.flatMap((item) => item.pipeline.commands.map(() => [0]));
+  const { report, state: after } = await startShellRun(
+    { script: parsed.script!, okCodes },
+    initial,
+    settings,
+    io,
+  ).result;
+  return { report, state: { cwd: after.cwd, env: after.env, vars: after.vars } };
+}

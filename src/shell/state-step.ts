@@ -1,0 +1,70 @@
+import type { Report, Settings, StageResult, StreamReport } from '../types.js';
+import type { PlannedStep } from './plan-step.js';
+import type { ShellState } from './shell-state.js';
+
+const NOTHING: StreamReport = {
+  bytes: 0,
+  truncated: false,
+  omittedBytes: 0,
+  text: '',
+  binary: false,
+  logFile: null,
+};
+
+// NAME=value and `export` as steps of their own: safe-run changes the state itself, as bash changes
+// its own variables, with no process. Returns the new state.
+export function applyAssignments(step: PlannedStep, state: ShellState): ShellState {
+  const env = { ...state.env };
+  const vars = { ...state.vars };
+  for (const { name, value, exported } of step.assigns ?? []) {
+    if (exported) {
+      const current = value ?? vars[name] ?? env[name];
+      delete vars[name];
+      if (current !== undefined) env[name] = current;
+    } else if (value !== null) {
+      vars[name] = value;
+    }
+  }
+  return { ...state, env, vars, status: 0 };
+}
+
+// The report of a step safe-run did itself: one stage, ok, exit 0, no process.
+export function stateStepReport(argv: string[], name: string, settings: Settings, startedAt: Date): Report {
+  const stage: StageResult = {
+    index: 1,
+    name,
+    argv,
+    resolvedPath: null,
+    status: 'ok',
+    succeeded: true,
+    exitCode: 0,
+    signal: null,
+    pid: null,
+    startedAt: startedAt.toISOString(),
+    durationMs: 0,
+    optional: false,
+    stdout: NOTHING,
+    stderr: NOTHING,
+    stop: null,
+    error: null,
+    hint: null,
+    meaning: null,
+  };
+  return {
+    schemaVersion: 1,
+    ok: true,
+    exitCode: 0,
+    policy: settings.policy,
+    verdict: { ok: true, exitCode: 0, blamedStage: null, reason: `policy ${settings.policy}: satisfied` },
+    startedAt: startedAt.toISOString(),
+    durationMs: 0,
+    stages: [stage],
+    settings,
+    leftovers: [],
+    facts: [],
+    warnings: [],
+    next: null,
+    output: null,
+    checks: [],
+  };
+}
