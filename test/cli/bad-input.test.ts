@@ -46,7 +46,7 @@ describe('bad input that used to be accepted', () => {
     const result = await runCli(['--no-facts', '-f', '/dev/zero']);
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      'safe-run: /dev/zero: more than 1048576 bytes (1MiB), the most a pipeline text may hold\n',
+      'safe-run: /dev/zero: more than 1.0 MiB; a spec file is at most 1.0 MiB\n',
     );
   });
 });
