@@ -34,8 +34,11 @@ afterEach(() => {
   }
 });
 
+// A sleep whose command line no other run of this suite shares: other clones and workers on the same
+// machine run the same tests at the same time, and a scan by command line must never see (or kill)
+// their processes. The fraction is this worker's pid, unique among live processes.
 function unique(seconds: number): string {
-  const text = `sleep ${seconds}`;
+  const text = `sleep ${seconds}.${process.pid}`;
   cleanup.push(text);
   return text;
 }
@@ -50,7 +53,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.status).toBe('timeout');
     expect(report.stages[0]!.stop?.reason).toMatch(/pipeline timeout \(1\.00s\)/);
     expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM']);
-    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+    await waitFor(() => alive(sleep).length === 0, 20_000, 'the sleep to be gone');
   });
 
   it('SIGKILLs a stage that ignores SIGTERM after --kill-after, and leaves nothing', async () => {
@@ -62,7 +65,7 @@ describe('time limits and teardown', () => {
     expect(result.code).toBe(124);
     expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM', 'SIGKILL']);
     expect(report.stages[0]!.signal).toBe('SIGKILL');
-    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+    await waitFor(() => alive(sleep).length === 0, 20_000, 'the sleep to be gone');
   });
 
   it('finds and kills a grandchild that called setsid, and lists it', async () => {
@@ -77,7 +80,7 @@ describe('time limits and teardown', () => {
     const leftover = report.leftovers.find((item) => item.command === escaped);
     expect(leftover?.how).toMatch(/setsid/);
     expect(leftover?.action).toBe('killed');
-    await waitFor(() => alive(escaped).length === 0, 5000, 'the escaped sleep to be gone');
+    await waitFor(() => alive(escaped).length === 0, 20_000, 'the escaped sleep to be gone');
   });
 
   it('delivers the output and returns when a background process keeps the pipe open, naming and killing it', async () => {
@@ -93,7 +96,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.stdout.text).toBe('hi\n');
     expect(report.warnings.join('\n')).toMatch(new RegExp(`held by \\d+ \\(${holder}\\)`));
     expect(report.leftovers.map((item) => item.command)).toContain(holder);
-    await waitFor(() => alive(holder).length === 0, 5000, 'the holder to be gone');
+    await waitFor(() => alive(holder).length === 0, 20_000, 'the holder to be gone');
   });
 
   it('keeps a deliberate background process with --leftovers keep, and says so', async () => {
@@ -120,14 +123,28 @@ describe('time limits and teardown', () => {
   it('tears down a tree of 200 processes', async () => {
     const leaf = unique(3066);
     const tree = path.join(FIXTURES, 'lifecycle', 'tree.sh');
-    // 14 + 14*14 = 210 processes below the stage leader, 196 of them leaves.
-    const running = runJson(['--timeout', '8s', '--', tree, '14', '2', leaf.split(' ')[1]!], {
-      deadlineMs: 40_000,
+    // 14 + 14*14 = 210 processes below the stage leader, 196 of them leaves. The fixture stays busy
+    // until all 196 leaves run, so the idle limit counts from a finished tree, however long it took.
+    let ended = false;
+    const running = runJson(['--idle-timeout', '2s', '--', tree, '14', '2', leaf.split(' ')[1]!, '196'], {
+      deadlineMs: 120_000,
+    }).finally(() => {
+      ended = true;
     });
-    await waitFor(() => alive(leaf).length === 196, 20_000, 'the whole tree to start');
-    const { result } = await running;
+    let seen = 0;
+    await waitFor(
+      () => {
+        seen = Math.max(seen, alive(leaf).length);
+        return seen === 196 || ended;
+      },
+      120_000,
+      'the whole tree to start',
+    );
+    const { result, report } = await running;
+    expect(report.stages[0]!.stdout.text).toBe('ready\n');
+    expect(seen).toBe(196);
     expect(result.code).toBe(124);
-    await waitFor(() => alive(leaf).length === 0, 5000, 'every leaf to be gone');
+    await waitFor(() => alive(leaf).length === 0, 20_000, 'every leaf to be gone');
   });
 
   it('stops the other stages with --fail-fast when one fails', async () => {
@@ -188,7 +205,7 @@ describe('signals to safe-run', () => {
         'cancelled',
         'cancelled',
       ]);
-      await waitFor(() => alive(sleep).length === 0, 5000, 'the stages to be gone');
+      await waitFor(() => alive(sleep).length === 0, 20_000, 'the stages to be gone');
     });
   }
 
@@ -211,7 +228,7 @@ describe('signals to safe-run', () => {
     await running;
     await waitFor(
       () => alive(stage).length === 0 && alive(escaped).length === 0,
-      4000,
+      20_000,
       'the watchdog to kill everything',
     );
   });
@@ -220,9 +237,14 @@ describe('signals to safe-run', () => {
 describe('why a stopped pipeline was stuck', () => {
   it('records who was blocked on what when the timeout fired', async () => {
     const sleep = unique(3073);
-    const { report } = await runJson(['--timeout', '1s', '-c', `yes | sh -c '${sleep}'`], {
-      deadlineMs: 20_000,
+    // The first stage (bash, so that the second keeps the name "sh") becomes `yes` only once the
+    // second stage's sleep runs, and its polling until then is activity: the idle limit counts from a
+    // pipeline that is set up (the sleep sleeping, yes blocked on the full pipe), however slowly.
+    const gate = `until pgrep -f "^${sleep}$" >/dev/null; do :; done; exec yes`;
+    const { report } = await runJson(['--idle-timeout', '1s', '-c', `bash -c '${gate}' | sh -c '${sleep}'`], {
+      deadlineMs: 60_000,
     });
+    expect(report.stages[0]!.status).toBe('timeout');
     const yes = report.stages[0]!.stop!.snapshot;
     expect(yes.map((proc) => proc.command)).toEqual(['yes']);
     expect(yes[0]!.doing).toMatch(/blocked writing to a full pipe on stdout, the pipe to stage 2 "sh"/);
@@ -276,6 +298,6 @@ describe('limits that fire outside the stages', () => {
     );
     const killed = report.leftovers.find((item) => item.command === sleep);
     expect(killed?.how).toMatch(/killed with SIGKILL/);
-    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+    await waitFor(() => alive(sleep).length === 0, 20_000, 'the sleep to be gone');
   });
 });
