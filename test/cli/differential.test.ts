@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../helpers/cli.js';
+import { runJson } from '../helpers/index.js';
 
 // Generated pipelines run by safe-run and by bash: per-stage codes must equal ${PIPESTATUS[@]}, and
 // --policy pipefail --sigpipe fail must equal bash -o pipefail. Only pipelines whose outcome under

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -14,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fact } from '../../src/facts/fold-facts.js';
 import type { Report, ReportFact } from '../../src/types.js';
-import { type CliResult, FIXTURES, runCli } from '../helpers/cli.js';
+import { bashStatus, type CliResult, FIXTURES, runCli } from '../helpers/index.js';
 
 // Environment facts through the real CLI: real programs on a real PATH, a real ledger file, and
 // exit codes checked against real bash running the same program.
@@ -98,16 +97,6 @@ function ledgerLines(machine: Machine): string[] {
   return text.split('\n').filter((line) => line !== '');
 }
 
-// What bash exits with when asked to run `program` with the same PATH and working directory.
-function bashStatus(program: string, machine: Machine): number | null {
-  return spawnSync('/bin/bash', ['-c', '"$0"', program], {
-    env: machine.env,
-    cwd: machine.dir,
-    stdio: 'ignore',
-    timeout: 30_000,
-  }).status;
-}
-
 // The "HH:MM" describeFact prints for an ISO time (the CLI runs with TZ=UTC).
 function hhmm(iso: string): string {
   return iso.slice(11, 16);
@@ -179,7 +168,7 @@ describe('each cause of a program that cannot be started', () => {
     it(`reports ${c.title} as not-started, in words, with a hint, and records the fact`, async () => {
       const machine = freshMachine();
       c.setUp(machine);
-      const expectedExit = bashStatus(c.program, machine);
+      const expectedExit = bashStatus(c.program, machine.env, machine.dir);
       expect(expectedExit === 126 || expectedExit === 127).toBe(true);
 
       const { report } = await runReport(machine, ['--', c.program, 'install']);
@@ -233,7 +222,7 @@ describe('the exit code of a run whose program cannot be started', () => {
     test(`is the one bash gives for ${c.title}`, async () => {
       const machine = freshMachine();
       c.setUp(machine);
-      const expectedExit = bashStatus(c.program, machine);
+      const expectedExit = bashStatus(c.program, machine.env, machine.dir);
       const { result, report } = await runReport(machine, ['--', c.program]);
       expect(report.exitCode).toBe(expectedExit);
       expect(result.code).toBe(expectedExit);
@@ -257,7 +246,7 @@ describe('a program found only through a relative PATH entry', () => {
 
   it('runs it, like bash, and says why that is fragile in the report warnings', async () => {
     const machine = relativeMachine();
-    expect(bashStatus('rel-tool', machine)).toBe(0);
+    expect(bashStatus('rel-tool', machine.env, machine.dir)).toBe(0);
     const { result, report } = await runReport(machine, ['--', 'rel-tool', 'x']);
     expect(result.code).toBe(0);
     expect(report.stages[0]).toMatchObject({

@@ -1,30 +1,28 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { Report, StageResult } from '../../src/types.js';
-import { type CliOptions, ROOT, runCli, runJson, statuses } from '../helpers/cli.js';
-import { validate } from '../helpers/json-schema.js';
+import {
+  type CliOptions,
+  putFile,
+  ROOT,
+  runCli,
+  runJson,
+  scratchDir,
+  statuses,
+  validate,
+} from '../helpers/index.js';
 
 // `safe-run -f` end to end: real files, the real binary, real processes.
 
 const EXAMPLES = path.join(ROOT, 'docs/examples');
 const reportSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/schema/report.schema.json'), 'utf8'));
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-spec-file-'));
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-// A fresh directory per test, so that what a run writes is all there is to look at.
-function freshDir(): string {
-  return fs.mkdtempSync(path.join(scratch, 'case-'));
-}
-
-function write(dir: string, name: string, text: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
+const scratch = scratchDir('sr-spec-file-');
+afterAll(() => scratch.remove());
+const freshDir = scratch.fresh;
+const write = (dir: string, name: string, text: string) => putFile(dir, name, text);
 
 function stage(report: Report, name: string): StageResult {
   const found = report.stages.find((s) => s.name === name);

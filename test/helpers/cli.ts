@@ -71,20 +71,6 @@ export async function runJson(
   return { result, report };
 }
 
-// Polls until `check` returns true or the deadline passes; never a fixed sleep.
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  deadlineMs = 10_000,
-  what = 'condition',
-): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 export function statuses(report: Report): string[] {
   return report.stages.map((stage) => stage.status);
 }

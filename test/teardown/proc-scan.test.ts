@@ -1,7 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   describeBlocked,
@@ -11,7 +8,7 @@ import {
   readProcess,
   scanProcesses,
 } from '../../src/teardown/proc-scan.js';
-import { exited, killEverything, newMarker, spawnStage, waitFor } from './helpers.js';
+import { exited, killEverything, makePipe, newMarker, spawnStage, waitFor } from '../helpers/index.js';
 
 let marker = newMarker();
 const cleanups: (() => void)[] = [];
@@ -120,18 +117,8 @@ describe('scanProcesses', () => {
 
 describe('describeBlocked', () => {
   it('shows a writer stuck on a full pipe: sleeping in the pipe write, in write(2) on fd 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'safe-run-test-'));
-    const path = join(dir, 'fifo');
-    spawnSync('mkfifo', ['-m', '600', path]);
-    const both = openSync(path, 'r+');
-    const reader = openSync(path, 'r');
-    const writer = openSync(path, 'w');
-    closeSync(both);
-    unlinkSync(path);
-    cleanups.push(() => {
-      closeSync(reader);
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { reader, writer } = makePipe();
+    cleanups.push(() => closeSync(reader));
     const yes = spawnStage(['yes'], marker, { stdio: ['ignore', writer, 'ignore'] });
     closeSync(writer);
     const blocked = await waitFor('yes to block', () => {
