@@ -36,7 +36,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.status).toBe('timeout');
     expect(report.stages[0]!.stop?.reason).toMatch(/pipeline timeout \(1\.00s\)/);
     expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM']);
-    await waitFor('the sleep to be gone', () => alive(sleep).length === 0, 20_000);
+    await waitFor('the sleep to be gone', () => alive(sleep).length === 0);
   });
 
   it('SIGKILLs a stage that ignores SIGTERM after --kill-after, and leaves nothing', async () => {
@@ -48,7 +48,7 @@ describe('time limits and teardown', () => {
     expect(result.code).toBe(124);
     expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM', 'SIGKILL']);
     expect(report.stages[0]!.signal).toBe('SIGKILL');
-    await waitFor('the sleep to be gone', () => alive(sleep).length === 0, 20_000);
+    await waitFor('the sleep to be gone', () => alive(sleep).length === 0);
   });
 
   it('finds and kills a grandchild that called setsid, and lists it', async () => {
@@ -63,7 +63,7 @@ describe('time limits and teardown', () => {
     const leftover = report.leftovers.find((item) => item.command === escaped);
     expect(leftover?.how).toMatch(/setsid/);
     expect(leftover?.action).toBe('killed');
-    await waitFor('the escaped sleep to be gone', () => alive(escaped).length === 0, 20_000);
+    await waitFor('the escaped sleep to be gone', () => alive(escaped).length === 0);
   });
 
   it('delivers the output and returns when a background process keeps the pipe open, naming and killing it', async () => {
@@ -79,7 +79,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.stdout.text).toBe('hi\n');
     expect(report.warnings.join('\n')).toMatch(new RegExp(`held by \\d+ \\(${holder}\\)`));
     expect(report.leftovers.map((item) => item.command)).toContain(holder);
-    await waitFor('the holder to be gone', () => alive(holder).length === 0, 20_000);
+    await waitFor('the holder to be gone', () => alive(holder).length === 0);
   });
 
   it('keeps a deliberate background process with --leftovers keep, and says so', async () => {
@@ -127,7 +127,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.stdout.text).toBe('ready\n');
     expect(seen).toBe(196);
     expect(result.code).toBe(124);
-    await waitFor('every leaf to be gone', () => alive(leaf).length === 0, 20_000);
+    await waitFor('every leaf to be gone', () => alive(leaf).length === 0);
   });
 
   it('stops the other stages with --fail-fast when one fails', async () => {
@@ -179,7 +179,7 @@ describe('signals to safe-run', () => {
           pid = p;
         },
       });
-      await waitFor('the stage to start', () => alive(sleep).length === 1, 10_000);
+      await waitFor('the stage to start', () => alive(sleep).length === 1);
       process.kill(pid, signal);
       const result = await running;
       expect(result.code).toBe(code);
@@ -188,7 +188,7 @@ describe('signals to safe-run', () => {
         'cancelled',
         'cancelled',
       ]);
-      await waitFor('the stages to be gone', () => alive(sleep).length === 0, 20_000);
+      await waitFor('the stages to be gone', () => alive(sleep).length === 0);
     });
   }
 
@@ -202,17 +202,12 @@ describe('signals to safe-run', () => {
         pid = p;
       },
     });
-    await waitFor(
-      'the stages to start',
-      () => alive(stage).length === 1 && alive(escaped).length === 1,
-      10_000,
-    );
+    await waitFor('the stages to start', () => alive(stage).length === 1 && alive(escaped).length === 1);
     process.kill(pid, 'SIGKILL');
     await running;
     await waitFor(
       'the watchdog to kill everything',
       () => alive(stage).length === 0 && alive(escaped).length === 0,
-      20_000,
     );
   });
 });
@@ -281,6 +276,6 @@ describe('limits that fire outside the stages', () => {
     );
     const killed = report.leftovers.find((item) => item.command === sleep);
     expect(killed?.how).toMatch(/killed with SIGKILL/);
-    await waitFor('the sleep to be gone', () => alive(sleep).length === 0, 20_000);
+    await waitFor('the sleep to be gone', () => alive(sleep).length === 0);
   });
 });
