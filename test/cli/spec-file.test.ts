@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { Report, StageResult } from '../../src/types.js';
 import {
+  CLI_DEADLINE_MS,
   type CliOptions,
   putFile,
   ROOT,
@@ -537,39 +538,45 @@ describe('any generated spec document', () => {
   }
   type GeneratedDoc = typeof generatedArb extends fc.Arbitrary<infer T> ? T : never;
 
-  it('either runs (a JSON report) or exits 125 with a message and starts nothing', async () => {
-    const seen = { run: 0, refused: 0 };
-    await fc.assert(
-      fc.asyncProperty(generatedArb, fc.constantFrom('yaml', 'json'), async (generated, format) => {
-        const dir = freshDir();
-        const document = render(generated, dir);
-        const text = format === 'json' ? JSON.stringify(document) : stringify(document);
-        const file = write(dir, `pipeline.${format}`, text);
-        const markers = () => fs.readdirSync(dir).filter((name) => name.startsWith('started-'));
-        const result = await runCli(['--json', '--no-facts', '-f', file], { cwd: dir });
-        if (result.code === 125) {
-          seen.refused += 1;
-          expect(result.stdout).toBe('');
-          expect(lines(result.stderr).length).toBeGreaterThan(0);
-          for (const line of lines(result.stderr)) expect(line).toMatch(/^safe-run: \S/);
-          expect(markers()).toEqual([]);
-          return;
-        }
-        seen.run += 1;
-        const report = JSON.parse(result.stdout) as Report;
-        expect(validate(report, reportSchema)).toEqual([]);
-        expect(report.exitCode).toBe(result.code);
-        expect(report.stages).toHaveLength(Array.isArray(document.stages) ? document.stages.length : -1);
-        for (const [i, outcome] of report.stages.entries()) {
-          const started = fs.existsSync(path.join(dir, `started-${i}`));
-          if (outcome.status === 'ok') expect(started).toBe(true);
-          if (outcome.status === 'not-started' || outcome.status === 'skipped') expect(started).toBe(false);
-        }
-      }),
-      { numRuns: 25, seed: 20_240_601 },
-    );
-    // Both outcomes are exercised, or the property says little.
-    expect(seen.run).toBeGreaterThan(2);
-    expect(seen.refused).toBeGreaterThan(2);
-  });
+  const RUNS = 25;
+  it(
+    'either runs (a JSON report) or exits 125 with a message and starts nothing',
+    async () => {
+      const seen = { run: 0, refused: 0 };
+      await fc.assert(
+        fc.asyncProperty(generatedArb, fc.constantFrom('yaml', 'json'), async (generated, format) => {
+          const dir = freshDir();
+          const document = render(generated, dir);
+          const text = format === 'json' ? JSON.stringify(document) : stringify(document);
+          const file = write(dir, `pipeline.${format}`, text);
+          const markers = () => fs.readdirSync(dir).filter((name) => name.startsWith('started-'));
+          const result = await runCli(['--json', '--no-facts', '-f', file], { cwd: dir });
+          if (result.code === 125) {
+            seen.refused += 1;
+            expect(result.stdout).toBe('');
+            expect(lines(result.stderr).length).toBeGreaterThan(0);
+            for (const line of lines(result.stderr)) expect(line).toMatch(/^safe-run: \S/);
+            expect(markers()).toEqual([]);
+            return;
+          }
+          seen.run += 1;
+          const report = JSON.parse(result.stdout) as Report;
+          expect(validate(report, reportSchema)).toEqual([]);
+          expect(report.exitCode).toBe(result.code);
+          expect(report.stages).toHaveLength(Array.isArray(document.stages) ? document.stages.length : -1);
+          for (const [i, outcome] of report.stages.entries()) {
+            const started = fs.existsSync(path.join(dir, `started-${i}`));
+            if (outcome.status === 'ok') expect(started).toBe(true);
+            if (outcome.status === 'not-started' || outcome.status === 'skipped') expect(started).toBe(false);
+          }
+        }),
+        { numRuns: RUNS, seed: 20_240_601 },
+      );
+      // Both outcomes are exercised, or the property says little.
+      expect(seen.run).toBeGreaterThan(2);
+      expect(seen.refused).toBeGreaterThan(2);
+    },
+    // One CLI run after another: the limit is theirs added up, not one fixed figure for all of them.
+    RUNS * CLI_DEADLINE_MS,
+  );
 });
