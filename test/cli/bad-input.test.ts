@@ -45,8 +45,6 @@ describe('bad input that used to be accepted', () => {
   it('refuses a spec that does not end within 1MiB (-f /dev/zero) instead of reading forever', async () => {
     const result = await runCli(['--no-facts', '-f', '/dev/zero']);
     expect(result.code).toBe(125);
-    expect(result.stderr).toBe(
-      'safe-run: /dev/zero: more than 1.0 MiB; a spec file is at most 1.0 MiB\n',
-    );
+    expect(result.stderr).toBe('safe-run: /dev/zero: more than 1.0 MiB; a spec file is at most 1.0 MiB\n');
   });
 });

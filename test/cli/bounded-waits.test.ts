@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
-import { BIN, runCli, waitFor } from '../helpers/cli.js';
+import { BIN, runCli, waitFor } from '../helpers/index.js';
 
 let dir = '';
 beforeEach(() => {
@@ -65,7 +65,7 @@ describe('--report on a FIFO', () => {
   it('without a reader, SIGTERM ends the wait with a message', async () => {
     const report = fifo('r.fifo');
     const run = start(['--report', report, '--', 'echo', 'hi']);
-    await waitFor(() => waitingForPartner(run.pid), 20_000, 'safe-run to wait for a reader');
+    await waitFor('safe-run to wait for a reader', () => waitingForPartner(run.pid), 20_000);
     process.kill(run.pid, 'SIGTERM');
     const { stderr } = await run.done;
     expect(stderr).toMatch(/could not be written \(safe-run received SIGTERM\)/);
@@ -108,7 +108,7 @@ describe('-f on a FIFO or a device', () => {
   it('without a writer, SIGTERM ends the wait with a message and 143', async () => {
     const spec = fifo('s.fifo');
     const run = start(['-f', spec]);
-    await waitFor(() => waitingForPartner(run.pid), 20_000, 'safe-run to wait for a writer');
+    await waitFor('safe-run to wait for a writer', () => waitingForPartner(run.pid), 20_000);
     process.kill(run.pid, 'SIGTERM');
     const { code, stderr } = await run.done;
     expect(code).toBe(143);

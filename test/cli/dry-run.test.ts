@@ -1,38 +1,22 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DryRunDocument } from '../../src/cli/dry-run.js';
-import { type CliOptions, runCli, runJson } from '../helpers/cli.js';
+import { type CliOptions, findOnPath, putFile, runCli, runJson, scratchDir } from '../helpers/index.js';
 
 // `--dry-run`: the plan a run would follow, checked against the machine, with nothing started.
 // Every pipeline here would create a file if it ran; the tests check that it does not exist.
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-dry-run-'));
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-function freshDir(): string {
-  return fs.mkdtempSync(path.join(scratch, 'case-'));
-}
-
-function write(dir: string, name: string, text: string, mode = 0o644): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text, { mode });
-  return file;
-}
+const scratch = scratchDir('sr-dry-run-');
+afterAll(() => scratch.remove());
+const freshDir = scratch.fresh;
+const write = putFile;
 
 // Where `which` would find a program, looked up here independently of safe-run.
 function onPath(program: string): string {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, program);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  throw new Error(`${program} is not on PATH`);
+  const found = findOnPath(program);
+  if (found === null) throw new Error(`${program} is not on PATH`);
+  return found;
 }
 
 function dryRun(args: string[], options: CliOptions = {}) {

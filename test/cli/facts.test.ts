@@ -1,12 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
-  closeSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   rmSync,
   statSync,
@@ -16,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fact } from '../../src/facts/fold-facts.js';
 import type { Report, ReportFact } from '../../src/types.js';
-import { type CliResult, FIXTURES, runCli, waitFor } from '../helpers/cli.js';
+import { bashStatus, type CliResult, FIXTURES, runCli } from '../helpers/index.js';
 
 // Environment facts through the real CLI: real programs on a real PATH, a real ledger file, and
 // exit codes checked against real bash running the same program.
@@ -100,16 +97,6 @@ function ledgerLines(machine: Machine): string[] {
   return text.split('\n').filter((line) => line !== '');
 }
 
-// What bash exits with when asked to run `program` with the same PATH and working directory.
-function bashStatus(program: string, machine: Machine): number | null {
-  return spawnSync('/bin/bash', ['-c', '"$0"', program], {
-    env: machine.env,
-    cwd: machine.dir,
-    stdio: 'ignore',
-    timeout: 30_000,
-  }).status;
-}
-
 // The "HH:MM" describeFact prints for an ISO time (the CLI runs with TZ=UTC).
 function hhmm(iso: string): string {
   return iso.slice(11, 16);
@@ -181,7 +168,7 @@ describe('each cause of a program that cannot be started', () => {
     it(`reports ${c.title} as not-started, in words, with a hint, and records the fact`, async () => {
       const machine = freshMachine();
       c.setUp(machine);
-      const expectedExit = bashStatus(c.program, machine);
+      const expectedExit = bashStatus(c.program, machine.env, machine.dir);
       expect(expectedExit === 126 || expectedExit === 127).toBe(true);
 
       const { report } = await runReport(machine, ['--', c.program, 'install']);
@@ -235,7 +222,7 @@ describe('the exit code of a run whose program cannot be started', () => {
     test(`is the one bash gives for ${c.title}`, async () => {
       const machine = freshMachine();
       c.setUp(machine);
-      const expectedExit = bashStatus(c.program, machine);
+      const expectedExit = bashStatus(c.program, machine.env, machine.dir);
       const { result, report } = await runReport(machine, ['--', c.program]);
       expect(report.exitCode).toBe(expectedExit);
       expect(result.code).toBe(expectedExit);
@@ -259,7 +246,7 @@ describe('a program found only through a relative PATH entry', () => {
 
   it('runs it, like bash, and says why that is fragile in the report warnings', async () => {
     const machine = relativeMachine();
-    expect(bashStatus('rel-tool', machine)).toBe(0);
+    expect(bashStatus('rel-tool', machine.env, machine.dir)).toBe(0);
     const { result, report } = await runReport(machine, ['--', 'rel-tool', 'x']);
     expect(result.code).toBe(0);
     expect(report.stages[0]).toMatchObject({
@@ -404,27 +391,18 @@ describe('twenty safe-run processes sharing one ledger', () => {
     // a torn write would show.
     const padding = Array.from({ length: 68 }, (_, i) => `/nonexistent/safe-run-facts-test/dir-${i}`);
     machine.env.PATH = [...padding, '/usr/bin', '/bin'].join(':');
-    // Every safe-run blocks opening this FIFO (its --stdin) until the test opens it: a start line.
-    const fifo = join(machine.dir, 'start-line');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // All twenty start at once and append during preflight (no stage can start, so stdin is never
+    // opened and nothing else can line them up): their appends overlap as the kernel schedules them.
     const pids: number[] = [];
     const runs = Array.from({ length: WRITERS }, (_, writer) =>
-      runCli(
-        ['--json', '--facts', machine.ledger, '--stdin', fifo, '-c', `shared-missing | missing-${writer}`],
-        { env: machine.env, cwd: machine.dir, deadlineMs: 120_000, onStart: (pid) => pids.push(pid) },
-      ),
+      runCli(['--json', '--facts', machine.ledger, '-c', `shared-missing | missing-${writer}`], {
+        env: machine.env,
+        cwd: machine.dir,
+        deadlineMs: 120_000,
+        onStart: (pid) => pids.push(pid),
+      }),
     );
-    // Let them all reach the FIFO when the kernel says so; the test is correct without it.
-    await waitFor(() => pids.every(blockedOnFifo), 20_000, 'every safe-run to wait on the FIFO').catch(
-      () => {},
-    );
-    const fd = openSync(fifo, 'r+');
-    let results: CliResult[];
-    try {
-      results = await Promise.all(runs);
-    } finally {
-      closeSync(fd);
-    }
+    const results = await Promise.all(runs);
     expect(results.filter((result) => result.code !== 127).map((result) => result.stderr)).toEqual([]);
 
     const lines = ledgerLines(machine);
@@ -448,15 +426,6 @@ describe('twenty safe-run processes sharing one ledger', () => {
     expect(warnings).toEqual([]);
   }, 180_000);
 });
-
-// Linux shows a process blocked in open(2) on a FIFO without a writer as waiting in this function.
-function blockedOnFifo(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/wchan`, 'utf8').includes('wait_for_partner');
-  } catch {
-    return false;
-  }
-}
 
 describe('safe-run facts', () => {
   // Two open facts and one resolved, all made by real runs.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
 import { commandOf, descendants, findBlocked, killAll, waitForPid, wchanOf } from '../hang/helpers.js';
-import { BIN, FIXTURES, ROOT, runCli, waitFor } from '../helpers/cli.js';
+import { BIN, FIXTURES, ROOT, runCli, waitFor } from '../helpers/index.js';
 import { validate } from '../helpers/json-schema.js';
 
 const SEED = path.join(FIXTURES, 'hang', 'seed-003.mjs');
@@ -195,9 +195,9 @@ describe('blame at a time limit', () => {
       cwd,
     );
     await waitFor(
+      'tee to wait',
       () => findBlocked(run.child.pid!, /^tee build\.log$/, /pipe_read/) !== null,
       20_000,
-      'tee to wait',
     );
     expect(await run.done).toBe(124);
     const report = JSON.parse(run.out()) as Report;
@@ -213,12 +213,12 @@ describe('looking at a run without ending it', () => {
     const run = startLive(process.execPath, [BIN, '--', 'sh', '-c', 'read line; echo "got $line"']);
     const pid = run.child.pid!;
     await waitFor(
+      'sh to read',
       () => findBlocked(pid, /^sh -c read/, /read|wait_woken|unix_stream/) !== null,
       20_000,
-      'sh to read',
     );
     process.kill(pid, 'SIGUSR1');
-    await waitFor(() => run.err().includes("safe-run's stdin"), 20_000, 'the SIGUSR1 report');
+    await waitFor('the SIGUSR1 report', () => run.err().includes("safe-run's stdin"), 20_000);
     expect(run.err()).toMatch(
       /waiting for input on stdin, which is safe-run's stdin: give it input or use --stdin null/,
     );
@@ -231,7 +231,7 @@ describe('looking at a run without ending it', () => {
 
   it('treats SIGQUIT like SIGTERM: report, teardown, exit 131', async () => {
     const run = startLive(process.execPath, [BIN, '--', 'sh', '-c', 'sleep 3091']);
-    await waitFor(() => findBlocked(run.child.pid!, /^sleep 3091$/, /nanosleep/) !== null, 20_000, 'sleep');
+    await waitFor('sleep', () => findBlocked(run.child.pid!, /^sleep 3091$/, /nanosleep/) !== null, 20_000);
     process.kill(run.child.pid!, 'SIGQUIT');
     expect(await run.done).toBe(131);
     expect(run.err()).toMatch(/safe-run received SIGQUIT/);
@@ -247,9 +247,9 @@ describe('looking at a run without ending it', () => {
     const term = startLive('script', ['-qc', `${process.execPath} ${BIN} -- cat`, '/dev/null']);
     const root = term.child.pid!;
     await waitFor(
+      'cat to read the terminal',
       () => findBlocked(root, /^cat$/, /tty|wait_woken/) !== null,
       20_000,
-      'cat to read the terminal',
     );
     const inspected = await runCli(['inspect', String(root)], { deadlineMs: 20_000 });
     expect(inspected.stdout).toMatch(

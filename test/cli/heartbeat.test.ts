@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, waitFor } from '../helpers/cli.js';
+import { BIN, ROOT, runCli, waitFor } from '../helpers/index.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-heartbeat-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ describe('--heartbeat', () => {
     const go = path.join(scratch, 'go');
     const waiter = `while [ ! -e ${go} ]; do sleep 0.2; done`;
     const run = start(['--heartbeat', '300ms', '-c', `sh -c 'echo started >&2; ${waiter}' | cat`]);
-    await waitFor(() => run.stderr().includes('safe-run: heartbeat:'), 30_000, 'a heartbeat');
+    await waitFor('a heartbeat', () => run.stderr().includes('safe-run: heartbeat:'), 30_000);
     fs.writeFileSync(go, '');
     expect(await run.exited).toBe(0);
     const beat = run
@@ -61,7 +61,7 @@ describe('--heartbeat', () => {
         API_TOKEN: secret,
       },
     );
-    await waitFor(() => run.stderr().includes('safe-run: heartbeat:'), 30_000, 'a heartbeat');
+    await waitFor('a heartbeat', () => run.stderr().includes('safe-run: heartbeat:'), 30_000);
     fs.writeFileSync(go, '');
     expect(await run.exited).toBe(0);
     expect(run.stderr()).toMatch(/heartbeat: .*sh-\*\*\* \(pid \d+\)/);

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, runJson } from '../helpers/cli.js';
-import { validate } from '../helpers/json-schema.js';
+import { ROOT, runCli, runJson, validate } from '../helpers/index.js';
 
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/schema/report.schema.json'), 'utf8'));
 

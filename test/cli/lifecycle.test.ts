@@ -2,24 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, runCli, runJson, waitFor } from '../helpers/cli.js';
-
-// Processes whose command line is `needle` (zombies excluded: they are already dead).
-function alive(needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.startsWith(`${needle} `) && state !== 'Z') found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+import { aliveByCommand as alive, BIN, FIXTURES, runCli, runJson, waitFor } from '../helpers/index.js';
 
 const cleanup: string[] = [];
 afterEach(() => {
@@ -34,8 +17,11 @@ afterEach(() => {
   }
 });
 
+// A sleep whose command line no other run of this suite shares: other clones and workers on the same
+// machine run the same tests at the same time, and a scan by command line must never see (or kill)
+// their processes. The fraction is this worker's pid, unique among live processes.
 function unique(seconds: number): string {
-  const text = `sleep ${seconds}`;
+  const text = `sleep ${seconds}.${process.pid}`;
   cleanup.push(text);
   return text;
 }
@@ -50,7 +36,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.status).toBe('timeout');
     expect(report.stages[0]!.stop?.reason).toMatch(/pipeline timeout \(1\.00s\)/);
     expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM']);
-    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+    await waitFor('the sleep to be gone', () => alive(sleep).length === 0);
   });
 
   it('SIGKILLs a stage that ignores SIGTERM after --kill-after, and leaves nothing', async () => {
@@ -62,7 +48,7 @@ describe('time limits and teardown', () => {
     expect(result.code).toBe(124);
     expect(report.stages[0]!.stop?.signals).toEqual(['SIGTERM', 'SIGKILL']);
     expect(report.stages[0]!.signal).toBe('SIGKILL');
-    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+    await waitFor('the sleep to be gone', () => alive(sleep).length === 0);
   });
 
   it('finds and kills a grandchild that called setsid, and lists it', async () => {
@@ -77,7 +63,7 @@ describe('time limits and teardown', () => {
     const leftover = report.leftovers.find((item) => item.command === escaped);
     expect(leftover?.how).toMatch(/setsid/);
     expect(leftover?.action).toBe('killed');
-    await waitFor(() => alive(escaped).length === 0, 5000, 'the escaped sleep to be gone');
+    await waitFor('the escaped sleep to be gone', () => alive(escaped).length === 0);
   });
 
   it('delivers the output and returns when a background process keeps the pipe open, naming and killing it', async () => {
@@ -93,7 +79,7 @@ describe('time limits and teardown', () => {
     expect(report.stages[0]!.stdout.text).toBe('hi\n');
     expect(report.warnings.join('\n')).toMatch(new RegExp(`held by \\d+ \\(${holder}\\)`));
     expect(report.leftovers.map((item) => item.command)).toContain(holder);
-    await waitFor(() => alive(holder).length === 0, 5000, 'the holder to be gone');
+    await waitFor('the holder to be gone', () => alive(holder).length === 0);
   });
 
   it('keeps a deliberate background process with --leftovers keep, and says so', async () => {
@@ -120,14 +106,28 @@ describe('time limits and teardown', () => {
   it('tears down a tree of 200 processes', async () => {
     const leaf = unique(3066);
     const tree = path.join(FIXTURES, 'lifecycle', 'tree.sh');
-    // 14 + 14*14 = 210 processes below the stage leader, 196 of them leaves.
-    const running = runJson(['--timeout', '8s', '--', tree, '14', '2', leaf.split(' ')[1]!], {
-      deadlineMs: 40_000,
+    // 14 + 14*14 = 210 processes below the stage leader, 196 of them leaves. The fixture stays busy
+    // until all 196 leaves run, so the idle limit counts from a finished tree, however long it took.
+    let ended = false;
+    const running = runJson(['--idle-timeout', '2s', '--', tree, '14', '2', leaf.split(' ')[1]!, '196'], {
+      deadlineMs: 120_000,
+    }).finally(() => {
+      ended = true;
     });
-    await waitFor(() => alive(leaf).length === 196, 20_000, 'the whole tree to start');
-    const { result } = await running;
+    let seen = 0;
+    await waitFor(
+      'the whole tree to start',
+      () => {
+        seen = Math.max(seen, alive(leaf).length);
+        return seen === 196 || ended;
+      },
+      120_000,
+    );
+    const { result, report } = await running;
+    expect(report.stages[0]!.stdout.text).toBe('ready\n');
+    expect(seen).toBe(196);
     expect(result.code).toBe(124);
-    await waitFor(() => alive(leaf).length === 0, 5000, 'every leaf to be gone');
+    await waitFor('every leaf to be gone', () => alive(leaf).length === 0);
   });
 
   it('stops the other stages with --fail-fast when one fails', async () => {
@@ -179,7 +179,7 @@ describe('signals to safe-run', () => {
           pid = p;
         },
       });
-      await waitFor(() => alive(sleep).length === 1, 10_000, 'the stage to start');
+      await waitFor('the stage to start', () => alive(sleep).length === 1);
       process.kill(pid, signal);
       const result = await running;
       expect(result.code).toBe(code);
@@ -188,7 +188,7 @@ describe('signals to safe-run', () => {
         'cancelled',
         'cancelled',
       ]);
-      await waitFor(() => alive(sleep).length === 0, 5000, 'the stages to be gone');
+      await waitFor('the stages to be gone', () => alive(sleep).length === 0);
     });
   }
 
@@ -202,17 +202,12 @@ describe('signals to safe-run', () => {
         pid = p;
       },
     });
-    await waitFor(
-      () => alive(stage).length === 1 && alive(escaped).length === 1,
-      10_000,
-      'the stages to start',
-    );
+    await waitFor('the stages to start', () => alive(stage).length === 1 && alive(escaped).length === 1);
     process.kill(pid, 'SIGKILL');
     await running;
     await waitFor(
-      () => alive(stage).length === 0 && alive(escaped).length === 0,
-      4000,
       'the watchdog to kill everything',
+      () => alive(stage).length === 0 && alive(escaped).length === 0,
     );
   });
 });
@@ -220,9 +215,14 @@ describe('signals to safe-run', () => {
 describe('why a stopped pipeline was stuck', () => {
   it('records who was blocked on what when the timeout fired', async () => {
     const sleep = unique(3073);
-    const { report } = await runJson(['--timeout', '1s', '-c', `yes | sh -c '${sleep}'`], {
-      deadlineMs: 20_000,
+    // The first stage (bash, so that the second keeps the name "sh") becomes `yes` only once the
+    // second stage's sleep runs, and its polling until then is activity: the idle limit counts from a
+    // pipeline that is set up (the sleep sleeping, yes blocked on the full pipe), however slowly.
+    const gate = `until pgrep -f "^${sleep}$" >/dev/null; do :; done; exec yes`;
+    const { report } = await runJson(['--idle-timeout', '1s', '-c', `bash -c '${gate}' | sh -c '${sleep}'`], {
+      deadlineMs: 60_000,
     });
+    expect(report.stages[0]!.status).toBe('timeout');
     const yes = report.stages[0]!.stop!.snapshot;
     expect(yes.map((proc) => proc.command)).toEqual(['yes']);
     expect(yes[0]!.blocked).toMatchObject({ op: 'write', fd: 1 });
@@ -260,7 +260,7 @@ describe('limits that fire outside the stages', () => {
       { env: { ...process.env, BIN, REPORT: report }, stdio: 'ignore', detached: true },
     );
     try {
-      await waitFor(() => fs.existsSync(report), 30_000, 'safe-run to end at its timeout');
+      await waitFor('safe-run to end at its timeout', () => fs.existsSync(report), 30_000);
       const parsed = JSON.parse(fs.readFileSync(report, 'utf8'));
       expect(parsed.exitCode).toBe(124);
       expect(parsed.leftovers.map((item: { command: string }) => item.command)).toContain('yes 4711a');
@@ -278,6 +278,6 @@ describe('limits that fire outside the stages', () => {
     );
     const killed = report.leftovers.find((item) => item.command === sleep);
     expect(killed?.how).toMatch(/killed with SIGKILL/);
-    await waitFor(() => alive(sleep).length === 0, 5000, 'the sleep to be gone');
+    await waitFor('the sleep to be gone', () => alive(sleep).length === 0);
   });
 });

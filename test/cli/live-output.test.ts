@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN } from '../helpers/index.js';
 
 function sh(script: string): string {
   return execFileSync('bash', ['-c', script], {

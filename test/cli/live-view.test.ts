@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, waitFor } from '../helpers/cli.js';
+import { BIN, ROOT, waitFor } from '../helpers/index.js';
 import { finalScreen } from '../helpers/screen.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-live-'));
@@ -41,10 +41,10 @@ describe.skipIf(!hasScript)('live view on a terminal', () => {
     const out = path.join(scratch, 'out-1');
     const run = inPty(`'${BIN}' --no-facts -c '${pipeline(go)}' > '${out}'`);
     await waitFor(
+      'the live lines',
       () =>
         /1 sh {2}running .* {2}\| working on it/.test(run.shown()) && /2 cat {2}running/.test(run.shown()),
       30_000,
-      'the live lines',
     );
     fs.writeFileSync(go, '');
     expect(await run.exited).toBe(0);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
-import { BIN, type CliResult, FIXTURES, runCli, runJson, waitFor } from '../helpers/cli.js';
+import { BIN, type CliResult, FIXTURES, runCli, runJson, waitFor } from '../helpers/index.js';
 
 const PRODUCE = path.join(FIXTURES, 'output', 'produce-then-wait.sh');
 const SLOW_CHECKER = path.join(FIXTURES, 'output', 'slow-checker.sh');
@@ -172,7 +172,7 @@ describe('--output FILE is replaced only by a product that passed', () => {
   it('SIGINT during the run leaves FILE untouched and removes the staged file', async () => {
     const started = path.join(signals, 'started');
     const run = startCli(['--json', '--output', out, '--', PRODUCE, started]);
-    await waitFor(() => fs.existsSync(started), 20_000, 'the stage to start');
+    await waitFor('the stage to start', () => fs.existsSync(started), 20_000);
     process.kill(run.pid, 'SIGINT');
     const { code, stdout } = await run.done;
     expect(code).toBe(130);
@@ -184,11 +184,11 @@ describe('--output FILE is replaced only by a product that passed', () => {
   it('SIGKILL of safe-run during the run: the watchdog removes the staged file', async () => {
     const started = path.join(signals, 'started');
     const run = startCli(['--output', out, '--', PRODUCE, started]);
-    await waitFor(() => fs.existsSync(started), 20_000, 'the stage to start');
+    await waitFor('the stage to start', () => fs.existsSync(started), 20_000);
     expect(listing().some((name) => name.endsWith('.staged'))).toBe(true);
     process.kill(run.pid, 'SIGKILL');
     expect((await run.done).code).toBe(null);
-    await waitFor(() => listing().length === 1, 20_000, 'the staged file to be removed');
+    await waitFor('the staged file to be removed', () => listing().length === 1, 20_000);
     expectUntouched();
   });
 });
@@ -242,7 +242,7 @@ describe('--expect-cmd', () => {
       'echo',
       'x',
     ]);
-    await waitFor(() => fs.existsSync(started), 20_000, 'the checker to start');
+    await waitFor('the checker to start', () => fs.existsSync(started), 20_000);
     process.kill(run.pid, 'SIGINT');
     const { code, stdout } = await run.done;
     expect(code).toBe(130);

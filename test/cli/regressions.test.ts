@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runJson, statuses } from '../helpers/cli.js';
+import { runCli, runJson, statuses } from '../helpers/index.js';
 
 // The regression list of seed 000: each case runs real processes through the real CLI.
 describe('seed 000 regressions', () => {

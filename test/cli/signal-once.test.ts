@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, waitFor } from '../helpers/cli.js';
+import { BIN, FIXTURES, waitFor } from '../helpers/index.js';
 
 const COUNTER = path.join(FIXTURES, 'signals', 'count-signals.mjs');
 let dir = '';
@@ -26,7 +26,7 @@ async function signalsReceived(signal: NodeJS.Signals): Promise<{ code: number |
     { stdio: 'ignore' },
   );
   const done = new Promise<number | null>((resolve) => child.on('close', resolve));
-  await waitFor(() => files.every((file) => fs.existsSync(`${file}.ready`)), 30_000, 'both stages ready');
+  await waitFor('both stages ready', () => files.every((file) => fs.existsSync(`${file}.ready`)), 30_000);
   child.kill(signal);
   const code = await done;
   const got = files.map((file) =>

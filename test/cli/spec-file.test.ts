@@ -1,30 +1,29 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { Report, StageResult } from '../../src/types.js';
-import { type CliOptions, ROOT, runCli, runJson, statuses } from '../helpers/cli.js';
-import { validate } from '../helpers/json-schema.js';
+import {
+  CLI_DEADLINE_MS,
+  type CliOptions,
+  putFile,
+  ROOT,
+  runCli,
+  runJson,
+  scratchDir,
+  statuses,
+  validate,
+} from '../helpers/index.js';
 
 // `safe-run -f` end to end: real files, the real binary, real processes.
 
 const EXAMPLES = path.join(ROOT, 'docs/examples');
 const reportSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/schema/report.schema.json'), 'utf8'));
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-spec-file-'));
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-// A fresh directory per test, so that what a run writes is all there is to look at.
-function freshDir(): string {
-  return fs.mkdtempSync(path.join(scratch, 'case-'));
-}
-
-function write(dir: string, name: string, text: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
+const scratch = scratchDir('sr-spec-file-');
+afterAll(() => scratch.remove());
+const freshDir = scratch.fresh;
+const write = (dir: string, name: string, text: string) => putFile(dir, name, text);
 
 function stage(report: Report, name: string): StageResult {
   const found = report.stages.find((s) => s.name === name);
@@ -545,44 +544,50 @@ describe('any generated spec document', () => {
   }
   type GeneratedDoc = typeof generatedArb extends fc.Arbitrary<infer T> ? T : never;
 
-  it('either runs (a JSON report) or exits 125 with a message and starts nothing', async () => {
-    const seen = { run: 0, refused: 0 };
-    await fc.assert(
-      fc.asyncProperty(generatedArb, fc.constantFrom('yaml', 'json'), async (generated, format) => {
-        const dir = freshDir();
-        const document = render(generated, dir);
-        const text = format === 'json' ? JSON.stringify(document) : stringify(document);
-        const file = write(dir, `pipeline.${format}`, text);
-        const markers = () => fs.readdirSync(dir).filter((name) => name.startsWith('started-'));
-        const result = await runCli(['--json', '--no-facts', '-f', file], { cwd: dir });
-        if (result.code === 125) {
-          seen.refused += 1;
-          // Under --json a refusal is a JSON error document, never a report.
-          expect(JSON.parse(result.stdout)).toMatchObject({
-            ok: false,
-            exitCode: 125,
-            error: { column: null },
-          });
-          expect(lines(result.stderr).length).toBeGreaterThan(0);
-          for (const line of lines(result.stderr)) expect(line).toMatch(/^safe-run: \S/);
-          expect(markers()).toEqual([]);
-          return;
-        }
-        seen.run += 1;
-        const report = JSON.parse(result.stdout) as Report;
-        expect(validate(report, reportSchema)).toEqual([]);
-        expect(report.exitCode).toBe(result.code);
-        expect(report.stages).toHaveLength(Array.isArray(document.stages) ? document.stages.length : -1);
-        for (const [i, outcome] of report.stages.entries()) {
-          const started = fs.existsSync(path.join(dir, `started-${i}`));
-          if (outcome.status === 'ok') expect(started).toBe(true);
-          if (outcome.status === 'not-started' || outcome.status === 'skipped') expect(started).toBe(false);
-        }
-      }),
-      { numRuns: 25, seed: 20_240_601 },
-    );
-    // Both outcomes are exercised, or the property says little.
-    expect(seen.run).toBeGreaterThan(2);
-    expect(seen.refused).toBeGreaterThan(2);
-  });
+  const RUNS = 25;
+  it(
+    'either runs (a JSON report) or exits 125 with a message and starts nothing',
+    async () => {
+      const seen = { run: 0, refused: 0 };
+      await fc.assert(
+        fc.asyncProperty(generatedArb, fc.constantFrom('yaml', 'json'), async (generated, format) => {
+          const dir = freshDir();
+          const document = render(generated, dir);
+          const text = format === 'json' ? JSON.stringify(document) : stringify(document);
+          const file = write(dir, `pipeline.${format}`, text);
+          const markers = () => fs.readdirSync(dir).filter((name) => name.startsWith('started-'));
+          const result = await runCli(['--json', '--no-facts', '-f', file], { cwd: dir });
+          if (result.code === 125) {
+            seen.refused += 1;
+            // Under --json a refusal is a JSON error document, never a report.
+            expect(JSON.parse(result.stdout)).toMatchObject({
+              ok: false,
+              exitCode: 125,
+              error: { column: null },
+            });
+            expect(lines(result.stderr).length).toBeGreaterThan(0);
+            for (const line of lines(result.stderr)) expect(line).toMatch(/^safe-run: \S/);
+            expect(markers()).toEqual([]);
+            return;
+          }
+          seen.run += 1;
+          const report = JSON.parse(result.stdout) as Report;
+          expect(validate(report, reportSchema)).toEqual([]);
+          expect(report.exitCode).toBe(result.code);
+          expect(report.stages).toHaveLength(Array.isArray(document.stages) ? document.stages.length : -1);
+          for (const [i, outcome] of report.stages.entries()) {
+            const started = fs.existsSync(path.join(dir, `started-${i}`));
+            if (outcome.status === 'ok') expect(started).toBe(true);
+            if (outcome.status === 'not-started' || outcome.status === 'skipped') expect(started).toBe(false);
+          }
+        }),
+        { numRuns: RUNS, seed: 20_240_601 },
+      );
+      // Both outcomes are exercised, or the property says little.
+      expect(seen.run).toBeGreaterThan(2);
+      expect(seen.refused).toBeGreaterThan(2);
+    },
+    // One CLI run after another: the limit is theirs added up, not one fixed figure for all of them.
+    RUNS * CLI_DEADLINE_MS,
+  );
 });

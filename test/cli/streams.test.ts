@@ -15,7 +15,7 @@ import { NO_NEWLINE_MARK } from '../../src/capture/line-prefixer.js';
 import { liveCapMarker } from '../../src/capture/live-cap.js';
 import { logLimitMarker } from '../../src/capture/log-file.js';
 import type { Report, StreamReport } from '../../src/types.js';
-import { BIN, FIXTURES, ROOT } from '../helpers/cli.js';
+import { BIN, FIXTURES, ROOT } from '../helpers/index.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

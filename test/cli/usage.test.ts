@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/index.js';
 
 // Bad requests: one line, exit 125, nothing started, never a stack trace.
 describe('bad requests', () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromArgv, planFromInline, run } from '../../src/index.js';
-import { waitFor } from '../helpers/cli.js';
+import { waitFor } from '../helpers/index.js';
 
 function openFds(): string[] {
   return fs.readdirSync('/proc/self/fd').sort();
@@ -40,7 +40,7 @@ describe('the library', () => {
     for (const plan of plans) await run(plan);
     expect(ourTempDirs()).toEqual(tempBefore);
     // The watchdog's control socket is closed asynchronously right after the run; allow it a moment.
-    await waitFor(() => openFds().join() === fdsBefore.join(), 5000, 'descriptors to close').catch(() => {});
+    await waitFor('descriptors to close', () => openFds().join() === fdsBefore.join(), 5000).catch(() => {});
     expect(openFds()).toEqual(fdsBefore);
     expect(tempBefore).toEqual([]);
     fs.rmSync(process.env.TMPDIR, { recursive: true, force: true });

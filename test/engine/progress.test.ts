@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planFromInline, startRun } from '../../src/index.js';
-import { waitFor } from '../helpers/cli.js';
+import { waitFor } from '../helpers/index.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-progress-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -18,7 +18,7 @@ describe('RunHandle.progress()', () => {
       { facts: null },
     );
     const handle = startRun(plan, { stdout: null, stderr: null });
-    await waitFor(() => handle.progress()[1]?.stdoutBytes === 4, 30_000, 'the first line through cat');
+    await waitFor('the first line through cat', () => handle.progress()[1]?.stdoutBytes === 4, 30_000);
     const [first, second] = handle.progress();
     expect(first).toMatchObject({ index: 1, name: 'sh', state: 'running', stdoutBytes: null });
     expect(first!.stderrBytes).toBe('token progress-secret-value\n'.length);

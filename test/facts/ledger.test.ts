@@ -1,15 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProgram } from '../../src/engine/resolve/resolve-program.js';
@@ -23,35 +13,26 @@ import {
   recordNotStarted,
   recordStarted,
 } from '../../src/facts/ledger.js';
+import { putFile, type Scratch, scratchDir } from '../helpers/index.js';
 
-let root: string;
-let counter = 0;
+let scratch: Scratch;
 
 const savedTz = process.env.TZ;
 
 beforeAll(() => {
   // describeFact prints local times; pin them.
   process.env.TZ = 'UTC';
-  root = mkdtempSync(join(tmpdir(), 'safe-run-facts-'));
+  scratch = scratchDir('safe-run-facts-');
 });
 
 afterAll(() => {
   process.env.TZ = savedTz;
-  rmSync(root, { recursive: true, force: true });
+  scratch.remove();
 });
 
-function freshDir(): string {
-  counter += 1;
-  const dir = join(root, `case-${counter}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-function put(dir: string, name: string, content: string | Buffer, mode = 0o755): string {
-  const file = join(dir, name);
-  writeFileSync(file, content, { mode });
-  return file;
-}
+const freshDir = () => scratch.fresh();
+const put = (dir: string, name: string, content: string | Buffer, mode = 0o755) =>
+  putFile(dir, name, content, mode);
 
 // What a run does when a stage cannot start: resolve for real, then record the outcome.
 function failToStart(ledger: string, program: string, env: Record<string, string>, cwd: string, at?: string) {
@@ -218,7 +199,7 @@ describe('resolving facts', () => {
   it('treats a program named by a relative path as the file it names', () => {
     const a = freshDir();
     const b = freshDir();
-    const ledger = join(root, `relative-${counter}.jsonl`);
+    const ledger = join(freshDir(), 'relative.jsonl');
     failToStart(ledger, './build.sh', { PATH: '/usr/bin' }, a);
     failToStart(ledger, './build.sh', { PATH: '/usr/bin' }, b);
     expect(readFacts(ledger)).toHaveLength(2);
@@ -246,7 +227,11 @@ describe('reading a damaged ledger', () => {
   });
 
   it('reads a missing ledger as empty, without warnings', () => {
-    expect(readLedger(join(root, 'never-written.jsonl'))).toEqual({ facts: [], skipped: 0, warnings: [] });
+    expect(readLedger(join(scratch.root, 'never-written.jsonl'))).toEqual({
+      facts: [],
+      skipped: 0,
+      warnings: [],
+    });
   });
 });
 

@@ -7,6 +7,10 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(ROOT, 'bin', 'safe-run');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 
+// How long one safe-run may take before runCli kills it: a hang guard, never a speed check. A test
+// that runs the CLI n times in sequence gets n times this as its own limit.
+export const CLI_DEADLINE_MS = 30_000;
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -36,7 +40,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? CLI_DEADLINE_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -69,20 +73,6 @@ export async function runJson(
     );
   }
   return { result, report };
-}
-
-// Polls until `check` returns true or the deadline passes; never a fixed sleep.
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  deadlineMs = 10_000,
-  what = 'condition',
-): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 export function statuses(report: Report): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli, runJson } from '../helpers/cli.js';
+import { runCli, runJson } from '../helpers/index.js';
 
 describe('masking the report', () => {
   it('masks a secret typed on the command line in argv and in the table', async () => {

@@ -1,28 +1,14 @@
-import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { loadSpec } from '../../src/spec-file/load-spec.js';
-import { specDir } from './spec-files.js';
+import { findOnPath, scratchDir } from '../helpers/index.js';
 
 const examplesDir = join(import.meta.dirname, '../../docs/examples');
 const examples = readdirSync(examplesDir).filter((file) => file.endsWith('.yaml'));
-const dir = specDir();
+const dir = scratchDir('safe-run-spec-');
 afterAll(() => dir.remove());
-
-function onPath(program: string): boolean {
-  const candidates = isAbsolute(program)
-    ? [program]
-    : (process.env.PATH ?? '').split(delimiter).map((entry) => join(entry, program));
-  return candidates.some((candidate) => {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 describe('docs/examples', () => {
   test('has the examples docs/spec.md describes', () => {
@@ -39,7 +25,7 @@ describe('docs/examples', () => {
   test.each(examples)('%s is a valid spec whose programs are all on PATH', (file) => {
     const spec = loadSpec(join(examplesDir, file));
     expect(spec.stages.length).toBeGreaterThan(1);
-    for (const stage of spec.stages) expect(onPath(stage.argv[0]!), stage.argv[0]).toBe(true);
+    for (const stage of spec.stages) expect(findOnPath(stage.argv[0]!), stage.argv[0]).not.toBeNull();
   });
 
   test.each(examples)('%s loads the same from its JSON form', (file) => {

@@ -4,9 +4,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadSpec } from '../../src/spec-file/load-spec.js';
 import { PIPELINE_KEYS, STAGE_KEYS } from '../../src/spec-file/schema.js';
 import type { Settings, StageSpec } from '../../src/types.js';
-import { specDir } from './spec-files.js';
+import { scratchDir } from '../helpers/index.js';
 
-const dir = specDir();
+const dir = scratchDir('safe-run-spec-');
 afterAll(() => dir.remove());
 
 function load(yaml: string, name = 'pipeline.yaml') {

@@ -1,9 +1,9 @@
 import { chmodSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadSpec, parseSpec } from '../../src/spec-file/load-spec.js';
-import { linesOf, requestErrorOf, specDir } from './spec-files.js';
+import { linesOf, requestErrorOf, scratchDir } from '../helpers/index.js';
 
-const dir = specDir();
+const dir = scratchDir('safe-run-spec-');
 afterAll(() => dir.remove());
 
 function problems(yaml: string): string[] {

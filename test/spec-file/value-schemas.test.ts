@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { RequestError } from '../../src/errors.js';
 import {
   MAX_DURATION_MS,
   parseDuration,
@@ -10,6 +9,7 @@ import {
   type UnitValue,
 } from '../../src/inputs/read-units.js';
 import { DURATION_PATTERN, SIZE_PATTERN } from '../../src/spec-file/value-schemas.js';
+import { requestErrorOf } from '../helpers/index.js';
 
 // Whether the text is written as a value at all; a value out of range is still written as one.
 function wellFormed(read: (text: string) => UnitValue, text: string): boolean {
@@ -76,16 +76,6 @@ describe('the JSON Schema patterns', () => {
   });
 });
 
-function flagError(call: () => unknown): RequestError {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof RequestError) return error;
-    throw error;
-  }
-  throw new Error('expected a RequestError');
-}
-
 describe('the duration and size parsers the flags and spec files share', () => {
   test('convert durations to ms and sizes to bytes', () => {
     expect(['250ms', '5s', '1.5s', '2m', '1h'].map((text) => parseDuration(text, '--timeout'))).toEqual([
@@ -99,27 +89,27 @@ describe('the duration and size parsers the flags and spec files share', () => {
   test('accept durations up to the longest a Node timer can wait, and refuse longer ones', () => {
     expect(parseDuration('596h', '--timeout')).toBe(596 * 3_600_000);
     expect(parseDuration(`${MAX_DURATION_MS}ms`, '--timeout')).toBe(2 ** 31 - 1);
-    const error = flagError(() => parseDuration(`${MAX_DURATION_MS + 1}ms`, '--timeout'));
+    const error = requestErrorOf(() => parseDuration(`${MAX_DURATION_MS + 1}ms`, '--timeout'));
     expect(error.code).toBe('usage.duration-range');
-    expect(flagError(() => parseDuration('600h', '--kill-after')).message).toBe(
+    expect(requestErrorOf(() => parseDuration('600h', '--kill-after')).message).toBe(
       '--kill-after: "600h" is too long; the longest is 596h (about 24 days), the longest a Node timer can wait',
     );
   });
 
   test('name the flag and say how to write the value when it is not one', () => {
-    const error = flagError(() => parseDuration('5x', '--idle-timeout'));
+    const error = requestErrorOf(() => parseDuration('5x', '--idle-timeout'));
     expect(error.code).toBe('usage.duration');
     expect(error.message).toBe(
       '--idle-timeout: "5x" is not a duration; write seconds (10, 2.5) or a number with a unit: 250ms, 5s, 2m, 1h, 1d',
     );
-    expect(flagError(() => parseSize('10XB', '--max-stdout')).message).toBe(
+    expect(requestErrorOf(() => parseSize('10XB', '--max-stdout')).message).toBe(
       '--max-stdout: "10XB" is not a size; write bytes or a number with a unit: 64KiB, 10MB, 1GiB',
     );
   });
 
   test('refuse sizes too large to count exactly', () => {
     expect(parseSize(`${Number.MAX_SAFE_INTEGER}`, '--max-log')).toBe(Number.MAX_SAFE_INTEGER);
-    const error = flagError(() => parseSize('99999999999999999999GiB', '--max-log'));
+    const error = requestErrorOf(() => parseSize('99999999999999999999GiB', '--max-log'));
     expect(error.code).toBe('usage.size-range');
     expect(error.message).toBe(
       '--max-log: "99999999999999999999GiB" is too large; the largest size is 9007199254740991 bytes (8PiB)',
@@ -127,7 +117,7 @@ describe('the duration and size parsers the flags and spec files share', () => {
   });
 
   test('cut a long value in the message to keep it on one readable line', () => {
-    const message = flagError(() => parseDuration(`${'9'.repeat(500)}h`, '--timeout')).message;
+    const message = requestErrorOf(() => parseDuration(`${'9'.repeat(500)}h`, '--timeout')).message;
     expect(message.length).toBeLessThan(150);
   });
 });

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/cli.js';
-import { fixture } from './helpers.js';
+import { teardownFixture as fixture, waitFor } from '../helpers/index.js';
 
 let dir = '';
 let parentScript = '';
@@ -36,12 +35,12 @@ describe('the watchdog guards files', () => {
     parent.stdout.on('data', (chunk: Buffer) => {
       line += chunk.toString();
     });
-    await waitFor(() => line.includes('\n'), 20_000, 'the fixture to create its files');
+    await waitFor('the fixture to create its files', () => line.includes('\n'), 20_000);
     const { watchdog } = JSON.parse(line) as { watchdog: number };
     expect(existsSync(watched)).toBe(true);
     parent.kill('SIGKILL');
-    await waitFor(() => !existsSync(watched), 20_000, 'the watched file to be removed');
-    await waitFor(() => !existsSync(`/proc/${watchdog}`), 20_000, 'the watchdog to exit');
+    await waitFor('the watched file to be removed', () => !existsSync(watched), 20_000);
+    await waitFor('the watchdog to exit', () => !existsSync(`/proc/${watchdog}`), 20_000);
     expect(readFileSync(forgotten, 'utf8')).toBe('published');
   });
 });

@@ -2,7 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killGroups, sweepMarked, terminate } from '../../src/teardown/kill-tree.js';
 import { findByMarker, listProcesses, readProcess } from '../../src/teardown/proc-scan.js';
-import { exited, fixture, isAlive, killEverything, newMarker, spawnStage, waitFor } from './helpers.js';
+import {
+  exited,
+  isAlive,
+  killEverything,
+  newMarker,
+  spawnStage,
+  teardownFixture,
+  waitFor,
+} from '../helpers/index.js';
 
 let marker = newMarker();
 
@@ -22,7 +30,7 @@ function started(command: string, count: number) {
 }
 
 async function startEscape(): Promise<ChildProcess> {
-  const stage = spawnStage(['/bin/sh', fixture('escape.sh')], marker);
+  const stage = spawnStage(['/bin/sh', teardownFixture('escape.sh')], marker);
   await started('sleep 300', 3);
   return stage;
 }
@@ -69,7 +77,7 @@ describe('sweepMarked', () => {
   });
 
   it('keeps sweeping until no new process appears, so a forking tree is gone in one call', async () => {
-    const stage = spawnStage(['/bin/sh', fixture('branch.sh'), '400'], marker);
+    const stage = spawnStage(['/bin/sh', teardownFixture('branch.sh'), '400'], marker);
     await started('sleep 300', 20);
     const signalled = sweepMarked({ ...marker, signal: 'SIGKILL' });
     expect(signalled.some((p) => p.pid === stage.pid)).toBe(true);
@@ -104,7 +112,7 @@ describe('sweepMarked', () => {
 
 describe('terminate', () => {
   it('leaves nothing of a tree of 200 processes, setsid branches included', async () => {
-    const stage = spawnStage(['/bin/sh', fixture('tree.sh'), '10', '19'], marker);
+    const stage = spawnStage(['/bin/sh', teardownFixture('tree.sh'), '10', '19'], marker);
     await started('sleep 300', 190);
     const before = marked();
     expect(before.length).toBe(201);
@@ -117,7 +125,7 @@ describe('terminate', () => {
   });
 
   it('SIGKILLs a process that ignores SIGTERM once killAfterMs has passed', async () => {
-    const stubborn = spawnStage(['/bin/sh', fixture('ignore-term.sh')], marker);
+    const stubborn = spawnStage(['/bin/sh', teardownFixture('ignore-term.sh')], marker);
     const polite = spawnStage(['sleep', '300'], marker);
     await started('sleep 300', 2);
     const t0 = Date.now();

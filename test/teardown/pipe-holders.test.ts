@@ -1,11 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, readSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findPipeHolders } from '../../src/teardown/pipe-holders.js';
 import { findByMarker } from '../../src/teardown/proc-scan.js';
-import { exited, fixture, killEverything, newMarker, spawnStage, waitFor } from './helpers.js';
+import {
+  exited,
+  killEverything,
+  makePipe as makeFifoPipe,
+  newMarker,
+  spawnStage,
+  teardownFixture,
+  waitFor,
+} from '../helpers/index.js';
 
 let marker = newMarker();
 const openFds: number[] = [];
@@ -16,25 +21,16 @@ afterEach(async () => {
   marker = newMarker();
 });
 
-// A real pipe without a native addon, as the engine makes them: a FIFO opened from both sides in a
-// private directory, then unlinked.
+// A pipe whose read end the test closes afterwards (its write end goes to the stage or is closed).
 function makePipe(): { reader: number; writer: number } {
-  const dir = mkdtempSync(join(tmpdir(), 'safe-run-test-'));
-  const path = join(dir, 'fifo');
-  spawnSync('mkfifo', ['-m', '600', path]);
-  const both = openSync(path, 'r+');
-  const reader = openSync(path, 'r');
-  const writer = openSync(path, 'w');
-  closeSync(both);
-  unlinkSync(path);
-  rmSync(dir, { recursive: true });
-  openFds.push(reader);
-  return { reader, writer };
+  const pipe = makeFifoPipe();
+  openFds.push(pipe.reader);
+  return pipe;
 }
 
 // The classic hang: `sh -c 'sleep 300 & echo hi'` exits, its background sleep keeps stdout open.
 async function startHolder(reader: number, writer: number) {
-  const leader = spawnStage(['/bin/sh', fixture('holder.sh')], marker, {
+  const leader = spawnStage(['/bin/sh', teardownFixture('holder.sh')], marker, {
     stdio: ['ignore', writer, 'ignore'],
   });
   closeSync(writer);

@@ -1,7 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   describeBlocked,
@@ -11,7 +8,7 @@ import {
   readProcess,
   scanProcesses,
 } from '../../src/teardown/proc-scan.js';
-import { exited, killEverything, newMarker, spawnStage, waitFor } from './helpers.js';
+import { exited, killEverything, makePipe, newMarker, spawnStage, waitFor } from '../helpers/index.js';
 
 let marker = newMarker();
 const cleanups: (() => void)[] = [];
@@ -45,14 +42,30 @@ describe('listProcesses', () => {
   it('keeps working while processes appear and vanish under it', async () => {
     const churn = spawnStage(['/bin/sh', '-c', 'while :; do /bin/true; done'], marker);
     await waitFor('the churn to start', () => readProcess(churn.pid!));
-    for (let i = 0; i < 100; i++) {
+    // Enough scans that processes came and went during them, counted in processes created rather
+    // than in a number of scans: on a loaded machine each scan is slower and races with more exits.
+    const start = lastPid();
+    let scans = 0;
+    while (scans < 10 || createdSince(start) < 200) {
       for (const info of listProcesses()) {
         expect(Number.isInteger(info.pid) && Number.isInteger(info.pgid)).toBe(true);
       }
       expect(findByMarker(marker.name, marker.value).length).toBeGreaterThan(0);
+      scans += 1;
     }
   });
 });
+
+// The pid the kernel handed out last (the last field of /proc/loadavg).
+function lastPid(): number {
+  return Number(readFileSync('/proc/loadavg', 'utf8').trim().split(' ').pop());
+}
+
+// Processes created since the kernel handed out `start`, across a wrap of the pid counter.
+function createdSince(start: number): number {
+  const max = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+  return (lastPid() - start + max) % max;
+}
 
 describe('findByMarker', () => {
   it('finds exactly the processes whose environment has NAME=value, not a longer value', async () => {
@@ -120,18 +133,8 @@ describe('scanProcesses', () => {
 
 describe('describeBlocked', () => {
   it('shows a writer stuck on a full pipe: sleeping in the pipe write, in write(2) on fd 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'safe-run-test-'));
-    const path = join(dir, 'fifo');
-    spawnSync('mkfifo', ['-m', '600', path]);
-    const both = openSync(path, 'r+');
-    const reader = openSync(path, 'r');
-    const writer = openSync(path, 'w');
-    closeSync(both);
-    unlinkSync(path);
-    cleanups.push(() => {
-      closeSync(reader);
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { reader, writer } = makePipe();
+    cleanups.push(() => closeSync(reader));
     const yes = spawnStage(['yes'], marker, { stdio: ['ignore', writer, 'ignore'] });
     closeSync(writer);
     const blocked = await waitFor('yes to block', () => {

@@ -7,14 +7,14 @@ import { findByMarker, readProcess } from '../../src/teardown/proc-scan.js';
 import { startWatchdog } from '../../src/teardown/watchdog.js';
 import {
   exited,
-  FIXTURES,
-  fixture,
   isAlive,
   killEverything,
   newMarker,
   spawnStage,
+  TEARDOWN_FIXTURES,
+  teardownFixture,
   waitFor,
-} from './helpers.js';
+} from '../helpers/index.js';
 
 let marker = newMarker();
 const watchdogs: number[] = [];
@@ -26,7 +26,7 @@ beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), 'safe-run-test-'));
   parentScript = join(bundleDir, 'watchdog-parent.mjs');
   await build({
-    entryPoints: [fixture('watchdog-parent.ts')],
+    entryPoints: [teardownFixture('watchdog-parent.ts')],
     outfile: parentScript,
     bundle: true,
     platform: 'node',
@@ -56,7 +56,7 @@ interface ParentReport {
 
 // Starts the stand-in for safe-run and waits until its stages and the setsid'ed grandchildren run.
 async function startParent(mode: 'hold' | 'disarm' | 'return' | 'unwatch', otherValue = '') {
-  const argv = [process.execPath, parentScript, FIXTURES, marker.value, mode, otherValue];
+  const argv = [process.execPath, parentScript, TEARDOWN_FIXTURES, marker.value, mode, otherValue];
   const parent = spawnStage(argv, parentMarker(), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,56 +1,23 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Resolution, resolveProgram } from '../../../src/engine/resolve/resolve-program.js';
+import { bashStatus, putFile, scratchDir } from '../../helpers/index.js';
 
 // Every case is a real file in a temp dir, and every exit code is checked against real bash running
 // the same program with the same PATH and working directory.
 
-let root: string;
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'safe-run-resolve-'));
-});
-
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
-
-let counter = 0;
-function freshDir(): string {
-  counter += 1;
-  const dir = join(root, `case-${counter}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-function put(dir: string, name: string, content: string | Buffer, mode = 0o755): string {
-  const file = join(dir, name);
-  mkdirSync(join(file, '..'), { recursive: true });
-  writeFileSync(file, content);
-  chmodSync(file, mode);
-  return file;
-}
+const scratch = scratchDir('safe-run-resolve-');
+afterAll(() => scratch.remove());
+const freshDir = scratch.fresh;
+// Executable unless told otherwise: most cases are programs.
+const put = (dir: string, name: string, content: string | Buffer, mode = 0o755) =>
+  putFile(dir, name, content, mode);
 
 const SCRIPT = '#!/bin/sh\nexit 0\n';
 
 function envWith(pathValue: string | undefined): Record<string, string | undefined> {
   return { HOME: process.env.HOME, PATH: pathValue };
-}
-
-// What bash's own exit status is when asked to run `program` (0 when it ran our `exit 0` fixtures).
-function bashStatus(program: string, env: Record<string, string | undefined>, cwd: string): number | null {
-  const clean: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) clean[key] = value;
-  const result = spawnSync('/bin/bash', ['-c', '"$0"', program], {
-    env: clean,
-    cwd,
-    stdio: 'ignore',
-    timeout: 30_000,
-  });
-  return result.status;
 }
 
 function expectFailure(resolution: Resolution): Extract<Resolution, { ok: false }> {
@@ -384,7 +351,7 @@ describe('the interpreter line', () => {
 describe('ELF programs', () => {
   // A real dynamically linked program from this machine, copied and patched.
   function realElf(): Buffer {
-    const resolved = expectSuccess(resolveProgram('true', envWith('/usr/bin:/bin'), root));
+    const resolved = expectSuccess(resolveProgram('true', envWith('/usr/bin:/bin'), scratch.root));
     return readFileSync(resolved.path);
   }
 

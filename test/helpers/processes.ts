@@ -1,13 +1,15 @@
-import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Marker } from '../../src/teardown/marker.js';
+import { waitFor } from './poll.js';
 
-export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/teardown');
+export const TEARDOWN_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/teardown');
 
-export function fixture(name: string): string {
-  return join(FIXTURES, name);
+export function teardownFixture(name: string): string {
+  return join(TEARDOWN_FIXTURES, name);
 }
 
 let counter = 0;
@@ -37,27 +39,50 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-export function isAlive(pid: number): boolean {
+function stateOf(pid: number | string): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
   } catch {
-    return false;
+    return null;
   }
 }
 
-type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+// Alive: present and not a zombie (a zombie is already dead, only not reaped).
+export function isAlive(pid: number): boolean {
+  const state = stateOf(pid);
+  return state !== null && state !== 'Z' && state !== 'X';
+}
 
-// Polls until `probe` returns something truthy, and returns that; fails with `what` at the deadline.
-export async function waitFor<T>(what: string, probe: () => T, timeoutMs = 20_000): Promise<Truthy<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value as Truthy<T>;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+// Live processes whose command line is `command` followed by arguments. Tests that use it make the
+// command unique to their run, since other runs of the suite may share the machine.
+export function aliveByCommand(command: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.startsWith(`${command} `) && isAlive(Number(entry))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return found;
+}
+
+// A real pipe without a native addon, as the engine makes them: a FIFO opened from both sides in a
+// private directory, then unlinked. The caller closes both ends.
+export function makePipe(): { reader: number; writer: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'safe-run-test-'));
+  const path = join(dir, 'fifo');
+  spawnSync('mkfifo', ['-m', '600', path]);
+  const both = openSync(path, 'r+');
+  const reader = openSync(path, 'r');
+  const writer = openSync(path, 'w');
+  closeSync(both);
+  unlinkSync(path);
+  rmSync(dir, { recursive: true });
+  return { reader, writer };
 }
 
 // Independent of the code under test on purpose: cleanup must work even when that code is broken.

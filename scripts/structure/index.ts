@@ -1,0 +1,2 @@
+export * from './import-graph.js';
+export * from './judge-structure.js';

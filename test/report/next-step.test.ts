@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { nextStep } from '../../src/engine/report/next-step.js';
+import type { StageResult, StageStatus } from '../../src/types.js';
+import { reportOf, settingsWith, stageResult, streamReport } from '../helpers/index.js';
+
+// A failed run of `stages`, whose verdict blames stage `blamed`.
+function blaming(blamed: number, stages: StageResult[], sigpipe: 'tolerate' | 'fail' = 'tolerate') {
+  return reportOf(stages, {
+    verdict: { ok: false, exitCode: 1, blamedStage: blamed, reason: 'test' },
+    settings: settingsWith({ sigpipe }),
+  });
+}
+
+function alone(status: StageStatus, overrides: Partial<StageResult> = {}) {
+  return blaming(1, [stageResult(1, status, { name: 'job', argv: ['job'], ...overrides })]);
+}
+
+describe('nextStep for a failed run', () => {
+  it.each([
+    {
+      what: 'a program that is not there',
+      report: alone('not-started', {
+        error: { code: 'ENOENT', message: 'not found', exitCode: 127, during: 'preflight' },
+      }),
+      next: 'stage 1 "job" could not start (ENOENT): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then',
+    },
+    {
+      what: 'a start the kernel refused',
+      report: alone('not-started', {
+        error: { code: 'E2BIG', message: 'argument list too long', exitCode: 126, during: 'start' },
+      }),
+      next: 'stage 1 "job" was refused by the kernel when it started (E2BIG): argument list too long',
+    },
+    {
+      what: 'a time limit',
+      report: alone('timeout', {
+        stop: {
+          reason: 'the pipeline timeout (1.00s)',
+          afterMs: 1000,
+          signals: ['SIGTERM'],
+          snapshot: [],
+          deadlock: null,
+          waitingForStage: null,
+        },
+      }),
+      next: 'stage 1 "job" was stopped by a time limit (the pipeline timeout (1.00s)): find out why it is slow or stuck before raising the limit',
+    },
+    {
+      what: 'an output cap',
+      report: alone('limit'),
+      next: 'stage 1 "job" was stopped for writing more than its cap: raise --max-stdout/--max-stderr or use --on-limit truncate',
+    },
+    {
+      what: 'a SIGKILL safe-run did not send',
+      report: alone('signaled', { signal: 'SIGKILL' }),
+      next: 'stage 1 "job" was killed by SIGKILL, not sent by safe-run: often the kernel\'s out-of-memory killer (see the system log)',
+    },
+    {
+      what: 'another signal safe-run did not send',
+      report: alone('signaled', { signal: 'SIGSEGV' }),
+      next: 'stage 1 "job" was killed by SIGSEGV, not sent by safe-run; read its stderr (stages[0].stderr in the JSON report)',
+    },
+    {
+      what: 'grep finding nothing',
+      report: alone('failed', { name: 'grep', argv: ['/usr/bin/grep', 'x'], exitCode: 1 }),
+      next: 'stage 1 "grep" exited 1, which for grep means "no line was selected": if that is a valid result, add --ok-codes grep=0,1 (or contract: lenient on the stage in a spec); otherwise read its stderr (stages[0].stderr in the JSON report)',
+    },
+    {
+      what: 'a failure that said why',
+      report: alone('failed', {
+        exitCode: 2,
+        stderr: streamReport({ text: 'first\n  cannot open x  \n\n' }),
+      }),
+      next: 'stage 1 "job" failed with exit 2; its last stderr line: "cannot open x"',
+    },
+    {
+      what: 'a failure whose last line is long',
+      report: alone('failed', { exitCode: 2, stderr: streamReport({ text: `${'e'.repeat(250)}\n` }) }),
+      next: `stage 1 "job" failed with exit 2; its last stderr line: "${'e'.repeat(200)}..."`,
+    },
+    {
+      what: 'a silent failure with a log',
+      report: alone('failed', { exitCode: 2, stderr: streamReport({ logFile: '/tmp/logs/1-job.stderr' }) }),
+      next: 'stage 1 "job" failed with exit 2; it wrote nothing to stderr (whole stream: /tmp/logs/1-job.stderr)',
+    },
+    {
+      what: 'a cancelled stage',
+      report: alone('cancelled'),
+      next: 'stage 1 "job" ended as cancelled; see report.verdict.reason',
+    },
+  ])('for $what', ({ report, next }) => {
+    expect(nextStep(report)).toBe(next);
+  });
+
+  it('for a SIGPIPE under --sigpipe fail, offers tolerate', () => {
+    const report = blaming(1, [stageResult(1, 'sigpipe', { name: 'yes' }), stageResult(2, 'ok')], 'fail');
+    expect(nextStep(report)).toBe(
+      'stage 1 "yes" was killed by SIGPIPE because its reader closed early; if that is intended, run with --sigpipe tolerate',
+    );
+  });
+
+  it('for a SIGPIPE whose reader failed, points at the reader', () => {
+    const report = blaming(1, [stageResult(1, 'sigpipe', { name: 'yes' }), stageResult(2, 'failed')]);
+    expect(nextStep(report)).toBe(
+      'stage 1 "yes" was killed by SIGPIPE: its reader stopped reading and did not succeed; look at the stage after it',
+    );
+  });
+
+  it("for the last stage's SIGPIPE, points at safe-run's own stdout", () => {
+    const report = blaming(2, [stageResult(1, 'ok'), stageResult(2, 'sigpipe', { name: 'cat' })]);
+    expect(nextStep(report)).toBe(
+      'stage 2 "cat" was killed by SIGPIPE: its reader stopped reading (safe-run could not write its own stdout; see warnings)',
+    );
+  });
+
+  it.each([
+    { exitCode: 124, next: /^a time limit fired after every stage had exited/ },
+    { exitCode: 130, next: /^safe-run was interrupted: run again when you mean to$/ },
+  ])('with nobody to blame and exit $exitCode', ({ exitCode, next }) => {
+    const report = reportOf([stageResult(1, 'ok')], {
+      verdict: { ok: false, exitCode, blamedStage: null, reason: 'test' },
+    });
+    expect(nextStep(report)).toMatch(next);
+  });
+});
+
+describe('nextStep for a run that was ok', () => {
+  const cut = streamReport({ truncated: true, omittedBytes: 10 });
+  it.each([
+    { what: 'nothing was cut', stages: [stageResult(1, 'ok')], streamed: false, next: null },
+    {
+      what: 'stderr was cut',
+      stages: [stageResult(1, 'ok', { stderr: cut }), stageResult(2, 'ok')],
+      streamed: false,
+      next: 'ok; stage 1 "stage1" wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything',
+    },
+    {
+      what: 'stderr was cut but logged whole',
+      stages: [stageResult(1, 'ok', { stderr: { ...cut, logFile: '/tmp/l' } })],
+      streamed: false,
+      next: null,
+    },
+    {
+      what: "the last stage's stdout was cut and not streamed",
+      stages: [stageResult(1, 'ok', { stdout: cut })],
+      streamed: false,
+      next: 'ok; stage 1 "stage1" wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything',
+    },
+    {
+      what: "the last stage's stdout was cut in the report but streamed whole",
+      stages: [stageResult(1, 'ok', { stdout: cut })],
+      streamed: true,
+      next: null,
+    },
+  ])('when $what', ({ stages, streamed, next }) => {
+    expect(nextStep(reportOf(stages), streamed)).toBe(next);
+  });
+});
