@@ -1,23 +1,13 @@
+import type { Sighting } from '../types.js';
+
 // The ledger is an append-only log of these events, one JSON object per line. Writers only ever
 // append one whole line; readers fold the events into facts (fold-facts.ts). Every line starts with
 // `{"v":1,"event":` so a reader can find a record glued behind a torn one.
 
-export interface NotStartedEvent {
+export interface NotStartedEvent extends Sighting {
   v: 1;
   event: 'not-started';
   at: string;
-  // argv[0] as the user asked for it.
-  program: string;
-  cwd: string;
-  // The file PATH lookup (or the path given) led to, null when nothing was found.
-  found: string | null;
-  code: string;
-  cause: string;
-  exitCode: number;
-  message: string;
-  interpreter: string | null;
-  // PATH as the stage saw it, null when unset.
-  pathVar: string | null;
   host: string;
   pid: number;
   // Set when long fields were shortened to keep the line small.

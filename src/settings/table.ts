@@ -1,3 +1,10 @@
+import {
+  LEFTOVERS_MODES,
+  LIVE_STDOUT_MODES,
+  ON_LIMIT_ACTIONS,
+  POLICIES,
+  SIGPIPE_MODES,
+} from '../model/setting-values.js';
 import type { Settings } from '../types.js';
 import {
   directoryKind,
@@ -11,7 +18,6 @@ import {
   stdinKind,
   switchKind,
 } from './kinds.js';
-import { LEFTOVERS_MODES, LIVE_STDOUT_MODES, ON_LIMIT_ACTIONS, POLICIES, SIGPIPE_MODES } from './values.js';
 
 // One pipeline-wide setting, everywhere it appears. The commander options (src/cli/options.ts), the
 // spec schema's pipeline keys (src/spec-file/schema.ts, and so docs/schema/spec.schema.json),

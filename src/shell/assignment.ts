@@ -1,4 +1,4 @@
-import type { Assignment, Word } from './syntax.js';
+import type { Assignment, Word } from '../model/shell-syntax.js';
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 

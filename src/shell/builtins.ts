@@ -1,5 +1,5 @@
+import type { SimpleCommand } from '../model/shell-syntax.js';
 import { refuseConstruct } from './refuse.js';
-import type { SimpleCommand } from './syntax.js';
 
 // Bash builtins that also exist as programs or that people type as commands. They run inside a
 // `bash --norc --noprofile` of their own, so that their behaviour (echo's options, printf's formats,

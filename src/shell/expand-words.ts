@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
+import type { Assignment, Word } from '../model/shell-syntax.js';
 import { bashPath, quoteForBash } from './bash-path.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
-import type { Assignment, Word } from './syntax.js';
 
 // What to expand: a word into fields (split and globbed, as a command argument or a redirection
 // target), or one command's NAME=value prefixes into values (no splitting, left to right, each seeing

@@ -1,6 +1,6 @@
 import { nextStep } from '../engine/report/next-step.js';
+import type { ListItem } from '../model/shell-syntax.js';
 import type { Report, Settings, StageResult, StepReport, Verdict } from '../types.js';
-import type { ListItem } from './syntax.js';
 
 // One list item after the run: its report when it ran (stages numbered within the step), else null.
 export interface StepOutcome {

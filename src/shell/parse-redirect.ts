@@ -1,8 +1,8 @@
+import type { Redirect, RedirectOp } from '../model/shell-syntax.js';
 import { heredocDelimiter } from './heredoc-substitution.js';
 import { refuseConstruct, refuseSyntax } from './refuse.js';
 import { isMeta, scanWord } from './scan-word.js';
 import type { SourceText } from './source-text.js';
-import type { Redirect, RedirectOp } from './syntax.js';
 
 // A here-document whose body comes after the end of the current line.
 export interface PendingHeredoc {

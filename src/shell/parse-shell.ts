@@ -1,3 +1,4 @@
+import type { ListItem, Pipeline, Script, SimpleCommand, Word } from '../model/shell-syntax.js';
 import { assignmentOf } from './assignment.js';
 import { isInertBody, readHeredocBody } from './heredoc-substitution.js';
 import { isRedirectStart, type PendingHeredoc, parseRedirect } from './parse-redirect.js';
@@ -5,7 +6,6 @@ import { refuseConstruct, refuseSyntax } from './refuse.js';
 import { checkAssignedName, checkCommandWord } from './reserved-words.js';
 import { scanWord } from './scan-word.js';
 import { checkControlCharacters, SourceText } from './source-text.js';
-import type { ListItem, Pipeline, Script, SimpleCommand, Word } from './syntax.js';
 
 const APPEND = /^([A-Za-z_][A-Za-z0-9_]*)\+=/;
 

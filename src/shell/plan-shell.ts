@@ -1,9 +1,9 @@
 import { assignStageNames } from '../inputs/stage-names.js';
+import type { Script } from '../model/shell-syntax.js';
 import type { FallbackInfo, Plan, StageSpec } from '../types.js';
 import { builtinKind } from './builtins.js';
 import { parseShell } from './parse-shell.js';
 import { isRefusal, refuseConstruct } from './refuse.js';
-import type { Script } from './syntax.js';
 
 export interface ParsedText {
   script: Script | null;

@@ -1,13 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { assignStageNames } from '../inputs/stage-names.js';
+import type { Pipeline, Redirect, SimpleCommand, Word } from '../model/shell-syntax.js';
 import type { StageRedirect, StageSpec } from '../types.js';
 import { assignmentOf } from './assignment.js';
 import { bashPath } from './bash-path.js';
 import { type BuiltinKind, builtinKind, builtinScript, cdScript } from './builtins.js';
 import { type ExpansionRequest, expandWords } from './expand-words.js';
 import type { ShellState } from './shell-state.js';
-import type { Pipeline, Redirect, SimpleCommand, Word } from './syntax.js';
 
 // A word and what it expanded to, for --dry-run and the report.
 export interface Expansion {

@@ -1,5 +1,5 @@
+import type { Word } from '../model/shell-syntax.js';
 import { refuseConstruct, refuseSyntax } from './refuse.js';
-import type { Word } from './syntax.js';
 
 // What bash makes of a reserved word in command position, by the name people know it by.
 const CONSTRUCTS = new Map<string, string>([

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
+import type { ListItem } from '../model/shell-syntax.js';
 import type { Report, Settings, ShellPlan, Verdict } from '../types.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { childEnvironment, type ShellState } from './shell-state.js';
 import { applyAssignments, stateStepReport } from './state-step.js';
-import type { ListItem } from './syntax.js';
 
 export interface ShellRunHandle extends RunHandle {
   readonly result: Promise<{ report: Report; state: ShellState }>;

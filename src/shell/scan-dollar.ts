@@ -1,7 +1,7 @@
+import type { Scanned } from '../model/shell-syntax.js';
 import { matchHeredocSubstitution } from './heredoc-substitution.js';
 import { refuseConstruct } from './refuse.js';
 import type { SourceText } from './source-text.js';
-import type { Scanned } from './syntax.js';
 
 // Variables whose value in safe-run's expander would differ from the one the reference bash gives
 // (they name a process, a time, a line or a random number), or whose expansion is not a plain value.

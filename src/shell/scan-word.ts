@@ -1,9 +1,9 @@
+import type { Scanned, Word, WordPart } from '../model/shell-syntax.js';
 import { refuseConstruct, refuseSyntax } from './refuse.js';
 import { scanDollar } from './scan-dollar.js';
 import type { SourceText } from './source-text.js';
-import type { Scanned, Word, WordPart } from './syntax.js';
 
-export type { Scanned } from './syntax.js';
+export type { Scanned } from '../model/shell-syntax.js';
 
 const META = new Set([' ', '\t', '\n', '|', '&', ';', '<', '>', '(', ')']);
 

@@ -1,6 +1,6 @@
 // The typed syntax tree of the part of bash that safe-run interprets itself. Every node keeps the
 // 1-based column (in characters) and line where it was written, so that a refusal or a report can
-// point at it. Produced by parseShell (parse-shell.ts), consumed by the expander and the interpreter.
+// point at it. Produced by parseShell (src/shell/), consumed by the expander and the interpreter.
 
 export interface Position {
   col: number;

@@ -1,4 +1,4 @@
-// The value lists of the enumerated settings, written once: the types in src/types.ts, the commander
+// The value lists of the enumerated settings, written once: the types in src/model/, the commander
 // choices, the zod schema and the docs all come from these.
 
 export const POLICIES = ['pipefail', 'first-failure', 'last'] as const;

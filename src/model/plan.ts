@@ -1,0 +1,93 @@
+import type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './setting-values.js';
+import type { Script } from './shell-syntax.js';
+
+// What every input (argv, -c text, a spec file, the library) becomes before anything runs.
+
+// A redirection of one stage, applied left to right before it starts (src/engine/apply-redirects.ts).
+// `path` is relative to the stage's directory; `ambiguous` is a target that expanded to other than
+// one word, which fails the stage when reached, as in bash.
+export type StageRedirect =
+  | { kind: 'file'; fd: 0 | 1 | 2; path: string; mode: 'read' | 'write' | 'append'; line?: number }
+  | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
+  | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
+  | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
+
+export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };
+
+// One stage as the user declared it, after validation.
+export interface StageSpec {
+  name: string;
+  // argv[0] is the program as asked (a name looked up on PATH, or a path).
+  argv: string[];
+  // Variables added to (or overriding) the inherited environment.
+  env: Record<string, string>;
+  cwd: string | null;
+  okCodes: number[];
+  // An optional stage's failure is shown but never decides the verdict.
+  optional: boolean;
+  timeoutMs: number | null;
+  maxStdout: number | null;
+  maxStderr: number | null;
+  // Redirections of the stage's own stdin, stdout and stderr (-c text); absent: none.
+  redirects?: StageRedirect[];
+  // The argv actually executed when it differs from `argv` (a bash builtin run by bash); absent: argv.
+  launch?: string[];
+  // The line of the -c text the command is on, for bash's messages ("bash: line 2: x: command not found").
+  line?: number;
+}
+
+// Pipeline-wide settings; the effective values are echoed in the report.
+export interface Settings {
+  policy: Policy;
+  sigpipe: SigpipeMode;
+  stdin: StdinSource;
+  timeoutMs: number | null;
+  idleTimeoutMs: number | null;
+  // Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]",
+  // "Password:"): it waits for an answer nobody will give. Null: never (the default outside --agent).
+  promptWaitMs: number | null;
+  killAfterMs: number;
+  drainTimeoutMs: number;
+  maxStdout: number;
+  maxStderr: number;
+  onLimit: OnLimit;
+  // The last stage's stdout is the pipeline's product: streamed whole by default, or capped like stderr.
+  liveStdout: LiveStdoutMode;
+  logDir: string | null;
+  maxLog: number;
+  leftovers: LeftoversMode;
+  failFast: boolean;
+  // Names of environment variables whose values are masked, in addition to the secret-looking ones.
+  mask: string[];
+  // Path of the environment-facts ledger, or null when disabled.
+  facts: string | null;
+}
+
+export interface Plan {
+  source: 'argv' | 'inline' | 'spec';
+  stages: StageSpec[];
+  settings: Settings;
+  // The environment stages start from instead of safe-run's own (a -c step after export or cd).
+  env?: Record<string, string>;
+  // -c text interpreted by safe-run as a list of steps (absent for argv, spec and --fallback runs).
+  shell?: ShellPlan;
+  // The directory the run starts in (--cwd); absent: safe-run's own.
+  cwd?: string;
+  // Set when --fallback bash hands the text to bash as one stage.
+  fallback?: FallbackInfo;
+  // As bash: a stage whose program cannot start fails alone (127/126) and the others run. Without
+  // it (argv and spec runs), nothing starts when one stage cannot.
+  startEach?: boolean;
+}
+
+export interface ShellPlan {
+  script: Script;
+  // Accepted exit codes of each command of the text, in the order written (from --ok-codes).
+  okCodes: number[][];
+}
+
+// The text was run by bash as one stage, because of a construct safe-run does not interpret.
+export interface FallbackInfo {
+  construct: string;
+  column: number;
+}
