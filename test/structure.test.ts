@@ -19,10 +19,7 @@ import {
 // entry that no longer matches fails the check too, so that it is deleted when it is paid.
 const KNOWN_DEBT: Debt = {
   fileCycles: [],
-  partCycles: [
-    ['src/cli/', 'src/mcp/'],
-    ['src/defaults.ts', 'src/inputs/', 'src/output/', 'src/settings/', 'src/spec-file/'],
-  ],
+  partCycles: [['src/defaults.ts', 'src/inputs/', 'src/output/', 'src/settings/', 'src/spec-file/']],
   longFiles: ['src/engine/supervisor.ts', 'src/teardown/proc-scan.ts'],
   longFunctions: [
     'src/cli/main.ts:execute',

@@ -35,7 +35,7 @@ async function runSubcommand(args: string[], io: CliIO): Promise<number | null> 
     return 0;
   }
   if (args[0] === 'mcp') {
-    const { mcpCommand } = await import('../mcp/mcp-command.js');
+    const { mcpCommand } = await import('./mcp-command.js');
     return mcpCommand(args.slice(1), io);
   }
   if (args[0] === 'inspect') {

@@ -1,12 +1,12 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command, CommanderError } from 'commander';
-import type { CliIO } from '../cli/cli-io.js';
-import { requestErrorFrom } from '../cli/commander-error.js';
 import { defaultLedgerPath } from '../facts/ledger.js';
 import { parseDuration, parseSize } from '../inputs/read-units.js';
+import { createServer, type ServerOptions } from '../mcp/server.js';
+import { Session } from '../mcp/session.js';
 import type { Settings } from '../types.js';
-import { createServer, type ServerOptions } from './server.js';
-import { Session } from './session.js';
+import type { CliIO } from './cli-io.js';
+import { requestErrorFrom } from './commander-error.js';
 
 declare const SAFE_RUN_VERSION: string;
 
