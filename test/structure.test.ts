@@ -23,7 +23,6 @@ const KNOWN_DEBT: Debt = {
   longFiles: ['src/engine/supervisor.ts', 'src/teardown/proc-scan.ts'],
   longFunctions: [
     'src/cli/main.ts:execute',
-    'src/cli/options.ts:buildProgram',
     'src/engine/stream-sinks.ts:createStreamSinks',
     'src/output/check-command.ts:runCheckCommand',
     'src/policy/verdict.ts:decideVerdict',

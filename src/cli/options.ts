@@ -3,6 +3,7 @@ import { RequestError } from '../errors.js';
 import type { FlagValue } from '../settings/kinds.js';
 import { settingRows } from '../settings/table.js';
 import { requestErrorFrom } from './commander-error.js';
+import { ciOptions, collect, inputOptions, productOptions, reportOptions } from './program-options.js';
 
 // What the command line said, before it is merged with a spec file and defaults into a Plan.
 export interface CliOptions {
@@ -41,8 +42,6 @@ export interface ParsedCli {
   answered: string | null;
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
 // " (default: 5s)"; nothing for an unset value, a switch that is off or an empty list.
 export function helpDefault<T>(value: T, show: (value: T) => string): string {
   const unset = value === null || value === false || (Array.isArray(value) && value.length === 0);
@@ -75,63 +74,10 @@ function buildProgram(version: string): Command {
         'More: safe-run schema (the spec format), safe-run facts (programs this machine could not start).',
     )
     .version(version, '-V, --version')
-    .argument('[command...]', 'one stage: the program and its arguments (after --)')
-    .option('-c, --command <text>', 'a command line as bash reads it: pipelines, && || ; lists, redirections')
-    .option('-f, --file <spec>', 'a pipeline spec file (.yaml, .yml, .json; - for stdin)')
-    .addOption(
-      new Option(
-        '--fallback <shell>',
-        '-c text with a construct safe-run does not interpret (loops, subshells...): run it under bash as one stage',
-      ).choices(['bash']),
-    )
-    .option('--cwd <dir>', 'the directory every stage runs in (default: the current one)')
-    .option(
-      '--ok-codes <stage=codes>',
-      'accepted exit codes for a stage, by name or 1-based index: grep=0,1 (repeatable)',
-      collect,
-    )
-    .option(
-      '--json',
-      'stream nothing; print one JSON report on stdout at the end (--json compact: on one line, short)',
-    )
-    .addOption(new Option('--json-format <format>').choices(['full', 'compact']).hideHelp())
-    .option(
-      '--agent',
-      'defaults for a program calling safe-run: stdin closed, 2m limit, no pagers (docs/agents.md)',
-    )
-    .option('--report <file>', 'also write the JSON report to FILE (atomically)')
-    .option(
-      '--output <file>',
-      "the last stage's stdout goes to FILE, replaced only if the run and checks pass",
-    )
-    .option('--keep-partial', 'with --output: keep an unpublished product as FILE.partial')
-    .option(
-      '--expect <check>',
-      'with --output: nonempty, json, lines>=N, lines<=N, lines==N (repeatable)',
-      collect,
-    )
-    .option(
-      '--expect-cmd <command>',
-      'with --output: a checker run on the staged file; exit 0 passes (repeatable)',
-      collect,
-    )
-    .option('-q, --quiet', 'print the table only when the verdict is not ok')
-    .option('--dry-run', 'validate, resolve programs and print the plan; start nothing')
-    .addOption(
-      new Option(
-        '--ci <system>',
-        'CI output: groups, annotations, step summary (default: from GITHUB_ACTIONS / GITLAB_CI)',
-      ).choices(['github', 'gitlab', 'none']),
-    )
-    .option('--junit <file>', 'also write a JUnit XML file, one testcase per stage (atomically)')
-    .option('--timestamps', "time of day on safe-run's lines and on stderr lines (default: on when CI=true)")
-    .option('--no-timestamps', 'no timestamps, even in CI')
-    .option('--no-live', 'no live per-stage status lines on a terminal')
-    .option(
-      '--heartbeat <duration>',
-      'after this long with no output, say what each stage is doing (default: 60s when CI=true; off: 0)',
-    );
-  for (const option of settingOptions()) program.addOption(option);
+    .argument('[command...]', 'one stage: the program and its arguments (after --)');
+  // In the order --help shows them: what to run, the report, the product, CI; then the settings.
+  const groups = [inputOptions(), reportOptions(), productOptions(), ciOptions(), settingOptions()];
+  for (const option of groups.flat()) program.addOption(option);
   return program
     .passThroughOptions()
     .allowExcessArguments(true)
