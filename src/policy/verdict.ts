@@ -1,5 +1,6 @@
-import type { Policy, SigpipeMode, StageResult, StageStatus, Verdict } from '../types.js';
+import type { Policy, SigpipeMode, StageStatus, Verdict } from '../types.js';
 import { shellStatus } from './signals.js';
+import { describe, type Outcome, startRefused, timeoutReason } from './stage-reasons.js';
 
 export const EXIT_TIMEOUT = 124;
 export const EXIT_REQUEST = 125;
@@ -18,9 +19,6 @@ export interface VerdictInput {
   // A time limit that fired (its description), even when every leader had already exited.
   timeLimit?: string | null;
 }
-
-type Outcome = Pick<StageResult, 'status' | 'exitCode' | 'signal' | 'optional' | 'name' | 'index' | 'error'> &
-  Partial<Pick<StageResult, 'stop'>>;
 
 // Which stages count as successes. A SIGPIPE death is tolerated when the stage reading from it
 // succeeded: evaluated from the right, so a chain of early-closed writers is tolerated as a whole.
@@ -52,113 +50,83 @@ function codeOf(stage: Outcome): number {
   }
 }
 
-// The kernel refused a stage that preflight accepted: say which stages had started (and were then
-// stopped by safe-run), or that none had.
-function startRefused(blamed: Outcome, stages: readonly Outcome[]): string {
-  const started = stages.filter((stage) => stage.status !== 'not-started' && stage.status !== 'skipped');
-  if (started.length === 0) return `${describe(blamed)}: the kernel refused it; nothing else was started`;
-  const which = started.map((stage) => stage.index).join(', ');
-  const many = started.length > 1;
-  return `${describe(blamed)}: the kernel refused it after stage${many ? 's' : ''} ${which} had started; safe-run stopped ${many ? 'them' : 'it'}`;
-}
-
-function describe(stage: Outcome): string {
-  const who = `stage ${stage.index} "${stage.name}"`;
-  switch (stage.status) {
-    case 'failed':
-      return `${who} failed with exit ${stage.exitCode}`;
-    case 'signaled':
-    case 'sigpipe':
-      return `${who} was killed by ${stage.signal}`;
-    case 'not-started':
-      if (stage.error?.during === 'redirect' || stage.error?.during === 'command')
-        return `${who} failed: ${stage.error.message}`;
-      return `${who} could not be started (${stage.error?.code ?? 'error'})`;
-    case 'timeout':
-    case 'limit':
-    case 'cancelled':
-      return stage.stop
-        ? `${who} was stopped: ${stage.stop.reason}`
-        : `${who} was ${stage.status === 'cancelled' ? 'cancelled' : `stopped (${stage.status})`}`;
-    default:
-      return `${who} ended as ${stage.status}`;
-  }
-}
-
-// Names the stages that had exited before the stop too, so nobody goes looking at them.
-function timeoutReason(blamed: Outcome, stages: readonly Outcome[]): string {
-  const before = stages
-    .filter((stage) => !stage.stop && stage.exitCode !== null && stage.status !== 'not-started')
-    .map((stage) => `stage ${stage.index} "${stage.name}" exited ${stage.exitCode} before the stop`);
-  const waiting = stages
-    .filter((stage) => stage !== blamed && stage.stop?.waitingForStage)
-    .map(
-      (stage) =>
-        `stage ${stage.index} "${stage.name}" was only waiting for input from stage ${stage.stop!.waitingForStage}`,
-    );
-  return [describe(blamed), ...before, ...waiting].join('; ');
-}
-
 function pick(candidates: Outcome[], policy: Policy): Outcome | undefined {
   return policy === 'first-failure' ? candidates[0] : candidates[candidates.length - 1];
 }
 
-// Turns stage outcomes into one verdict and exit code, by the policy the user chose.
+// Turns stage outcomes into one verdict and exit code, by the policy the user chose. The rules are
+// tried in order; the first that applies decides.
 export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): Verdict {
   const ok = successes(stages, input);
   const decisive = stages.filter((stage) => !stage.optional);
   const failing = decisive.filter((stage) => !ok[stage.index - 1] && stage.status !== 'skipped');
-  const policyText = `policy ${input.policy}`;
+  return (
+    interrupted(input) ??
+    notStarted(stages, input) ??
+    timedOut(failing, stages, input) ??
+    lateTimeLimit(input) ??
+    byPolicy(failing, stages, input)
+  );
+}
 
-  if (input.interruptedBy) {
-    return {
-      ok: false,
-      exitCode: 128 + input.interruptedBy.number,
-      blamedStage: null,
-      reason: `safe-run was stopped by ${input.interruptedBy.signal}; running stages were cancelled`,
-    };
-  }
-  // Nothing starts when any stage cannot, so an optional stage that cannot start fails the run too.
-  // A failed redirection is a failure of that stage alone, as in bash; the others ran.
-  const notStarted = stages.filter(
+function interrupted(input: VerdictInput): Verdict | null {
+  if (!input.interruptedBy) return null;
+  return {
+    ok: false,
+    exitCode: 128 + input.interruptedBy.number,
+    blamedStage: null,
+    reason: `safe-run was stopped by ${input.interruptedBy.signal}; running stages were cancelled`,
+  };
+}
+
+// Nothing starts when any stage cannot, so an optional stage that cannot start fails the run too.
+// A failed redirection is a failure of that stage alone, as in bash; the others ran.
+function notStarted(stages: readonly Outcome[], input: VerdictInput): Verdict | null {
+  const refused = stages.filter(
     (stage) =>
       stage.status === 'not-started' &&
       stage.error?.during !== 'redirect' &&
       stage.error?.during !== 'command',
   );
-  if (notStarted.length > 0) {
-    const blamed = pick(notStarted, input.policy)!;
-    return {
-      ok: false,
-      exitCode: codeOf(blamed),
-      blamedStage: blamed.index,
-      reason:
-        blamed.error?.during === 'start'
-          ? startRefused(blamed, stages)
-          : `preflight: ${describe(blamed)}; nothing was started`,
-    };
-  }
-  const timedOut = failing.filter((stage) => stage.status === 'timeout');
-  if (timedOut.length > 0) {
-    // A stage that was only waiting for input from an earlier one is a consequence, not the cause.
-    const working = timedOut.filter((stage) => !stage.stop?.waitingForStage);
-    const blamed = pick(working.length > 0 ? working : timedOut, input.policy)!;
-    return {
-      ok: false,
-      exitCode: EXIT_TIMEOUT,
-      blamedStage: blamed.index,
-      reason: timeoutReason(blamed, stages),
-    };
-  }
-  if (input.timeLimit) {
-    return {
-      ok: false,
-      exitCode: EXIT_TIMEOUT,
-      blamedStage: null,
-      reason: `${input.timeLimit} fired after the stages had exited; processes they left behind were stopped`,
-    };
-  }
+  if (refused.length === 0) return null;
+  const blamed = pick(refused, input.policy)!;
+  return {
+    ok: false,
+    exitCode: codeOf(blamed),
+    blamedStage: blamed.index,
+    reason:
+      blamed.error?.during === 'start'
+        ? startRefused(blamed, stages)
+        : `preflight: ${describe(blamed)}; nothing was started`,
+  };
+}
 
+function timedOut(failing: Outcome[], stages: readonly Outcome[], input: VerdictInput): Verdict | null {
+  const stopped = failing.filter((stage) => stage.status === 'timeout');
+  if (stopped.length === 0) return null;
+  // A stage that was only waiting for input from an earlier one is a consequence, not the cause.
+  const working = stopped.filter((stage) => !stage.stop?.waitingForStage);
+  const blamed = pick(working.length > 0 ? working : stopped, input.policy)!;
+  return {
+    ok: false,
+    exitCode: EXIT_TIMEOUT,
+    blamedStage: blamed.index,
+    reason: timeoutReason(blamed, stages),
+  };
+}
+
+function lateTimeLimit(input: VerdictInput): Verdict | null {
+  if (!input.timeLimit) return null;
+  return {
+    ok: false,
+    exitCode: EXIT_TIMEOUT,
+    blamedStage: null,
+    reason: `${input.timeLimit} fired after the stages had exited; processes they left behind were stopped`,
+  };
+}
+
+function byPolicy(failing: Outcome[], stages: readonly Outcome[], input: VerdictInput): Verdict {
+  const policyText = `policy ${input.policy}`;
   const considered = input.policy === 'last' ? failing.filter((s) => s.index === stages.length) : failing;
   // Stages cancelled because another failed (--fail-fast) are consequences, not causes.
   const causes = considered.filter((stage) => stage.status !== 'cancelled');
