@@ -24,7 +24,6 @@ const KNOWN_DEBT: Debt = {
   longFunctions: [
     'src/cli/main.ts:execute',
     'src/engine/stream-sinks.ts:createStreamSinks',
-    'src/output/check-command.ts:runCheckCommand',
     'src/reporters/table.ts:renderTable',
     'src/shell/parse-redirect.ts:parseRedirect',
     'src/shell/plan-step.ts:planStep',

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveProgram } from '../engine/resolve/resolve-program.js';
@@ -64,21 +64,13 @@ function drained(streams: (NodeJS.ReadableStream | null)[], ms: number): Promise
   ]).finally(() => clearTimeout(timer));
 }
 
-export async function runCheckCommand(
-  command: CheckCommand,
-  staged: string,
-  options: CheckRun,
-): Promise<Verdict> {
+// The checker in its own process group, the staged file as its stdin and as `{}` (or last argument).
+function spawnChecker(command: CheckCommand, staged: string): ChildProcess {
   const args = command.argv.includes('{}')
     ? command.argv.slice(1).map((arg) => (arg === '{}' ? staged : arg))
     : [...command.argv.slice(1), staged];
   const fileArgs = command.interpreter ? [command.file, ...args] : args;
   const input = fs.openSync(staged, 'r');
-  let output = Buffer.alloc(0);
-  const keep = (chunk: Buffer) => {
-    output = Buffer.concat([output, chunk]);
-    if (output.length > KEPT_OUTPUT) output = output.subarray(output.length - KEPT_OUTPUT);
-  };
   const child = spawn(command.interpreter ?? command.file, fileArgs, {
     argv0: command.interpreter ? path.basename(command.interpreter) : command.argv[0],
     env: { ...process.env, ...command.env },
@@ -86,10 +78,29 @@ export async function runCheckCommand(
     detached: true,
   });
   fs.closeSync(input);
+  return child;
+}
+
+// The last KEPT_OUTPUT bytes the checker wrote on either stream, for its last line.
+function keepTail(streams: (NodeJS.ReadableStream | null)[]): { tail(): Buffer } {
+  let output = Buffer.alloc(0);
+  const keep = (chunk: Buffer) => {
+    output = Buffer.concat([output, chunk]);
+    if (output.length > KEPT_OUTPUT) output = output.subarray(output.length - KEPT_OUTPUT);
+  };
+  for (const stream of streams) stream?.on('data', keep);
+  return { tail: () => output };
+}
+
+export async function runCheckCommand(
+  command: CheckCommand,
+  staged: string,
+  options: CheckRun,
+): Promise<Verdict> {
+  const child = spawnChecker(command, staged);
   const pid = child.pid;
   if (pid !== undefined) options.guard?.watchGroup(pid);
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const output = keepTail([child.stdout, child.stderr]);
   let stopped: string | null = null;
   const signal = (sig: NodeJS.Signals) => {
     if (pid === undefined) return;
@@ -124,7 +135,7 @@ export async function runCheckCommand(
   await drained([child.stdout, child.stderr], DRAIN_MS);
   child.stdout?.destroy();
   child.stderr?.destroy();
-  return verdictOf(ended, stopped, output);
+  return verdictOf(ended, stopped, output.tail());
 }
 
 function verdictOf(
