@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type RunHandle, startRun } from '../engine/run-pipeline.js';
+import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError, StoppedError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
@@ -20,10 +20,9 @@ import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
 import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
+import { listenForSignals } from './run-signals.js';
 
 declare const SAFE_RUN_VERSION: string;
-
-const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 // A FIFO or a pipe with no writer cannot keep safe-run waiting for ever (docs/cli.md, -f).
 const FIFO_WAIT_MS = 60_000;
@@ -59,10 +58,6 @@ async function execute(
   const { json } = choice;
   // The CLI's own guard: removes a staged output or a report's temporary file if safe-run is killed.
   const guard = delivery || choice.reportFile ? startWatchdog(null) : null;
-  let stopWaits: (signal: NodeJS.Signals) => void = () => {};
-  const stopped = new Promise<NodeJS.Signals>((resolve) => {
-    stopWaits = resolve;
-  });
   const t0 = performance.now();
   let staging: ReturnType<typeof startDelivery> | null = null;
   try {
@@ -71,64 +66,39 @@ async function execute(
     guard?.disarm();
     throw error;
   }
-  // Handlers go in before any stage starts: a signal that arrives while there is no handler kills
-  // safe-run outright and leaves the stages to the watchdog, without a report.
-  let received = 0;
-  let handle: RunHandle | null = null;
-  let early: NodeJS.Signals | null = null;
-  const onSignal = (signal: NodeJS.Signals) => {
-    received += 1;
-    stopWaits(signal);
-    // A second interrupt means "now": skip the grace period.
-    const sent = received > 1 ? 'SIGKILL' : signal;
-    if (handle) handle.cancel(sent);
-    else early = sent;
-  };
-  for (const signal of FORWARDED) process.on(signal, onSignal);
-  // SIGUSR1: a look at the hang without ending it. The listener also keeps Node from opening its
-  // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
-  const onUsr1 = () => void showHang(handle, io);
-  process.on('SIGUSR1', onUsr1);
+  const signals = listenForSignals(io);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging ? staging.stdout : io.stdout;
   const runIO = json ? (staging ? { stdout } : {}) : { stdout, ...shown };
-  handle = plan.shell
-    ? startShellRun(
-        plan.shell,
-        initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env),
-        plan.settings,
-        runIO,
-      )
-    : startRun(plan, runIO);
+  const handle = startPlan(plan, runIO, io);
   session.watch(handle);
-  if (early) handle.cancel(early);
+  signals.attach(handle);
   let report: Report;
   try {
     report = await handle.report;
     await session.stop();
-    if (staging) report = await staging.settle(report, { plan, t0, stop: stopped, env: io.env });
+    if (staging) report = await staging.settle(report, { plan, t0, stop: signals.stopped, env: io.env });
     const files = {
       guard,
       waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
-      stop: stopped.then((signal) => `safe-run received ${signal}`),
+      stop: signals.stopped.then((signal) => `safe-run received ${signal}`),
     };
     await writeReports(report, chooseReporters(choice, session, io), io, files);
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
     await session.stop();
-    for (const signal of FORWARDED) process.off(signal, onSignal);
-    process.off('SIGUSR1', onUsr1);
+    signals.release();
     guard?.disarm();
   }
-  return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
+  return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || signals.received() > 0 };
 }
 
-async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
-  const { renderHangReport } = await import('../hang/render-hang.js');
-  const report = handle?.inspect();
-  const title = `safe-run ${process.pid}: SIGUSR1, who waits for whom now (the run goes on)`;
-  io.stderr.write(report ? renderHangReport(report, title) : `${title}: no stage has started yet\n`);
+// -c text runs as steps (the shell front end); argv and spec plans as one pipeline.
+function startPlan(plan: Plan, runIO: RunIO, io: CliIO): RunHandle {
+  if (!plan.shell) return startRun(plan, runIO);
+  const state = initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env);
+  return startShellRun(plan.shell, state, plan.settings, runIO);
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
