@@ -23,7 +23,6 @@ const KNOWN_DEBT: Debt = {
   longFiles: ['src/engine/supervisor.ts', 'src/teardown/proc-scan.ts'],
   longFunctions: [
     'src/engine/stream-sinks.ts:createStreamSinks',
-    'src/reporters/table.ts:renderTable',
     'src/shell/parse-redirect.ts:parseRedirect',
     'src/shell/plan-step.ts:planStep',
     'src/shell/run-shell.ts:startShellRun',

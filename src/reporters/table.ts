@@ -43,31 +43,10 @@ function pad(cells: string[][]): string[] {
   );
 }
 
-// The per-stage table printed on stderr after a run, then the verdict and anything worth a warning.
-export function renderTable(report: Report, chalk: ChalkInstance): string {
-  const header = ['#', 'STAGE', 'STATUS', 'EXIT', 'TIME', 'STDOUT', 'STDERR'];
-  const rows = report.stages.map((stage) => [
-    String(stage.index),
-    stage.name,
-    statusText(stage),
-    exitText(stage),
-    stage.durationMs === null ? '-' : formatDuration(stage.durationMs),
-    streamText(stage, stage.stdout),
-    streamText(stage, stage.stderr),
-  ]);
-  const lines = pad([header, ...rows]);
-  // A CI job runs many commands: the table says which one it is about.
-  const out: string[] = [chalk.dim(`command: ${commandText(report)}`), chalk.bold(lines[0]!)];
-  if (report.fallback) {
-    out.push(
-      chalk.yellow(
-        `run by bash (--fallback bash): ${report.fallback.construct} at column ${report.fallback.column} is not interpreted by safe-run`,
-      ),
-    );
-  }
-  const grouped = (report.steps?.length ?? 0) > 1;
+// Shows the headings of the steps up to a stage's own (a -c list), each once, before its first stage.
+function stepHeadings(report: Report, chalk: ChalkInstance, out: string[]): (upTo: number) => void {
   const headed = new Set<number>();
-  const stepLines = (upTo: number) => {
+  return (upTo: number) => {
     for (const step of report.steps ?? []) {
       if (step.index > upTo || headed.has(step.index)) continue;
       headed.add(step.index);
@@ -78,6 +57,37 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
       out.push(step.ran ? chalk.cyan(text) : chalk.dim(`${text}: skipped`));
     }
   };
+}
+
+// The table's header and one row per stage, not yet padded.
+function tableCells(report: Report): string[][] {
+  const header = ['#', 'STAGE', 'STATUS', 'EXIT', 'TIME', 'STDOUT', 'STDERR'];
+  const rows = report.stages.map((stage) => [
+    String(stage.index),
+    stage.name,
+    statusText(stage),
+    exitText(stage),
+    stage.durationMs === null ? '-' : formatDuration(stage.durationMs),
+    streamText(stage, stage.stdout),
+    streamText(stage, stage.stderr),
+  ]);
+  return [header, ...rows];
+}
+
+// The per-stage table printed on stderr after a run, then the verdict and anything worth a warning.
+export function renderTable(report: Report, chalk: ChalkInstance): string {
+  const lines = pad(tableCells(report));
+  // A CI job runs many commands: the table says which one it is about.
+  const out: string[] = [chalk.dim(`command: ${commandText(report)}`), chalk.bold(lines[0]!)];
+  if (report.fallback) {
+    out.push(
+      chalk.yellow(
+        `run by bash (--fallback bash): ${report.fallback.construct} at column ${report.fallback.column} is not interpreted by safe-run`,
+      ),
+    );
+  }
+  const grouped = (report.steps?.length ?? 0) > 1;
+  const stepLines = stepHeadings(report, chalk, out);
   report.stages.forEach((stage, i) => {
     if (grouped) stepLines(stage.step ?? 1);
     const line = lines[i + 1]!;
