@@ -22,11 +22,9 @@ const KNOWN_DEBT: Debt = {
   partCycles: [['src/defaults.ts', 'src/inputs/', 'src/output/', 'src/settings/', 'src/spec-file/']],
   longFiles: ['src/engine/supervisor.ts', 'src/teardown/proc-scan.ts'],
   longFunctions: [
-    'src/shell/parse-redirect.ts:parseRedirect',
     'src/shell/plan-step.ts:planStep',
     'src/shell/run-shell.ts:startShellRun',
     'src/shell/run-shell.ts:startShellRun > result()',
-    'src/shell/scan-word.ts:scanWord',
   ],
 };
 

@@ -1,4 +1,4 @@
-import type { Redirect, RedirectOp } from '../model/shell-syntax.js';
+import type { Redirect, RedirectOp, Word } from '../model/shell-syntax.js';
 import { heredocDelimiter } from './heredoc-substitution.js';
 import { refuseConstruct, refuseSyntax } from './refuse.js';
 import { isMeta, scanWord } from './scan-word.js';
@@ -51,23 +51,7 @@ export function parseRedirect(
   const line = source.lineAt(i);
   let j = skipBlanks(source, i + match[0].length);
   const shown = () => source.slice(i, j).trim();
-  if ((written === '<' || written === '>') && digits === '' && source.chars[i + 1] === '(') {
-    refuseConstruct(
-      'syntax.process-substitution',
-      `${written}(`,
-      col,
-      'is a process substitution (it runs a command)',
-    );
-  }
-  if (written === '<<<') refuseConstruct('syntax.here-string', '<<<', col, 'is a here-string');
-  if (written === '<>') refuseConstruct('syntax.redirect', '<>', col, 'opens a file for reading and writing');
-  if (isMeta(source.chars[j]) || source.chars[j] === '#') {
-    refuseSyntax(
-      'syntax.redirect',
-      col,
-      `redirection "${source.slice(i, i + match[0].length)}" at column ${col} has no file after it (a syntax error in bash)`,
-    );
-  }
+  refuseUnsupported(source, i, j, match);
   const { word, end } = scanWord(source, j);
   j = end;
   const raw = shown();
@@ -86,28 +70,7 @@ export function parseRedirect(
     return { redirect, end: j, heredoc: { redirect, delimiter, quoted, stripTabs: written === '<<-' } };
   }
   if (written === '<&' || written === '>&') {
-    const fallback = written === '<&' ? 0 : 1;
-    if (/^[0-9]+$/.test(word.raw)) {
-      const from = fdOf(word.raw, 0, col, raw);
-      const redirect: Redirect = {
-        raw,
-        col,
-        line,
-        op: 'dup',
-        fd: fdOf(digits, fallback, col, raw),
-        target: null,
-        dupFrom: from,
-        body: null,
-      };
-      return { redirect, end: j, heredoc: null };
-    }
-    if (word.raw === '-') refuseConstruct('syntax.redirect', raw, col, 'closes a file descriptor');
-    if (written === '<&' || digits !== '') {
-      refuseConstruct('syntax.redirect', raw, col, 'names a file descriptor that is not a plain number');
-    }
-    // `>&file` is bash's older spelling of `&>file`.
-    const redirect: Redirect = { raw, col, line, op: '&>', fd: 1, target: word, dupFrom: null, body: null };
-    return { redirect, end: j, heredoc: null };
+    return { redirect: dupRedirect(written, digits, word, { raw, col, line }), end: j, heredoc: null };
   }
   const op = written as RedirectOp;
   const fallback = op === '<' ? 0 : 1;
@@ -117,4 +80,59 @@ export function parseRedirect(
     end: j,
     heredoc: null,
   };
+}
+
+// Forms bash reads that safe-run does not interpret, and an operator with nothing after it.
+function refuseUnsupported(source: SourceText, i: number, j: number, match: RegExpExecArray): void {
+  const digits = match[1]!;
+  const written = match[2]!;
+  const col = i + 1;
+  if ((written === '<' || written === '>') && digits === '' && source.chars[i + 1] === '(') {
+    refuseConstruct(
+      'syntax.process-substitution',
+      `${written}(`,
+      col,
+      'is a process substitution (it runs a command)',
+    );
+  }
+  if (written === '<<<') refuseConstruct('syntax.here-string', '<<<', col, 'is a here-string');
+  if (written === '<>') refuseConstruct('syntax.redirect', '<>', col, 'opens a file for reading and writing');
+  if (isMeta(source.chars[j]) || source.chars[j] === '#') {
+    refuseSyntax(
+      'syntax.redirect',
+      col,
+      `redirection "${source.slice(i, i + match[0].length)}" at column ${col} has no file after it (a syntax error in bash)`,
+    );
+  }
+}
+
+// `N<&M`, `N>&M` and `>&file` (bash's older spelling of `&>file`).
+function dupRedirect(
+  written: '<&' | '>&',
+  digits: string,
+  word: Word,
+  { raw, col, line }: { raw: string; col: number; line: number },
+): Redirect {
+  const fallback = written === '<&' ? 0 : 1;
+  if (/^[0-9]+$/.test(word.raw)) {
+    const from = fdOf(word.raw, 0, col, raw);
+    const redirect: Redirect = {
+      raw,
+      col,
+      line,
+      op: 'dup',
+      fd: fdOf(digits, fallback, col, raw),
+      target: null,
+      dupFrom: from,
+      body: null,
+    };
+    return redirect;
+  }
+  if (word.raw === '-') refuseConstruct('syntax.redirect', raw, col, 'closes a file descriptor');
+  if (written === '<&' || digits !== '') {
+    refuseConstruct('syntax.redirect', raw, col, 'names a file descriptor that is not a plain number');
+  }
+  // `>&file` is bash's older spelling of `&>file`.
+  const redirect: Redirect = { raw, col, line, op: '&>', fd: 1, target: word, dupFrom: null, body: null };
+  return redirect;
 }

@@ -30,36 +30,9 @@ export function scanWord(source: SourceText, start: number): { word: Word; end: 
     const c = chars[i]!;
     const col = i + 1;
     if (c === '\\') {
-      const next = chars[i + 1];
-      if (next === '\n') {
-        // A line continuation disappears.
-        out.script += '\\\n';
-        i += 2;
-      } else if (next === undefined) {
-        out.script += '\\\\';
-        out.value += '\\';
-        addLiteral(out.parts, '\\', col);
-        i += 1;
-      } else {
-        out.script += `\\${next}`;
-        out.value += next;
-        addLiteral(out.parts, next, col);
-        i += 2;
-      }
+      i = scanBackslash(source, i, out);
     } else if (c === "'") {
-      const close = chars.indexOf("'", i + 1);
-      if (close < 0) {
-        refuseSyntax(
-          'syntax.unterminated',
-          col,
-          `the single quote at column ${col} is never closed; add the closing ' (to pass a quote as text, write \\' or "'")`,
-        );
-      }
-      const text = source.slice(i + 1, close);
-      out.parts.push({ kind: 'single-quoted', text, col });
-      out.script += `'${text}'`;
-      out.value += text;
-      i = close + 1;
+      i = scanSingleQuoted(source, i, out);
     } else if (c === '"') {
       i = scanDoubleQuoted(source, i, out);
     } else if (c === '$') {
@@ -88,6 +61,50 @@ export function scanWord(source: SourceText, start: number): { word: Word; end: 
     substitutions: out.substitutions,
   };
   return { word, end: i };
+}
+
+// A backslash outside quotes: a line continuation, or the next character taken as it is. Returns
+// the index after it.
+function scanBackslash(source: SourceText, i: number, out: Scanned): number {
+  const { chars } = source;
+  const col = i + 1;
+  const next = chars[i + 1];
+  if (next === '\n') {
+    // A line continuation disappears.
+    out.script += '\\\n';
+    i += 2;
+  } else if (next === undefined) {
+    out.script += '\\\\';
+    out.value += '\\';
+    addLiteral(out.parts, '\\', col);
+    i += 1;
+  } else {
+    out.script += `\\${next}`;
+    out.value += next;
+    addLiteral(out.parts, next, col);
+    i += 2;
+  }
+  return i;
+}
+
+// A '...' string: taken as it is. Returns the index after the closing quote.
+function scanSingleQuoted(source: SourceText, i: number, out: Scanned): number {
+  const { chars } = source;
+  const col = i + 1;
+  const close = chars.indexOf("'", i + 1);
+  if (close < 0) {
+    refuseSyntax(
+      'syntax.unterminated',
+      col,
+      `the single quote at column ${col} is never closed; add the closing ' (to pass a quote as text, write \\' or "'")`,
+    );
+  }
+  const text = source.slice(i + 1, close);
+  out.parts.push({ kind: 'single-quoted', text, col });
+  out.script += `'${text}'`;
+  out.value += text;
+  i = close + 1;
+  return i;
 }
 
 // A "..." string: its escapes, and the expansions inside it. Returns the index after the closing quote.
