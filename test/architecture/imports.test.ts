@@ -56,6 +56,28 @@ const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!.
 // imports one on the right.
 const FORBIDDEN: [string, string[]][] = [
   ['types', ['engine', 'facts', 'cli', 'reporters', 'teardown', 'capture', 'policy']],
+  // The data model is the leaf every folder imports: it imports none of them.
+  [
+    'model',
+    [
+      'types',
+      'settings',
+      'shell',
+      'inputs',
+      'spec-file',
+      'engine',
+      'facts',
+      'cli',
+      'reporters',
+      'teardown',
+      'capture',
+      'policy',
+      'hang',
+      'output',
+      'mcp',
+      'agent',
+    ],
+  ],
   ['facts', ['engine', 'cli', 'reporters']],
   ['teardown', ['engine', 'cli', 'reporters', 'facts']],
   ['capture', ['engine', 'cli', 'reporters']],
