@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { type RunHandle, startRun } from '../engine/run-pipeline.js';
+import type { RunHandle } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError, StoppedError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
-import { startShellRun } from '../shell/run-shell.js';
-import { initialState } from '../shell/shell-state.js';
+import { startRun } from '../run.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
@@ -93,14 +92,7 @@ async function execute(
   const shown = session.prepare(plan);
   const stdout = staging ? staging.stdout : io.stdout;
   const runIO = json ? (staging ? { stdout } : {}) : { stdout, ...shown };
-  handle = plan.shell
-    ? startShellRun(
-        plan.shell,
-        initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env),
-        plan.settings,
-        runIO,
-      )
-    : startRun(plan, runIO);
+  handle = startRun(plan, runIO, io.env);
   session.watch(handle);
   if (early) handle.cancel(early);
   let report: Report;
