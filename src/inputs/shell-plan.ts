@@ -3,7 +3,7 @@ import { fallbackStages, parseText, writtenStages } from '../shell/plan-shell.js
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { assemblePlan, type PlanRequest } from './assemble-plan.js';
 import { blankStage } from './command-stages.js';
-import { checkTextSize } from './limits.js';
+import { checkStageCount, checkTextSize } from './limits.js';
 
 export interface ShellPlanOptions {
   // --fallback bash: text with a construct safe-run does not interpret runs under bash as one stage.
@@ -31,6 +31,10 @@ export function planShellText(
     return { ...assemblePlan({ source: 'inline', stages, ...request }), fallback: parsed.fallback };
   }
   const script = parsed.script!;
+  checkStageCount(
+    script.items.reduce((sum, item) => sum + item.pipeline.commands.length, 0),
+    '-c',
+  );
   const written = assemblePlan({ source: 'inline', stages: writtenStages(script, blankStage), ...request });
   return {
     ...written,

@@ -1,7 +1,7 @@
 import { shellWordKind } from '../engine/resolve/shell-builtins.js';
-import { startRun } from '../engine/run-pipeline.js';
 import { RequestError } from '../errors.js';
 import { type PlanOptions, planFromArgv, planFromInline } from '../plan.js';
+import { startRun } from '../run.js';
 import type { Plan, Report } from '../types.js';
 import {
   clearStateFiles,
