@@ -1,3 +1,4 @@
+import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
@@ -40,6 +41,10 @@ export interface RunHandle {
 // releasing what it opened on every path: prepare (resolve, preflight, facts, stdin), wire (pipes,
 // sinks, readers), supervise (spawn, limits, signals, drain), finish (leftovers, report).
 export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
+  // A -c plan makes its stages step by step: it runs through run()/startRun() of src/run.ts.
+  if (plan.stages.length === 0) {
+    throw new RequestError('plan.no-stages', 'this plan has no stages of its own; run it with run() from safe-run');
+  }
   const marker = createMarker();
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
   const control = new RunControl();
