@@ -3,4 +3,6 @@ export interface CliIO {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
+  // The shell closed safe-run's stdout (`>&-`): Node put /dev/null there (src/cli/stdout-state.ts).
+  stdoutClosed?: boolean;
 }

@@ -18,6 +18,7 @@ import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
 import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
+import { watchStdoutReader } from './stdout-state.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -93,6 +94,7 @@ async function execute(
   handle = startRun(plan, json ? (staging ? { stdout } : {}) : { stdout, ...shown });
   session.watch(handle);
   if (early) handle.cancel(early);
+  const stopWatchingReader = json && !staging ? watchStdoutReader(() => onReaderGone(handle, io)) : () => {};
   let report: Report;
   try {
     report = await handle.report;
@@ -106,6 +108,7 @@ async function execute(
     await writeReports(report, chooseReporters(choice, session, io), io, files);
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
+    stopWatchingReader();
     await session.stop();
     for (const signal of FORWARDED) process.off(signal, onSignal);
     process.off('SIGUSR1', onUsr1);
@@ -114,11 +117,31 @@ async function execute(
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
 
+// What bash's pipeline does when the reader exits: the writer gets SIGPIPE. Under --json the report is
+// the only output and it comes at the end, so no write would ever tell the stages.
+function onReaderGone(handle: RunHandle | null, io: CliIO): void {
+  io.stderr.write(
+    'safe-run: the reader of stdout is gone: the report cannot be read; stopping the stages with SIGPIPE\n',
+  );
+  handle?.cancel('SIGPIPE');
+}
+
 async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
   const { renderHangReport } = await import('../hang/render-hang.js');
   const report = handle?.inspect();
   const title = `safe-run ${process.pid}: SIGUSR1, who waits for whom now (the run goes on)`;
   io.stderr.write(report ? renderHangReport(report, title) : `${title}: no stage has started yet\n`);
+}
+
+// `safe-run -- echo hi >&-` would print into Node's /dev/null and exit 0 (bash: exit 1, "Bad file
+// descriptor"). Where the output or the report would go to stdout, that is a refused request.
+function refuseClosedStdout(io: CliIO, json: boolean, delivered: boolean): void {
+  if (!io.stdoutClosed || (delivered && !json)) return;
+  const what = json ? 'the JSON report' : "the last stage's output";
+  throw new RequestError(
+    'stdout.closed',
+    `stdout is closed (>&-): ${what} would be lost; give it somewhere to go (>file, or >/dev/null to discard it)`,
+  );
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
@@ -158,6 +181,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     refuseBlockingPaths(plan);
     const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     const ci = resolveCiSettings(options, io.env);
+    refuseClosedStdout(io, Boolean(options.json) || options.jsonFormat !== undefined, delivery !== null);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);

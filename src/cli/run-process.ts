@@ -1,4 +1,5 @@
 import { main } from './main.js';
+import { isStdoutClosed } from './stdout-state.js';
 
 export { main };
 
@@ -23,6 +24,7 @@ export async function runAsProcess(): Promise<never> {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    stdoutClosed: isStdoutClosed(),
   });
   await bounded(Promise.all([flushed(process.stdout), flushed(process.stderr)]), hurry);
   // The one place safe-run exits.
