@@ -1,4 +1,5 @@
 import { runLogPrefix } from '../capture/log-name.js';
+import { shownText } from '../shown-text.js';
 import type { Settings } from '../types.js';
 import type { PipelinePipes } from './pipeline-pipes.js';
 import type { StageRun } from './stage-run.js';
@@ -91,7 +92,7 @@ function stageSinks(
     cap: isErr ? (run.spec.maxStderr ?? settings.maxStderr) : (run.spec.maxStdout ?? settings.maxStdout),
     secrets: ctx.secrets,
     live: isErr ? ctx.stderr : ctx.stdout,
-    prefix: isErr && several ? run.spec.name : null,
+    prefix: isErr && several ? shownText(run.spec.name) : null,
     linePrefix: isErr ? ctx.linePrefix : null,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
