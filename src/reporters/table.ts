@@ -119,9 +119,12 @@ function deliveryLines(report: Report, chalk: ChalkInstance): string[] {
   return out;
 }
 
+// Hundreds of leftovers (a fork bomb's remains) would bury the verdict: the table shows the first ones.
+const SHOWN_LEFTOVERS = 10;
+
 function noticeLines(report: Report, chalk: ChalkInstance): string[] {
   const out: string[] = [];
-  for (const leftover of report.leftovers) {
+  for (const leftover of report.leftovers.slice(0, SHOWN_LEFTOVERS)) {
     const from = leftover.stage ? ` from stage "${leftover.stage}"` : '';
     out.push(
       chalk.yellow(
@@ -130,6 +133,17 @@ function noticeLines(report: Report, chalk: ChalkInstance): string[] {
         ),
       ),
     );
+  }
+  const rest = report.leftovers.slice(SHOWN_LEFTOVERS);
+  if (rest.length > 0) {
+    const killed = rest.filter((leftover) => leftover.action === 'killed').length;
+    const fates = [
+      killed > 0 ? `${killed} killed` : '',
+      killed < rest.length ? `${rest.length - killed} kept` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    out.push(chalk.yellow(`leftover: ${rest.length} more (${fates}); the JSON report lists every one`));
   }
   for (const warning of report.warnings) out.push(chalk.yellow(shownText(`warning: ${warning}`)));
   return out;
