@@ -133,15 +133,23 @@ async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
   io.stderr.write(report ? renderHangReport(report, title) : `${title}: no stage has started yet\n`);
 }
 
-// `safe-run -- echo hi >&-` would print into Node's /dev/null and exit 0 (bash: exit 1, "Bad file
-// descriptor"). Where the output or the report would go to stdout, that is a refused request.
-function refuseClosedStdout(io: CliIO, json: boolean, delivered: boolean): void {
-  if (!io.stdoutClosed || (delivered && !json)) return;
-  const what = json ? 'the JSON report' : "the last stage's output";
-  throw new RequestError(
-    'stdout.closed',
-    `stdout is closed (>&-): ${what} would be lost; give it somewhere to go (>file, or >/dev/null to discard it)`,
-  );
+// `safe-run -- echo hi >&-` printed into the /dev/null Node puts in place of a closed descriptor and
+// exited 0 (bash: exit 1, "Bad file descriptor"). Node's stdio 'ignore' looks the same from inside
+// (src/cli/stdout-state.ts), so only what cannot be meant is refused: a JSON report that would be
+// lost. Otherwise the loss is said on stderr before anything starts.
+function checkClosedStdout(io: CliIO, json: boolean, reportFile: boolean, delivered: boolean): void {
+  if (!io.stdoutClosed) return;
+  if (json && !reportFile) {
+    throw new RequestError(
+      'stdout.closed',
+      'stdout is closed (>&-): the JSON report would be lost; give it somewhere to go (>file, or --report FILE)',
+    );
+  }
+  if (!json && !delivered) {
+    io.stderr.write(
+      "safe-run: warning: stdout is closed (>&-, or Node's stdio 'ignore'): the last stage's output is discarded\n",
+    );
+  }
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
@@ -181,7 +189,8 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     refuseBlockingPaths(plan);
     const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     const ci = resolveCiSettings(options, io.env);
-    refuseClosedStdout(io, Boolean(options.json) || options.jsonFormat !== undefined, delivery !== null);
+    const json = Boolean(options.json) || options.jsonFormat !== undefined;
+    checkClosedStdout(io, json, options.report !== undefined, delivery !== null);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return dryRun(plan, Boolean(options.json), io);

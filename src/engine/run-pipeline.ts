@@ -136,6 +136,7 @@ async function superviseStages(
       }),
     );
     const streamed = Boolean(io.stdout);
+    supervisor.warnings.push(...watchdog.problems);
     const report = await finishRun(resolved, runs, ctx.clock, {
       supervisor,
       streams,
