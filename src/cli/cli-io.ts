@@ -1,3 +1,5 @@
+import type { RawInput } from './raw-bytes.js';
+
 // Where the CLI reads its environment and writes its output; injectable so it can run in-process.
 export interface CliIO {
   stdout: NodeJS.WriteStream;
@@ -5,4 +7,6 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   // The shell closed safe-run's stdout (`>&-`): Node put /dev/null there (src/cli/stdout-state.ts).
   stdoutClosed?: boolean;
+  // The arguments and environment as bytes (src/cli/raw-bytes.ts); absent: not checked.
+  raw?: RawInput | null;
 }

@@ -16,6 +16,7 @@ import type { CliIO } from './cli-io.js';
 import { startDelivery } from './deliver-run.js';
 import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
+import { refuseNonUtf8 } from './raw-bytes.js';
 import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
 import { watchStdoutReader } from './stdout-state.js';
@@ -174,6 +175,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     }
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
+    refuseNonUtf8(io.raw ?? null);
     const { options: parsed, answered } = parseCli(
       args,
       typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',

@@ -15,6 +15,7 @@ import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
 import { connectStreams, type StreamWiring } from './stage-streams.js';
 import { startStages } from './start-stages.js';
 import { Supervisor } from './supervisor.js';
+import { UNNAMED_CWD } from './working-directory.js';
 
 export interface RunIO {
   // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
@@ -68,7 +69,10 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   const resolved = resolvePlan(plan, ctx.marker.value);
   const runs = resolved.stages.map((stage) => new StageRun(stage));
   control.watch(runs, resolved.secrets);
-  const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
+  // A directory with no UTF-8 name has no name a fact could be kept under.
+  const named = runs.every((run) => run.cwd !== UNNAMED_CWD);
+  const facts =
+    plan.settings.facts && named ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
   facts?.recordPreflight(runs.map(factsStageOf));
   const nothing = (timeLimit: string | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });
