@@ -20,6 +20,7 @@ import { refuseNonUtf8 } from './raw-bytes.js';
 import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
 import { watchStdoutReader } from './stdout-state.js';
+import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -89,6 +90,7 @@ async function execute(
   // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
   const onUsr1 = () => void showHang(handle, io);
   process.on('SIGUSR1', onUsr1);
+  if (plan.settings.stdin.kind === 'inherit' && isBackgroundOnTerminal()) io.stderr.write(BACKGROUND_WARNING);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging ? staging.stdout : io.stdout;
