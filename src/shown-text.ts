@@ -5,7 +5,6 @@
 // that was typed stays a backslash).
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x1b': '\\e' };
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export function shownText(text: string): string {

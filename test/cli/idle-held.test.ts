@@ -15,7 +15,7 @@ describe('--idle-timeout and a slow reader of safe-run', () => {
     const line =
       `"${process.execPath}" "${BIN}" --no-facts --idle-timeout 1s -- sh -c 'touch ${started}; exec yes' ` +
       `| (while [ ! -e ${started} ]; do sleep 0.05; done; sleep 3; head -c 2 >/dev/null); ` +
-      'echo "status=${PIPESTATUS[0]}" >&2';
+      'echo "status=$PIPESTATUS" >&2';
     const { stderr } = await runCli(['--no-facts', '--', 'bash', '-c', line], { deadlineMs: 60_000 });
     expect(stderr).toContain('status=0');
     expect(stderr).not.toContain('idle timeout (1.00s without output)');
