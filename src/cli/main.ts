@@ -115,6 +115,7 @@ async function execute(
     for (const signal of FORWARDED) process.off(signal, onSignal);
     process.off('SIGUSR1', onUsr1);
     guard?.disarm();
+    for (const problem of guard?.problems ?? []) io.stderr.write(`safe-run: warning: ${problem}\n`);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
 }
