@@ -50,6 +50,7 @@ const KNOWN_DEBT: Debt = {
     'src/shell/run-shell.ts:startShellRun',
     'src/shell/run-shell.ts:startShellRun > result()',
     'src/shell/scan-word.ts:scanWord',
+    'src/teardown/watchdog.ts:startWatchdog',
   ],
 };
 

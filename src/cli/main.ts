@@ -17,8 +17,11 @@ import type { CliIO } from './cli-io.js';
 import { startDelivery } from './deliver-run.js';
 import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
+import { refuseNonUtf8 } from './raw-bytes.js';
 import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
+import { watchStdoutReader } from './stdout-state.js';
+import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -88,6 +91,7 @@ async function execute(
   // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
   const onUsr1 = () => void showHang(handle, io);
   process.on('SIGUSR1', onUsr1);
+  if (plan.settings.stdin.kind === 'inherit' && isBackgroundOnTerminal()) io.stderr.write(BACKGROUND_WARNING);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging ? staging.stdout : io.stdout;
@@ -95,6 +99,7 @@ async function execute(
   handle = startRun(plan, runIO, io.env);
   session.watch(handle);
   if (early) handle.cancel(early);
+  const stopWatchingReader = json && !staging ? watchStdoutReader(() => onReaderGone(handle, io)) : () => {};
   let report: Report;
   try {
     report = await handle.report;
@@ -108,12 +113,23 @@ async function execute(
     await writeReports(report, chooseReporters(choice, session, io), io, files);
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
+    stopWatchingReader();
     await session.stop();
     for (const signal of FORWARDED) process.off(signal, onSignal);
     process.off('SIGUSR1', onUsr1);
     guard?.disarm();
+    for (const problem of guard?.problems ?? []) io.stderr.write(`safe-run: warning: ${problem}\n`);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || received > 0 };
+}
+
+// What bash's pipeline does when the reader exits: the writer gets SIGPIPE. Under --json the report is
+// the only output and it comes at the end, so no write would ever tell the stages.
+function onReaderGone(handle: RunHandle | null, io: CliIO): void {
+  io.stderr.write(
+    'safe-run: the reader of stdout is gone: the report cannot be read; stopping the stages with SIGPIPE\n',
+  );
+  handle?.cancel('SIGPIPE');
 }
 
 async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
@@ -121,6 +137,25 @@ async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {
   const report = handle?.inspect();
   const title = `safe-run ${process.pid}: SIGUSR1, who waits for whom now (the run goes on)`;
   io.stderr.write(report ? renderHangReport(report, title) : `${title}: no stage has started yet\n`);
+}
+
+// `safe-run -- echo hi >&-` printed into the /dev/null Node puts in place of a closed descriptor and
+// exited 0 (bash: exit 1, "Bad file descriptor"). Node's stdio 'ignore' looks the same from inside
+// (src/cli/stdout-state.ts), so only what cannot be meant is refused: a JSON report that would be
+// lost. Otherwise the loss is said on stderr before anything starts.
+function checkClosedStdout(io: CliIO, json: boolean, reportFile: boolean, delivered: boolean): void {
+  if (!io.stdoutClosed) return;
+  if (json && !reportFile) {
+    throw new RequestError(
+      'stdout.closed',
+      'stdout is closed (>&-): the JSON report would be lost; give it somewhere to go (>file, or --report FILE)',
+    );
+  }
+  if (!json && !delivered) {
+    io.stderr.write(
+      "safe-run: warning: stdout is closed (>&-, or Node's stdio 'ignore'): the last stage's output is discarded\n",
+    );
+  }
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
@@ -145,6 +180,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     }
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
+    refuseNonUtf8(io.raw ?? null);
     const { options: parsed, answered } = parseCli(
       args,
       typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',
@@ -160,6 +196,8 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     refuseBlockingPaths(plan);
     const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     const ci = resolveCiSettings(options, io.env);
+    const json = Boolean(options.json) || options.jsonFormat !== undefined;
+    checkClosedStdout(io, json, options.report !== undefined, delivery !== null);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
       return await dryRun(plan, Boolean(options.json), io);

@@ -16,6 +16,7 @@ import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
 import { connectStreams, type StreamWiring } from './stage-streams.js';
 import { startStages } from './start-stages.js';
 import { Supervisor } from './supervisor.js';
+import { UNNAMED_CWD } from './working-directory.js';
 
 export interface RunIO {
   // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
@@ -43,7 +44,10 @@ export interface RunHandle {
 export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   // A -c plan makes its stages step by step: it runs through run()/startRun() of src/run.ts.
   if (plan.stages.length === 0) {
-    throw new RequestError('plan.no-stages', 'this plan has no stages of its own; run it with run() from safe-run');
+    throw new RequestError(
+      'plan.no-stages',
+      'this plan has no stages of its own; run it with run() from safe-run',
+    );
   }
   const marker = createMarker();
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
@@ -73,7 +77,10 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   const resolved = resolvePlan(plan, ctx.marker.value);
   const runs = resolved.stages.map((stage) => new StageRun(stage));
   control.watch(runs, resolved.secrets);
-  const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
+  // A directory with no UTF-8 name has no name a fact could be kept under.
+  const named = runs.every((run) => run.cwd !== UNNAMED_CWD);
+  const facts =
+    plan.settings.facts && named ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
   facts?.recordPreflight(runs.map(factsStageOf));
   const nothing = (timeLimit: string | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });
@@ -141,6 +148,7 @@ async function superviseStages(
       }),
     );
     const streamed = Boolean(io.stdout);
+    supervisor.warnings.push(...watchdog.problems);
     const report = await finishRun(resolved, runs, ctx.clock, {
       supervisor,
       streams,

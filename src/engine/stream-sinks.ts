@@ -59,7 +59,9 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
     (options.live !== null && options.maskLive !== false) || options.settings.logDir !== null;
   const masker = needsMasked && options.secrets.length > 0 ? new StreamMasker(options.secrets) : null;
   const log = options.settings.logDir
-    ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog)
+    ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog, {
+        exclusive: true,
+      })
     : null;
   let live = options.live;
   const name = options.prefix === null ? '' : `[${options.prefix}] `;

@@ -14,6 +14,7 @@ import {
   signalGroup,
 } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
+import { HeldStages } from './held-stages.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
@@ -32,6 +33,7 @@ export class Supervisor implements DrainWatcher {
   private lastActivity = performance.now();
   private lastIoTotal = -1;
   private idleFired = false;
+  private held: HeldStages | null = null;
   private interrupted: NodeJS.Signals | null = null;
   private timeLimit: string | null = null;
   private readonly leftovers = new LeftoverLog();
@@ -256,6 +258,8 @@ export class Supervisor implements DrainWatcher {
       if (this.lastIoTotal !== -1) this.noteActivity();
       this.lastIoTotal = total;
     }
+    this.held ??= new HeldStages(idleMs, this.warnings);
+    if (this.held.check(this.runs, performance.now())) this.noteActivity();
     if (!this.idleFired && performance.now() - this.lastActivity >= idleMs) {
       this.idleFired = true;
       this.stopAll('timeout', `the idle timeout (${formatDuration(idleMs)} without output)`);

@@ -44,7 +44,8 @@ while [ $round -lt 50 ]; do
 done`;
 
 export interface Watchdog {
-  // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded.
+  // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded. After a
+  // restart, the pid of the one on guard now.
   readonly pid: number | null;
   watchGroup(pgid: number): void;
   // For a group known to be empty: once no process is left in it, its id may be reused by some
@@ -56,6 +57,20 @@ export interface Watchdog {
   forgetFile(file: string): void;
   // Normal end: the watchdog exits without killing anything.
   disarm(): void;
+  // What happened to the watchdog itself during the run (killed, restarted), for the report.
+  readonly problems: readonly string[];
+}
+
+// A stage runs as the same user and can find and kill the watchdog (it is an `sh` in its own session,
+// which no unprivileged process can hide); then a SIGKILL of safe-run would leave the stages alive.
+// Its death while armed is seen as the child's 'exit' and it is started again with everything it was
+// told, at most this many times (a stage that kills it in a loop is told about, not raced for ever).
+const MAX_RESTARTS = 10;
+
+interface Guard {
+  pid: number | null;
+  send(line: string): void;
+  end(): void;
 }
 
 // Starts the watchdog for one run. It lives in its own process group and session so that whatever
@@ -64,6 +79,71 @@ export interface Watchdog {
 // and the groups it is told about (the CLI's own guard for --output, --report and checkers).
 export function startWatchdog(marker: Marker | null): Watchdog {
   if (marker) assertMarker(marker);
+  const groups = new Set<number>();
+  const files = new Set<string>();
+  const problems: string[] = [];
+  let armed = true;
+  let restarts = 0;
+  // Everything the watchdog must know, in the order a fresh one needs it.
+  const state = () => [
+    ...(marker ? [`m ${markerEntry(marker)}`] : []),
+    ...[...groups].map((pgid) => `g ${pgid}`),
+    ...[...files].map((file) => `f ${octalEscaped(file)}`),
+  ];
+  const onDeath = (dead: Guard, how: string) => {
+    if (!armed || dead !== guard) return;
+    if (restarts >= MAX_RESTARTS) {
+      problems.push(
+        `the watchdog (pid ${dead.pid}) ${how} while the run went on, ${MAX_RESTARTS + 1} times: not restarted again; if safe-run is killed now, its stages may outlive it`,
+      );
+      guard = null;
+      return;
+    }
+    restarts += 1;
+    guard = spawnGuard(onDeath);
+    for (const line of state()) guard.send(line);
+    problems.push(
+      `the watchdog (pid ${dead.pid}) ${how} while the run went on (a stage may have killed it); restarted as pid ${guard.pid}`,
+    );
+  };
+  let guard: Guard | null = spawnGuard(onDeath);
+  for (const line of state()) guard.send(line);
+  if (guard.pid === null) armed = false;
+  const send = (line: string) => {
+    if (armed) guard?.send(line);
+  };
+  return {
+    get pid() {
+      return guard?.pid ?? null;
+    },
+    problems,
+    watchGroup(pgid: number) {
+      assertGroupId(pgid);
+      groups.add(pgid);
+      send(`g ${pgid}`);
+    },
+    unwatchGroup(pgid: number) {
+      assertGroupId(pgid);
+      groups.delete(pgid);
+      send(`u ${pgid}`);
+    },
+    watchFile(file: string) {
+      files.add(file);
+      send(`f ${octalEscaped(file)}`);
+    },
+    forgetFile(file: string) {
+      files.delete(file);
+      send(`r ${octalEscaped(file)}`);
+    },
+    disarm() {
+      send('q');
+      armed = false;
+      guard?.end();
+    },
+  };
+}
+
+function spawnGuard(onDeath: (guard: Guard, how: string) => void): Guard {
   const child = spawn('/bin/sh', ['-c', SCRIPT], {
     argv0: 'safe-run-watchdog',
     detached: true,
@@ -77,35 +157,25 @@ export function startWatchdog(marker: Marker | null): Watchdog {
   input.on('error', () => {});
   child.unref();
   input.unref();
-  let armed = child.pid !== undefined;
-  // Writes to a pipe with an empty queue complete synchronously in libuv, so a line written just
-  // before Node is SIGKILLed has reached the watchdog.
-  const send = (line: string) => {
-    if (armed) input.write(`${line}\n`);
-  };
-  if (marker) send(`m ${markerEntry(marker)}`);
-  return {
+  let alive = child.pid !== undefined;
+  const guard: Guard = {
     pid: child.pid ?? null,
-    watchGroup(pgid: number) {
-      assertGroupId(pgid);
-      send(`g ${pgid}`);
+    // Writes to a pipe with an empty queue complete synchronously in libuv, so a line written just
+    // before Node is SIGKILLed has reached the watchdog.
+    send(line: string) {
+      if (alive) input.write(`${line}\n`);
     },
-    unwatchGroup(pgid: number) {
-      assertGroupId(pgid);
-      send(`u ${pgid}`);
-    },
-    watchFile(file: string) {
-      send(`f ${octalEscaped(file)}`);
-    },
-    forgetFile(file: string) {
-      send(`r ${octalEscaped(file)}`);
-    },
-    disarm() {
-      send('q');
-      armed = false;
+    end() {
+      alive = false;
       input.end();
     },
   };
+  child.on('exit', (code, signal) => {
+    if (!alive) return;
+    alive = false;
+    onDeath(guard, signal ? `was killed by ${signal}` : `exited with ${code}`);
+  });
+  return guard;
 }
 
 function assertGroupId(pgid: number): void {
