@@ -3,11 +3,12 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_SETTINGS } from '../agent/agent-defaults.js';
+import { isRequestError } from '../errors.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import { compactReport } from '../reporters/compact.js';
 import type { Settings } from '../types.js';
 import { inspectPid } from './inspect-hook.js';
-import { startCommand } from './run-command.js';
+import { type CommandOutcome, runCommand } from './run-command.js';
 import type { Session } from './session.js';
 import { renderToolText } from './tool-text.js';
 
@@ -105,31 +106,33 @@ async function runTool(
   };
   if (args.timeout !== undefined) settings.timeoutMs = Math.round(args.timeout * 1000);
   if (args.stdin !== undefined) settings.stdin = { kind: 'file', path: session.writeStdin(args.stdin) };
-  const handle = startCommand({
-    text: args.command,
-    state: { ...session.state, cwd: start },
-    options: settings,
-    env: args.env ?? {},
-    stateFiles: session.stateFiles,
-  });
-  const onAbort = () => handle.cancel('SIGTERM');
-  signal.addEventListener('abort', onAbort);
+  let outcome: CommandOutcome;
   try {
-    const outcome = await handle.outcome;
-    session.state = outcome.state;
-    return {
-      content: [{ type: 'text', text: renderToolText(outcome, options.budget) }],
-      structuredContent: {
-        ...compactReport(outcome.report),
-        cwd: outcome.state.cwd,
-        fallback: outcome.fallback,
-        report: outcome.report,
-      },
-      isError: !outcome.report.ok,
-    };
-  } finally {
-    signal.removeEventListener('abort', onAbort);
+    outcome = await runCommand({
+      text: args.command,
+      state: { ...session.state, cwd: start },
+      options: settings,
+      env: args.env ?? {},
+      stateFiles: session.stateFiles,
+      signal,
+    });
+  } catch (error) {
+    // Text that is not shell at all (bash would refuse it too) or a refused setting: said, not run.
+    if (isRequestError(error)) return failure(`nothing was run: ${error.message}`);
+    throw error;
   }
+  session.state = outcome.state;
+  return {
+    content: [{ type: 'text', text: renderToolText(outcome, options.budget) }],
+    structuredContent: {
+      ...compactReport(outcome.report),
+      cwd: outcome.state.cwd,
+      fallback: outcome.fallback,
+      stateKnown: outcome.stateKnown,
+      report: outcome.report,
+    },
+    isError: !outcome.report.ok,
+  };
 }
 
 function isDirectory(dir: string): boolean {

@@ -68,8 +68,11 @@ describe('safe-run mcp over stdio', () => {
   it('runs `cd src && ls | wc -l`, and the next call starts in src', async () => {
     const first = await run({ command: 'cd src && ls | wc -l' });
     expect(first.isError).toBe(false);
-    expect(first.structured.report.stages[0]!.stdout.text?.trim()).toBe('3');
-    expect(first.structured.fallback?.reason).toBeTruthy();
+    // The shell front end: one row per command, cd included, and no bash in between.
+    expect(first.structured.report.stages.map((stage) => stage.name)).toEqual(['cd', 'ls', 'wc']);
+    expect(first.structured.report.stages[2]!.stdout.text?.trim()).toBe('3');
+    expect(first.structured.fallback).toBeNull();
+    expect(first.structured.report.fallback).toBeNull();
     expect(first.structured.cwd).toBe(path.join(dir, 'src'));
     expect(first.text).toContain(`cwd: ${path.join(dir, 'src')}`);
 
@@ -93,6 +96,31 @@ describe('safe-run mcp over stdio', () => {
     const viaBash = await run({ command: 'echo "[$ONLY_NOW]"', env: { ONLY_NOW: 'yes' } });
     expect(viaBash.structured.report.stages[0]!.stdout.text).toBe('[yes]\n');
     expect((await run({ command: 'printenv ONLY_NOW' })).structured.report.stages[0]!.exitCode).toBe(1);
+  });
+
+  it('hands text the front end refuses to bash as one stage, and still carries its directory', async () => {
+    const result = await run({ command: 'for d in deeper; do mkdir -p $d && cd $d; done; pwd' });
+    expect(result.structured.report.stages.map((stage) => stage.name)).toEqual(['bash']);
+    expect(result.structured.report.fallback?.construct).toBe('for loop');
+    expect(result.structured.fallback?.reason).toContain('for loop');
+    expect(result.structured.report.stages[0]!.argv.at(-1)).toBe(
+      'for d in deeper; do mkdir -p $d && cd $d; done; pwd',
+    );
+    expect(result.text).toContain('run by bash (--fallback bash): for loop at column 1');
+    expect(result.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
+    const where = await run({ command: 'pwd' });
+    expect(where.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src', 'deeper')}\n`);
+    // A fallback whose EXIT trap is replaced leaves no state: the result says so.
+    const lost = await run({ command: 'trap "" EXIT; for d in /; do cd $d; done' });
+    expect(lost.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
+    expect(lost.text).toContain('(unchanged: bash left no state behind');
+    expect((await run({ command: 'cd ..' })).structured.cwd).toBe(path.join(dir, 'src'));
+  });
+
+  it('says that text which is not shell at all was not run', async () => {
+    const result = await run({ command: 'echo "unclosed' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^nothing was run: -c: /);
   });
 
   it('runs calls that arrive together one after the other, each from where the previous ended', async () => {
