@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { BlockedProcess, Report } from '../../src/types.js';
+import { descendants, findBlocked, killAll, waitForPid } from '../hang/helpers.js';
 import { BIN, FIXTURES } from '../helpers/cli.js';
 
 interface RunResult {
@@ -162,9 +164,35 @@ describe('safe-run mcp over stdio', () => {
     );
   });
 
-  it('answers inspect honestly while the hang report is not in this build', async () => {
-    const result = await client.callTool({ name: 'inspect', arguments: { pid: process.pid } });
+  it('inspect explains a real hung tree: yes blocked on the pipe sleep never reads', async () => {
+    const root = spawn('sh', ['-c', 'yes | sleep 100'], { stdio: 'ignore' });
+    try {
+      const yes = await waitForPid(
+        () => findBlocked(root.pid!, /^yes$/, /pipe_write/),
+        15_000,
+        'yes to fill the pipe',
+      );
+      const result = await client.callTool({ name: 'inspect', arguments: { pid: root.pid! } });
+      expect(result.isError).toBeFalsy();
+      const document = result.structuredContent as { root: number; processes: BlockedProcess[] };
+      expect(document.root).toBe(root.pid);
+      const sleep = document.processes.find((entry) => entry.command === 'sleep 100')!;
+      const entry = document.processes.find((entry) => entry.pid === yes)!;
+      const said = `blocked writing to stdout, a pipe whose only reader, pid ${sleep.pid} \`sleep 100\`, never reads it`;
+      expect(entry.explanation).toBe(said);
+      expect((result.content as { text: string }[])[0]!.text).toContain(`pid ${yes} S \`yes\`: ${said}`);
+    } finally {
+      killAll([...descendants(root.pid!), root.pid!]);
+    }
+  });
+
+  it('inspect says when there is no such process', async () => {
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.on('close', resolve));
+    const result = await client.callTool({ name: 'inspect', arguments: { pid: gone.pid! } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toMatch(/^not available in this build/);
+    expect((result.content as { text: string }[])[0]!.text).toBe(
+      `inspect ${gone.pid}: no process ${gone.pid} (it may have exited); find it with: ps -ef`,
+    );
   });
 });
