@@ -66,7 +66,7 @@ async function execute(
   const t0 = performance.now();
   let staging: ReturnType<typeof startDelivery> | null = null;
   try {
-    staging = delivery ? startDelivery(delivery, guard) : null;
+    staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;
   } catch (error) {
     guard?.disarm();
     throw error;
@@ -91,15 +91,11 @@ async function execute(
   process.on('SIGUSR1', onUsr1);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
-  const stdout = staging ? staging.stdout : io.stdout;
-  const runIO = json ? (staging ? { stdout } : {}) : { stdout, ...shown };
-  handle = plan.shell
-    ? startShellRun(
-        plan.shell,
-        initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env),
-        plan.settings,
-        runIO,
-      )
+  const stdout = staging?.stdout ?? io.stdout;
+  const runIO = json ? (staging?.stdout ? { stdout } : {}) : { stdout, ...shown };
+  const shell = staging ? staging.shell : plan.shell;
+  handle = shell
+    ? startShellRun(shell, initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env), plan.settings, runIO)
     : startRun(plan, runIO);
   session.watch(handle);
   if (early) handle.cancel(early);
