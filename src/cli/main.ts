@@ -166,7 +166,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     const ci = resolveCiSettings(options, io.env);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
-      return await dryRun(plan, Boolean(options.json), io);
+      return await dryRun(plan, Boolean(options.json), io, delivery);
     }
     const choice = {
       json: Boolean(options.json) || options.jsonFormat !== undefined,
