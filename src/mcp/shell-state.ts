@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { quoteForBash } from '../shell/bash-path.js';
 import { MARKER_NAME } from '../teardown/marker.js';
 
 // What one agent session carries from one command to the next, as an agent's own shell does: the
@@ -30,11 +31,6 @@ export function stateFilesIn(dir: string): StateFiles {
 export function clearStateFiles(files: StateFiles): void {
   fs.rmSync(files.cwd, { force: true });
   fs.rmSync(files.env, { force: true });
-}
-
-// Single quotes for bash: the only character that needs care inside them is the quote itself.
-export function quoteForBash(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 // The first line of the fallback script: on any exit (the end, `exit N`, a fatal signal) bash writes

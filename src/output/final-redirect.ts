@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { quoteForBash } from '../shell/bash-path.js';
 import { parseShell } from '../shell/parse-shell.js';
 import type { ListItem, Redirect, Script, Word } from '../shell/syntax.js';
 
@@ -58,8 +59,7 @@ export function findFinalRedirect(script: Script, startDir: string): FinalRedire
 
 // A word whose value is `value` exactly, as the parser would make it, at the place of `at`.
 function literalWord(value: string, at: Word): Word {
-  const quoted = `'${value.replace(/'/g, `'\\''`)}'`;
-  const word = parseShell(`: ${quoted}`).items[0]!.pipeline.commands[0]!.words[1]!;
+  const word = parseShell(`: ${quoteForBash(value)}`).items[0]!.pipeline.commands[0]!.words[1]!;
   return { ...word, col: at.col, line: at.line };
 }
 
