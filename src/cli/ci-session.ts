@@ -66,7 +66,7 @@ export class CiSession {
       const write = (text: string) => {
         if (text) (this.view?.stream ?? this.io.stderr).write(this.stamp(maskText(text, this.secrets)));
       };
-      this.heartbeat = startHeartbeat(() => handle.progress(), this.settings.heartbeatMs, write);
+      this.heartbeat = startHeartbeat(handle, this.settings.heartbeatMs, write);
     }
   }
 

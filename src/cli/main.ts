@@ -68,7 +68,7 @@ async function execute(
   const t0 = performance.now();
   let staging: ReturnType<typeof startDelivery> | null = null;
   try {
-    staging = delivery ? startDelivery(delivery, guard) : null;
+    staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;
   } catch (error) {
     guard?.disarm();
     throw error;
@@ -94,9 +94,11 @@ async function execute(
   if (plan.settings.stdin.kind === 'inherit' && isBackgroundOnTerminal()) io.stderr.write(BACKGROUND_WARNING);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
-  const stdout = staging ? staging.stdout : io.stdout;
-  const runIO = json ? (staging ? { stdout } : {}) : { stdout, ...shown };
-  handle = startRun(plan, runIO, io.env);
+  const stdout = staging?.stdout ?? io.stdout;
+  const runIO = json ? (staging?.stdout ? { stdout } : {}) : { stdout, ...shown };
+  // --atomic-redirects: the text's final `> FILE` writes the staged file instead.
+  const staged = staging?.shell ? { ...plan, shell: staging.shell } : plan;
+  handle = startRun(staged, runIO, io.env);
   session.watch(handle);
   if (early) handle.cancel(early);
   const stopWatchingReader = json && !staging ? watchStdoutReader(() => onReaderGone(handle, io)) : () => {};
@@ -200,7 +202,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     checkClosedStdout(io, json, options.report !== undefined, delivery !== null);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
-      return await dryRun(plan, Boolean(options.json), io);
+      return await dryRun(plan, Boolean(options.json), io, delivery);
     }
     const choice = {
       json: Boolean(options.json) || options.jsonFormat !== undefined,

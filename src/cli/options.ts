@@ -30,6 +30,7 @@ export interface CliOptions {
   keepPartial?: boolean;
   expect?: string[];
   expectCmd?: string[];
+  atomicRedirects?: boolean;
   // -c text with a construct safe-run does not interpret: run it under bash as one stage.
   fallback?: string;
   argv: string[];
@@ -104,6 +105,10 @@ function buildProgram(version: string): Command {
       '--output <file>',
       "the last stage's stdout goes to FILE, replaced only if the run and checks pass",
     )
+    .option(
+      '--atomic-redirects',
+      "-c text: stage its final '> FILE' like --output (FILE replaced only if the run passes)",
+    )
     .option('--keep-partial', 'with --output: keep an unpublished product as FILE.partial')
     .option(
       '--expect <check>',
@@ -160,6 +165,7 @@ const CLI_ONLY = [
   'keepPartial',
   'expect',
   'expectCmd',
+  'atomicRedirects',
 ] as const;
 
 function toCliOptions(program: Command): CliOptions {

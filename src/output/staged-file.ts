@@ -44,7 +44,9 @@ export function createStagedFile(file: string, where: { target: string; path: st
     fd,
     stream,
     error: () => failure,
-    bytes: () => stream.bytesWritten,
+    // The file's size: what the run wrote into it, whether through `stream` (--output) or by a stage
+    // that opened the path itself (--atomic-redirects).
+    bytes: () => fs.statSync(where.path, { throwIfNoEntry: false })?.size ?? stream.bytesWritten,
   };
 }
 
