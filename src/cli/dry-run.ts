@@ -2,7 +2,7 @@ import { MASK, maskText } from '../capture/mask.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { showSettings } from '../settings/derive.js';
-import { durationText, sizeText } from '../spec-file/value-schemas.js';
+import { durationText, sizeText } from '../spec-file/value-text.js';
 import type { Plan, Settings, StageError, Verdict } from '../types.js';
 import type { CliIO } from './cli-io.js';
 
