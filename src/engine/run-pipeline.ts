@@ -43,7 +43,7 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const marker = createMarker();
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
   const control = new RunControl();
-  const report = runPhases(plan, io, { marker, clock, control });
+  const report = runPhases(plan, io, { marker, clock, control }).finally(() => marker.window?.close());
   return {
     report,
     cancel: (signal) => control.cancel(signal),
