@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../random-hex.js';
 import { openProcWindow, type ProcWindow } from './proc-window.js';
 
 // Every stage's environment carries this variable; escaped processes keep it, so a sweep of /proc finds
@@ -14,7 +14,7 @@ export interface Marker {
 
 // The marker of a run that starts now; close its window when the run is over.
 export function createMarker(): Marker {
-  return { name: MARKER_NAME, value: randomBytes(8).toString('hex'), window: openProcWindow() };
+  return { name: MARKER_NAME, value: randomHex(8), window: openProcWindow() };
 }
 
 // The marker ends up in a grep pattern of the watchdog and in environment blocks; allowing only plain
