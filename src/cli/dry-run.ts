@@ -4,7 +4,7 @@ import type { DeliveryPlan } from '../output/deliver.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { showSettings } from '../settings/derive.js';
 import { type DryRunStep, planShellDryRun } from '../shell/dry-run-steps.js';
-import { durationText, sizeText } from '../spec-file/value-schemas.js';
+import { durationText, sizeText } from '../spec-file/value-text.js';
 import type { Plan, Settings, StageError, Verdict } from '../types.js';
 import type { CliIO } from './cli-io.js';
 import { type DryRunOutput, describeOutput, renderOutput } from './dry-run-output.js';

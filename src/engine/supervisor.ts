@@ -205,7 +205,7 @@ export class Supervisor implements DrainWatcher {
     this.termedGroups.add(pgid);
     if (signal !== 'SIGKILL') signalGroup(pgid, 'SIGCONT');
     this.after(this.settings.killAfterMs, () => {
-      const remaining = findProcesses({ pgids: [pgid] });
+      const remaining = findProcesses({ pgids: [pgid], window: this.marker.window });
       if (remaining.length === 0) return;
       if (run.running) run.stopDetail?.signals.push('SIGKILL');
       this.noteOutlivers(
@@ -219,7 +219,11 @@ export class Supervisor implements DrainWatcher {
 
   // Members of a stage's group other than its leader are leftovers once the leader is gone or they
   // needed SIGKILL: list them, or add to what is already said about them.
-  private noteOutlivers(run: StageRun, how: string, members = findProcesses({ pgids: [run.pid!] })): void {
+  private noteOutlivers(
+    run: StageRun,
+    how: string,
+    members = findProcesses({ pgids: [run.pid!], window: this.marker.window }),
+  ): void {
     for (const info of members) {
       if (info.pid !== run.pid) this.leftovers.tell(info, run.spec.name, how);
     }

@@ -92,7 +92,14 @@ export function signalEscaped(
   signal: NodeJS.Signals,
 ): void {
   const groups = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
-  const escaped = sweepMarked({ name: marker.name, value: marker.value, signal, groups, spareGroups: true });
+  const escaped = sweepMarked({
+    name: marker.name,
+    value: marker.value,
+    window: marker.window,
+    signal,
+    groups,
+    spareGroups: true,
+  });
   for (const info of escaped)
     log.signalled(info, stageOf(info, runs), describeEscape(info.how, 'escaped its stage'));
 }
