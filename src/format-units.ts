@@ -19,3 +19,10 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   return `${minutes}m${Math.round((ms % 60_000) / 1000)}s`;
 }
+
+// A list that may be long (the holders of a pipe can be hundreds of processes) as one readable
+// line: the first `max` items, then how many more.
+export function listFirst(items: readonly string[], max = 10): string {
+  if (items.length <= max) return items.join(', ');
+  return `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}

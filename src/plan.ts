@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { assemblePlan } from './inputs/assemble-plan.js';
-import { stagesFromArgv, stagesFromInline } from './inputs/command-stages.js';
-import type { Plan, Settings, StageSpec } from './types.js';
+import { assemblePlan, type PlanRequest } from './inputs/assemble-plan.js';
+import { stagesFromArgv } from './inputs/command-stages.js';
+import { planShellText } from './inputs/shell-plan.js';
+import type { Plan, Settings } from './types.js';
 
 export interface PlanOptions extends Partial<Settings> {
   // Accepted exit codes by 1-based stage index or stage name; an unknown stage is a RequestError.
@@ -11,11 +12,9 @@ export interface PlanOptions extends Partial<Settings> {
 }
 
 // The library's front end to the same plan builder the CLI uses: the same checks, the same errors.
-function finish(stages: StageSpec[], source: Plan['source'], options: PlanOptions): Plan {
+function request(options: PlanOptions): Omit<PlanRequest, 'source' | 'stages'> {
   const { okCodes = {}, cwd, ...settings } = options;
-  return assemblePlan({
-    source,
-    stages,
+  return {
     layers: [settings],
     okCodes: Object.entries(okCodes).map(([stage, codes]) => ({
       stage,
@@ -23,15 +22,16 @@ function finish(stages: StageSpec[], source: Plan['source'], options: PlanOption
       written: `${stage}=${codes.join(',')}`,
     })),
     cwd: cwd === undefined ? null : path.resolve(cwd),
-  });
+  };
 }
 
 // A one-stage plan from an argv, for library callers; throws RequestError.
 export function planFromArgv(argv: string[], options: PlanOptions = {}): Plan {
-  return finish(stagesFromArgv(argv), 'argv', options);
+  return assemblePlan({ source: 'argv', stages: stagesFromArgv(argv), ...request(options) });
 }
 
-// A plan from an inline pipeline string ("a | b | c"), parsed without a shell; throws RequestError.
+// A plan from a command line as `safe-run -c` reads it (lists, redirections, expansions: see
+// docs/inline-grammar.md), interpreted without handing it to a shell; throws RequestError.
 export function planFromInline(text: string, options: PlanOptions = {}): Plan {
-  return finish(stagesFromInline(text), 'inline', options);
+  return planShellText(text, request(options), { fallback: false, env: null, base: process.env });
 }

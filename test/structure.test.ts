@@ -19,12 +19,15 @@ import {
 // entry that no longer matches fails the check too, so that it is deleted when it is paid.
 const KNOWN_DEBT: Debt = {
   fileCycles: [],
-  partCycles: [['src/defaults.ts', 'src/inputs/', 'src/output/', 'src/settings/', 'src/spec-file/']],
+  partCycles: [
+    ['src/defaults.ts', 'src/inputs/', 'src/output/', 'src/settings/', 'src/shell/', 'src/spec-file/'],
+  ],
   longFiles: ['src/engine/supervisor.ts', 'src/teardown/proc-scan.ts'],
   longFunctions: [
     'src/shell/plan-step.ts:planStep',
     'src/shell/run-shell.ts:startShellRun',
     'src/shell/run-shell.ts:startShellRun > result()',
+    'src/teardown/watchdog.ts:startWatchdog',
   ],
 };
 

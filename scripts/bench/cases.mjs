@@ -9,6 +9,8 @@ const NEAR_MISS = 'abcdefgh12';
 
 // Stands for the safe-run being measured in argv; withBin puts in the real path after display is made.
 const SR = 'safe-run';
+// Stands for the single-file binary next to the measured dist/ (dist/safe-run).
+const BINARY = 'safe-run-binary';
 
 // Run from the repository root (the runner's cwd for every case).
 const READER = 'node scripts/bench/stdin-reader.mjs';
@@ -62,6 +64,13 @@ export function startupSection() {
       make('node-0', 'node', ['node', '-e', '0'], { vs: ['sh-true'] }),
       make('sr-version', 'safe-run --version', [SR, '--version'], { vs: ['node-0'] }),
       make('sr-true', 'safe-run', [SR, '-q', '--', 'true'], { vs: ['sh-true', 'node-0'] }),
+      make('sr-pipe', 'safe-run 2 stages', [SR, '-q', '-c', 'printf x | wc -c'], {
+        check: expectStdout('1'),
+        vs: ['node-0'],
+      }),
+      // The single-file binary (npm run build:binary), when dist/ has one; withBin drops it otherwise.
+      make('bin-version', 'binary --version', [BINARY, '--version'], { vs: ['node-0'] }),
+      make('bin-true', 'binary', [BINARY, '-q', '--', 'true'], { vs: ['node-0'] }),
     ],
   };
 }
@@ -188,10 +197,15 @@ export function rssSection(sizes) {
   return { id: 'rss', title: '4. Peak RSS (stage writes N to stdout and N to stderr)', cases };
 }
 
-// The section with argv[0] "safe-run" replaced by the executable to run (the table keeps "safe-run").
-export function withBin(section, bin) {
-  const cases = section.cases.map((kase) =>
-    kase.argv[0] === SR ? { ...kase, argv: [bin, ...kase.argv.slice(1)] } : kase,
-  );
+// The section with argv[0] "safe-run" replaced by the executable to run (the table keeps "safe-run"),
+// and the binary's cases pointed at `binary`, or left out when there is none.
+export function withBin(section, bin, binary = null) {
+  const cases = section.cases
+    .filter((kase) => kase.argv[0] !== BINARY || binary !== null)
+    .map((kase) => {
+      if (kase.argv[0] === SR) return { ...kase, argv: [bin, ...kase.argv.slice(1)] };
+      if (kase.argv[0] === BINARY) return { ...kase, argv: [binary, ...kase.argv.slice(1)] };
+      return kase;
+    });
   return { ...section, cases };
 }

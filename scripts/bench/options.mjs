@@ -1,6 +1,6 @@
 // What a benchmark run was asked to do, parsed and validated before anything runs.
 
-export const SECTIONS = ['startup', 'pipe', 'data', 'rss'];
+export const SECTIONS = ['startup', 'pipe', 'data', 'rss', 'procs', 'stages', 'text'];
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -13,6 +13,8 @@ const FULL = {
   pipeSize: 2 * GIB,
   dataSize: GIB,
   rssSizes: [10 * MIB, GIB],
+  procsRuns: 7,
+  idleProcesses: 2000,
 };
 
 // Small enough that the whole suite takes well under a minute on a loaded 2-core machine.
@@ -23,6 +25,8 @@ const QUICK = {
   pipeSize: 256 * MIB,
   dataSize: 64 * MIB,
   rssSizes: [10 * MIB, 64 * MIB],
+  procsRuns: 3,
+  idleProcesses: 2000,
 };
 
 export const USAGE = `usage: node scripts/bench/run.mjs [options]
@@ -101,6 +105,8 @@ export function parseOptions(args) {
     quick: given.quick === true,
     only: given.only ?? SECTIONS,
     startupRuns: given.startupRuns ?? preset.startupRuns,
+    procsRuns: preset.procsRuns,
+    idleProcesses: preset.idleProcesses,
     runs: given.runs ?? preset.runs,
     rssRuns: given.runs ?? preset.rssRuns,
     pipeSize: given.pipeSize ?? preset.pipeSize,

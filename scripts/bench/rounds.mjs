@@ -23,7 +23,12 @@ function problemWith(kase, sample) {
 
 // Start-up is a few milliseconds, where GNU time's own exec would show: time it bare, and take CPU
 // and RSS from a second run of the same round under GNU time.
-async function sampleCase(kase, context) {
+// A case with `around` (start 2,000 idle processes, say) has each of its samples taken inside it.
+function sampleCase(kase, context) {
+  return kase.around ? kase.around(() => sampleBare(kase, context)) : sampleBare(kase, context);
+}
+
+async function sampleBare(kase, context) {
   const command = commandOf(kase, context);
   const measured = await measureOnce(command, { useTime: context.useTime, tmpDir: context.tmpDir });
   if (!context.bareWall || !context.useTime) return measured;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { dataSection, pipeSection, rssSection, startupSection, withBin } from './cases.mjs';
+import { procsSection, stagesSection, textRefusal, textSection } from './cost-cases.mjs';
 import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
 import { hasGnuTime } from './measure.mjs';
 import { parseOptions, USAGE, UsageError } from './options.mjs';
@@ -22,6 +23,13 @@ function plannedSections(options) {
     pipe: () => ({ section: pipeSection(options.pipeSize), rounds: options.runs }),
     data: () => ({ section: dataSection(options.dataSize), rounds: options.runs }),
     rss: () => ({ section: rssSection(options.rssSizes), rounds: options.rssRuns, warmup: true }),
+    procs: () => ({
+      section: procsSection(options.idleProcesses),
+      rounds: options.procsRuns,
+      bareWall: true,
+    }),
+    stages: () => ({ section: stagesSection(), rounds: options.startupRuns, warmup: true }),
+    text: () => ({ section: textSection(), rounds: options.startupRuns, warmup: true, refusal: textRefusal }),
   };
   return options.only.map((id) => all[id]());
 }
@@ -56,9 +64,19 @@ async function benchmark(options, tmpDir) {
   const baseEnv = benchEnvironment(tmpDir);
   log(`measuring ${machine.build}; load ${machine.loadStart.map((l) => l.toFixed(2)).join(' ')}`);
 
+  const binary = path.join(path.dirname(bin), '..', 'dist', 'safe-run');
+  const hasBinary = fs.existsSync(binary);
+  if (!hasBinary) log('no dist/safe-run (npm run build:binary): the binary rows are left out');
   const done = [];
+  const notes = [];
   for (const plan of plannedSections(options)) {
-    const section = withBin(plan.section, bin);
+    const refused = plan.refusal?.(bin, repoRoot);
+    if (refused) {
+      notes.push(`- ${plan.section.title}: ${refused}`);
+      log(`${plan.section.title}: ${refused}`);
+      continue;
+    }
+    const section = withBin(plan.section, bin, hasBinary ? binary : null);
     log(`${section.title}: ${plan.rounds} rounds of ${section.cases.length} cases`);
     const results = await runSection(section, {
       rounds: plan.rounds,
@@ -79,6 +97,7 @@ async function benchmark(options, tmpDir) {
   const where = options.bin ? bin : path.join(repoRoot, 'bin', 'safe-run');
   const binNote = `\n"safe-run" above is \`${where}\`, run with only the variables shown set besides PATH and HOME.\n`;
   process.stdout.write(`${renderHeader(machine, options)}${legend}\n\n${renderTable(done)}`);
+  if (notes.length > 0) process.stdout.write(`\nNot measured:\n${notes.join('\n')}\n`);
   const failures = renderFailures(done);
   if (failures) process.stdout.write(`${failures}${binNote}`);
   if (options.raw) {

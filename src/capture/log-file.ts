@@ -24,6 +24,8 @@ export interface StreamLogOptions {
   maxQueuedBytes?: number;
   // How long close() waits for the last writes before it gives up and reports the disk.
   closeTimeoutMs?: number;
+  // Never replace a file that exists: a name another run's log took is a failure to report.
+  exclusive?: boolean;
 }
 
 export function logLimitMarker(maxBytes: number, omittedBytes: number): string {
@@ -85,7 +87,7 @@ export class StreamLog {
     this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
     try {
       makeDirectories(dirname(path));
-      this.fd = openSync(path, 'w', 0o600);
+      this.fd = openSync(path, options.exclusive ? 'wx' : 'w', 0o600);
       // The mode above applies only when the file is new; an older file may have looser rights.
       fchmodSync(this.fd, 0o600);
     } catch (error) {

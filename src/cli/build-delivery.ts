@@ -5,6 +5,7 @@ import type { SpecDelivery } from '../inputs/assemble-plan.js';
 import { parseCheckCommand } from '../output/check-command.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { parseExpectation } from '../output/expectations.js';
+import { type FinalRedirect, findFinalRedirect } from '../output/final-redirect.js';
 import type { Plan } from '../types.js';
 import type { CliOptions } from './options.js';
 
@@ -16,7 +17,14 @@ export function buildDelivery(
   plan: Plan,
   env: NodeJS.ProcessEnv,
 ): DeliveryPlan | null {
-  const file = options.output ?? spec?.output;
+  const redirect = options.atomicRedirects ? finalRedirectOf(options, plan) : null;
+  if (redirect && options.output !== undefined) {
+    throw new RequestError(
+      'usage.output',
+      '--atomic-redirects and --output both name the product: give one (--output when the text does not redirect its stdout)',
+    );
+  }
+  const file = redirect?.file ?? options.output ?? spec?.output;
   const expectTexts = [...(spec?.expect ?? []), ...(options.expect ?? [])];
   const commandTexts = [...(spec?.expectCmd ?? []), ...(options.expectCmd ?? [])];
   const keepPartial = options.keepPartial ?? spec?.keepPartial ?? false;
@@ -30,22 +38,48 @@ export function buildDelivery(
             ? '--keep-partial'
             : null;
     if (stray) {
-      throw new RequestError('usage.output', `${stray} works on a staged output: add --output FILE`);
+      throw new RequestError(
+        'usage.output',
+        `${stray} works on a staged output: add --output FILE (or --atomic-redirects for -c text ending in > FILE)`,
+      );
     }
     return null;
   }
-  checkOutputFile(file, plan);
+  checkOutputFile(file, plan, redirect);
   return {
     file,
+    redirect,
     keepPartial,
     expect: expectTexts.map((text) => parseExpectation(text, 'expect')),
     commands: commandTexts.map((text) => parseCheckCommand(text, env, 'expect-cmd')),
   };
 }
 
-function checkOutputFile(file: string, plan: Plan): void {
+// --atomic-redirects: the text's final `> FILE`, or a 125 that says why there is none to stage.
+function finalRedirectOf(options: CliOptions, plan: Plan): FinalRedirect {
+  const refuse = (why: string): never => {
+    throw new RequestError('usage.atomic-redirects', `--atomic-redirects: ${why}`);
+  };
+  if (options.command === undefined)
+    refuse('it stages a redirection of -c text; for a command or a spec, use --output FILE');
+  if (plan.fallback) {
+    refuse(
+      `the text runs under --fallback bash (${plan.fallback.construct} at column ${plan.fallback.column}), whose redirections safe-run does not open; drop one of the two`,
+    );
+  }
+  const result = findFinalRedirect(plan.shell!.script, plan.cwd ?? process.cwd());
+  if ('none' in result) {
+    return refuse(
+      `nothing to stage: ${result.none} (docs/publishing-outputs.md); or drop --atomic-redirects`,
+    );
+  }
+  return result.found;
+}
+
+function checkOutputFile(file: string, plan: Plan, redirect: FinalRedirect | null): void {
+  const flag = redirect ? `--atomic-redirects (${redirect.redirect.raw})` : '--output';
   if (file === '') throw new RequestError('usage.output', '--output "": name a file');
-  if (plan.settings.liveStdout === 'capped') {
+  if (!redirect && plan.settings.liveStdout === 'capped') {
     throw new RequestError(
       'usage.output',
       '--output takes the product whole; drop --live-stdout capped (or live-stdout in the spec)',
@@ -55,7 +89,7 @@ function checkOutputFile(file: string, plan: Plan): void {
   if (stat && !stat.isFile()) {
     throw new RequestError(
       'usage.output',
-      `--output ${file}: not a regular file; the product is staged beside FILE and renamed over it, which needs a regular file (or none yet)`,
+      `${flag} ${file}: not a regular file; the product is staged beside FILE and renamed over it, which needs a regular file (or none yet)`,
     );
   }
   const dir = path.dirname(stat ? fs.realpathSync(file) : path.resolve(file));
@@ -64,7 +98,7 @@ function checkOutputFile(file: string, plan: Plan): void {
   } catch {
     throw new RequestError(
       'usage.output',
-      `--output ${file}: directory ${dir} does not exist or is not writable`,
+      `${flag} ${file}: directory ${dir} does not exist or is not writable`,
     );
   }
 }

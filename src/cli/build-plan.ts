@@ -1,14 +1,12 @@
 import path from 'node:path';
 import { AGENT_ENV, AGENT_SETTINGS, withAgentEnv } from '../agent/agent-defaults.js';
-import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
 import { defaultLedgerPath } from '../facts/ledger.js';
-import { assemblePlan, type PlanRequest, readOkCodes, type SpecInput } from '../inputs/assemble-plan.js';
+import { assemblePlan, readOkCodes, type SpecInput } from '../inputs/assemble-plan.js';
 import { checkWritableFile } from '../inputs/check-paths.js';
-import { blankStage, stagesFromArgv } from '../inputs/command-stages.js';
-import { checkTextSize } from '../inputs/limits.js';
+import { stagesFromArgv } from '../inputs/command-stages.js';
+import { planShellText } from '../inputs/shell-plan.js';
 import { settingsFromFlags } from '../settings/derive.js';
-import { fallbackStages, parseText, writtenStages } from '../shell/plan-shell.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import type { CliOptions } from './options.js';
 
@@ -65,8 +63,13 @@ export function buildPlan(
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
   };
   let plan: Plan;
-  if (options.command !== undefined) plan = planShellText(options.command, options, request, env);
-  else {
+  if (options.command !== undefined) {
+    plan = planShellText(options.command, request, {
+      fallback: options.fallback === 'bash',
+      env: options.agent ? { ...AGENT_ENV } : null,
+      base: env,
+    });
+  } else {
     const [source, declared] = commandStages(options, spec);
     const stages = options.agent ? declared.map(withAgentEnv) : declared;
     plan = assemblePlan({ source, stages, ...request });
@@ -74,40 +77,6 @@ export function buildPlan(
   if (options.report !== undefined) checkWritableFile(options.report, '--report');
   if (options.junit !== undefined) checkWritableFile(options.junit, '--junit');
   return plan;
-}
-
-// -c text: the steps safe-run interprets (stages are made per step at run time), or, under
-// --fallback bash, one bash stage when the text has a construct safe-run does not interpret.
-// --ok-codes name the commands as written; --agent's variables are the steps' starting environment.
-function planShellText(
-  text: string,
-  options: CliOptions,
-  request: Omit<PlanRequest, 'source' | 'stages'>,
-  env: NodeJS.ProcessEnv,
-): Plan {
-  checkTextSize(text, '-c');
-  const parsed = parseText(text, options.fallback === 'bash' ? 'bash' : null);
-  if (parsed.fallback) {
-    const { policy } = Object.assign({ ...DEFAULT_SETTINGS }, ...request.layers) as Settings;
-    const declared = fallbackStages(text, policy, blankStage);
-    const stages = options.agent ? declared.map(withAgentEnv) : declared;
-    return { ...assemblePlan({ source: 'inline', stages, ...request }), fallback: parsed.fallback };
-  }
-  const script = parsed.script!;
-  const written = assemblePlan({ source: 'inline', stages: writtenStages(script, blankStage), ...request });
-  return {
-    ...written,
-    stages: [],
-    shell: { script, okCodes: written.stages.map((stage) => stage.okCodes) },
-    ...(request.cwd === null ? {} : { cwd: request.cwd }),
-    ...(options.agent ? { env: { ...cleanEnv(env), ...AGENT_ENV } } : {}),
-  };
-}
-
-function cleanEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }
 
 function cwdPath(dir: string): string {

@@ -43,7 +43,7 @@ export class CiSession {
     const env = Object.assign({}, io.env, ...plan.stages.map((stage) => stage.env));
     this.secrets = secretValuesFromEnv(env, plan.settings.mask);
     if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
-      io.stderr.write(this.stamp(maskText(renderBanner(plan.stages.map((s) => s.argv)), this.secrets)));
+      io.stderr.write(this.stamp(maskText(renderBanner(plan), this.secrets)));
     }
     const live = !this.json && settings.live && liveViewFits(io.stdout, io.stderr);
     const stampLive = settings.timestamps ? () => `${formatStamp(new Date())} ` : null;
@@ -66,7 +66,7 @@ export class CiSession {
       const write = (text: string) => {
         if (text) (this.view?.stream ?? this.io.stderr).write(this.stamp(maskText(text, this.secrets)));
       };
-      this.heartbeat = startHeartbeat(() => handle.progress(), this.settings.heartbeatMs, write);
+      this.heartbeat = startHeartbeat(handle, this.settings.heartbeatMs, write);
     }
   }
 

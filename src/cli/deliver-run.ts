@@ -2,8 +2,9 @@ import { secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { applyDelivery } from '../output/apply-delivery.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, type DeliveryPlan, settleOutput, stageOutput } from '../output/deliver.js';
+import { stageFinalRedirect } from '../output/final-redirect.js';
 import type { Watchdog } from '../teardown/watchdog.js';
-import type { Plan, Report } from '../types.js';
+import type { Plan, Report, ShellPlan } from '../types.js';
 
 export interface SettleContext {
   plan: Plan;
@@ -14,18 +15,25 @@ export interface SettleContext {
   env: NodeJS.ProcessEnv;
 }
 
-// The CLI's side of --output: the staged file is the run's stdout; after the run, the checks and the
-// publish-or-discard decision are added to the report.
-export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null) {
+// The CLI's side of --output and --atomic-redirects: the staged file is the run's stdout, or the
+// file the text's final `> FILE` opens instead of FILE (`shell`, the text pointed at it); after the
+// run, the checks and the publish-or-discard decision are added to the report.
+export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null, shell: ShellPlan | undefined) {
   let staged: ReturnType<typeof stageOutput>;
+  const flag = plan.redirect ? '--atomic-redirects' : '--output';
   try {
     staged = stageOutput(plan, guard);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new RequestError('usage.output', `--output ${plan.file}: cannot create a file beside it (${code})`);
+    throw new RequestError('usage.output', `${flag} ${plan.file}: cannot create a file beside it (${code})`);
   }
+  const redirect = plan.redirect;
   return {
-    stdout: staged.stream as NodeJS.WritableStream,
+    stdout: redirect ? null : (staged.stream as NodeJS.WritableStream),
+    shell:
+      redirect && shell
+        ? { ...shell, script: stageFinalRedirect(shell.script, redirect, staged.path) }
+        : shell,
     async settle(report: Report, context: SettleContext): Promise<Report> {
       const { settings, stages } = context.plan;
       const left = settings.timeoutMs === null ? null : settings.timeoutMs - (performance.now() - context.t0);
@@ -36,7 +44,18 @@ export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null) {
         guard,
       });
       const envs = [context.env, ...stages.map((stage) => stage.env), ...plan.commands.map((c) => c.env)];
-      return applyDelivery(report, outcome, secretValuesFromEnv(Object.assign({}, ...envs), settings.mask));
+      const shown = redirect ? showWrittenFile(report, staged.path, redirect.written) : report;
+      return applyDelivery(shown, outcome, secretValuesFromEnv(Object.assign({}, ...envs), settings.mask));
     },
   };
+}
+
+// The stage's stdout is reported as going to FILE as written, not to the staged file it opened.
+function showWrittenFile(report: Report, stagedPath: string, written: string): Report {
+  const stages = report.stages.map((stage) =>
+    stage.stdout.to === `file ${stagedPath}`
+      ? { ...stage, stdout: { ...stage.stdout, to: `file ${written}` } }
+      : stage,
+  );
+  return { ...report, stages };
 }

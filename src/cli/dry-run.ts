@@ -1,11 +1,13 @@
 import { MASK, maskText } from '../capture/mask.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
+import type { DeliveryPlan } from '../output/deliver.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { showSettings } from '../settings/derive.js';
 import { type DryRunStep, planShellDryRun } from '../shell/dry-run-steps.js';
-import { durationText, sizeText } from '../spec-file/value-schemas.js';
+import { durationText, sizeText } from '../spec-file/value-text.js';
 import type { Plan, Settings, StageError, Verdict } from '../types.js';
 import type { CliIO } from './cli-io.js';
+import { type DryRunOutput, describeOutput, renderOutput } from './dry-run-output.js';
 
 // One stage of the plan as it would start: the file that would be executed, where, and with what.
 export interface DryRunStage {
@@ -39,11 +41,18 @@ export interface DryRunDocument {
   settings: Settings;
   // -c lists: the steps, their stages and what their words expanded to.
   steps?: DryRunStep[];
+  // --output or --atomic-redirects: where the product would be staged and its checks; else null.
+  output: DryRunOutput | null;
 }
 
 // Validates and resolves a plan without starting anything: exit 0, or the 126/127 a real run would
 // end with when preflight fails. Nothing is spawned, opened or written; only the plan is printed.
-export async function dryRun(given: Plan, json: boolean, io: CliIO): Promise<number> {
+export async function dryRun(
+  given: Plan,
+  json: boolean,
+  io: CliIO,
+  delivery: DeliveryPlan | null = null,
+): Promise<number> {
   const shell = given.shell ? await planShellDryRun(given, io.env) : null;
   const plan = shell ? shell.plan : given;
   const resolved = resolvePlan(plan);
@@ -59,6 +68,7 @@ export async function dryRun(given: Plan, json: boolean, io: CliIO): Promise<num
     stages,
     settings: plan.settings,
     ...(shell ? { steps: shell.steps } : {}),
+    output: delivery ? describeOutput(delivery, stages.at(-1)?.index ?? null, resolved.secrets) : null,
   };
   io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : renderPlan(document));
   return verdict.exitCode;
@@ -158,6 +168,7 @@ function renderPlan(document: DryRunDocument): string {
     for (const warning of stage.warnings) row('warning', warning);
     if (stage.error) row('error', `${stage.error.code}: ${stage.error.message}`);
   }
+  if (document.output) lines.push(...renderOutput(document.output));
   lines.push('settings');
   for (const [key, value] of showSettings(document.settings)) lines.push(`  ${key.padEnd(14)} ${value}`);
   const outcome = `exit ${document.exitCode} (${document.reason})`;

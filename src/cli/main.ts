@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
+import type { RunHandle } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError, StoppedError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
-import { startShellRun } from '../shell/run-shell.js';
-import { initialState } from '../shell/shell-state.js';
+import { startRun } from '../run.js';
 import { startWatchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
@@ -18,9 +17,12 @@ import type { CliIO } from './cli-io.js';
 import { startDelivery } from './deliver-run.js';
 import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
+import { refuseNonUtf8 } from './raw-bytes.js';
 import { loadSpecBounded } from './read-spec.js';
 import { printRefusal } from './refusal.js';
 import { listenForSignals } from './run-signals.js';
+import { watchStdoutReader } from './stdout-state.js';
+import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -61,19 +63,23 @@ async function execute(
   const t0 = performance.now();
   let staging: ReturnType<typeof startDelivery> | null = null;
   try {
-    staging = delivery ? startDelivery(delivery, guard) : null;
+    staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;
   } catch (error) {
     guard?.disarm();
     throw error;
   }
   const signals = listenForSignals(io);
+  if (plan.settings.stdin.kind === 'inherit' && isBackgroundOnTerminal()) io.stderr.write(BACKGROUND_WARNING);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
-  const stdout = staging ? staging.stdout : io.stdout;
-  const runIO = json ? (staging ? { stdout } : {}) : { stdout, ...shown };
-  const handle = startPlan(plan, runIO, io);
+  const stdout = staging?.stdout ?? io.stdout;
+  const runIO = json ? (staging?.stdout ? { stdout } : {}) : { stdout, ...shown };
+  // --atomic-redirects: the text's final `> FILE` writes the staged file instead.
+  const staged = staging?.shell ? { ...plan, shell: staging.shell } : plan;
+  const handle = startRun(staged, runIO, io.env);
   session.watch(handle);
   signals.attach(handle);
+  const stopWatchingReader = json && !staging ? watchStdoutReader(() => onReaderGone(handle, io)) : () => {};
   let report: Report;
   try {
     report = await handle.report;
@@ -87,18 +93,41 @@ async function execute(
     await writeReports(report, chooseReporters(choice, session, io), io, files);
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
+    stopWatchingReader();
     await session.stop();
     signals.release();
     guard?.disarm();
+    for (const problem of guard?.problems ?? []) io.stderr.write(`safe-run: warning: ${problem}\n`);
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || signals.received() > 0 };
 }
 
-// -c text runs as steps (the shell front end); argv and spec plans as one pipeline.
-function startPlan(plan: Plan, runIO: RunIO, io: CliIO): RunHandle {
-  if (!plan.shell) return startRun(plan, runIO);
-  const state = initialState(plan.cwd ?? process.cwd(), plan.env ?? io.env);
-  return startShellRun(plan.shell, state, plan.settings, runIO);
+// What bash's pipeline does when the reader exits: the writer gets SIGPIPE. Under --json the report is
+// the only output and it comes at the end, so no write would ever tell the stages.
+function onReaderGone(handle: RunHandle | null, io: CliIO): void {
+  io.stderr.write(
+    'safe-run: the reader of stdout is gone: the report cannot be read; stopping the stages with SIGPIPE\n',
+  );
+  handle?.cancel('SIGPIPE');
+}
+
+// `safe-run -- echo hi >&-` printed into the /dev/null Node puts in place of a closed descriptor and
+// exited 0 (bash: exit 1, "Bad file descriptor"). Node's stdio 'ignore' looks the same from inside
+// (src/cli/stdout-state.ts), so only what cannot be meant is refused: a JSON report that would be
+// lost. Otherwise the loss is said on stderr before anything starts.
+function checkClosedStdout(io: CliIO, json: boolean, reportFile: boolean, delivered: boolean): void {
+  if (!io.stdoutClosed) return;
+  if (json && !reportFile) {
+    throw new RequestError(
+      'stdout.closed',
+      'stdout is closed (>&-): the JSON report would be lost; give it somewhere to go (>file, or --report FILE)',
+    );
+  }
+  if (!json && !delivered) {
+    io.stderr.write(
+      "safe-run: warning: stdout is closed (>&-, or Node's stdio 'ignore'): the last stage's output is discarded\n",
+    );
+  }
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
@@ -123,6 +152,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     }
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
+    refuseNonUtf8(io.raw ?? null);
     const { options: parsed, answered } = parseCli(
       args,
       typeof SAFE_RUN_VERSION === 'string' ? SAFE_RUN_VERSION : '0.0.0',
@@ -138,9 +168,11 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     refuseBlockingPaths(plan);
     const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     const ci = resolveCiSettings(options, io.env);
+    const json = Boolean(options.json) || options.jsonFormat !== undefined;
+    checkClosedStdout(io, json, options.report !== undefined, delivery !== null);
     if (options.dryRun) {
       const { dryRun } = await import('./dry-run.js');
-      return await dryRun(plan, Boolean(options.json), io);
+      return await dryRun(plan, Boolean(options.json), io, delivery);
     }
     const choice = {
       json: Boolean(options.json) || options.jsonFormat !== undefined,

@@ -31,6 +31,7 @@ export interface CliOptions {
   keepPartial?: boolean;
   expect?: string[];
   expectCmd?: string[];
+  atomicRedirects?: boolean;
   // -c text with a construct safe-run does not interpret: run it under bash as one stage.
   fallback?: string;
   argv: string[];
@@ -106,6 +107,7 @@ const CLI_ONLY = [
   'keepPartial',
   'expect',
   'expectCmd',
+  'atomicRedirects',
 ] as const;
 
 function toCliOptions(program: Command): CliOptions {

@@ -1,4 +1,6 @@
 import { main } from './main.js';
+import { readRawInput } from './raw-bytes.js';
+import { isStdoutClosed } from './stdout-state.js';
 
 export { main };
 
@@ -19,10 +21,13 @@ export async function runAsProcess(): Promise<never> {
   // A reader that went away is the reader's choice; the run has already been reported on what remains.
   process.stdout.on('error', () => {});
   process.stderr.on('error', () => {});
-  const { code, hurry } = await main(process.argv.slice(2), {
+  const args = process.argv.slice(2);
+  const { code, hurry } = await main(args, {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    stdoutClosed: isStdoutClosed(),
+    raw: readRawInput(args.length),
   });
   await bounded(Promise.all([flushed(process.stdout), flushed(process.stderr)]), hurry);
   // The one place safe-run exits.

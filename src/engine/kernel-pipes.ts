@@ -11,20 +11,43 @@ export interface KernelPipe {
   writeFd: number;
 }
 
-const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
 
-// Makes `count` pipes with one mkfifo call; nothing is left on disk when this returns or throws.
-export function createKernelPipes(count: number): KernelPipe[] {
-  if (count === 0) return [];
+// The FIFOs of one run: named in a private directory before anyone makes them, so that the
+// watchdog's sh can make them (one process start fewer for safe-run) while Node goes on.
+export interface FifoBatch {
+  readonly dir: string;
+  readonly paths: readonly string[];
+}
+
+export function reserveFifos(count: number): FifoBatch {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-pipes-'));
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (error) {
+    discardFifos({ dir, paths: [] });
+    throw error;
+  }
+  return { dir, paths: Array.from({ length: count }, (_, i) => path.join(dir, `p${i}`)) };
+}
+
+// Makes the batch's FIFOs here, when nobody made them for us.
+export function makeFifos(batch: FifoBatch): void {
+  if (batch.paths.length === 0) return;
+  // By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
+  execFileSync(MKFIFO, ['-m', '600', ...batch.paths], { stdio: 'ignore' });
+}
+
+export function discardFifos(batch: FifoBatch): void {
+  fs.rmSync(batch.dir, { recursive: true, force: true });
+}
+
+// Opens the batch's FIFOs as pipes; nothing is left on disk when this returns or throws.
+export function openFifos(batch: FifoBatch): KernelPipe[] {
   const pipes: KernelPipe[] = [];
   const opened: number[] = [];
   try {
-    fs.chmodSync(dir, 0o700);
-    const paths = Array.from({ length: count }, (_, i) => path.join(dir, `p${i}`));
-    // By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
-    execFileSync(MKFIFO, ['-m', '600', ...paths], { stdio: 'ignore' });
-    for (const fifo of paths) {
+    for (const fifo of batch.paths) {
       // O_RDWR never blocks on Linux; with it open, the read-only and write-only opens do not block either.
       const holder = fs.openSync(fifo, 'r+');
       opened.push(holder);
@@ -42,8 +65,21 @@ export function createKernelPipes(count: number): KernelPipe[] {
     for (const fd of opened) closeQuietly(fd);
     throw error;
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    discardFifos(batch);
   }
+}
+
+// Makes `count` pipes with one mkfifo call; nothing is left on disk when this returns or throws.
+export function createKernelPipes(count: number): KernelPipe[] {
+  if (count === 0) return [];
+  const batch = reserveFifos(count);
+  try {
+    makeFifos(batch);
+  } catch (error) {
+    discardFifos(batch);
+    throw error;
+  }
+  return openFifos(batch);
 }
 
 export function closeQuietly(fd: number | null): void {

@@ -1,4 +1,4 @@
-import { formatDuration } from '../format-units.js';
+import { formatDuration, listFirst } from '../format-units.js';
 import type { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import { findHoldersOf } from '../teardown/pipe-holders.js';
@@ -25,19 +25,31 @@ export async function settleHeldPipe(
   ctx: DrainContext,
 ): Promise<void> {
   const { settings } = ctx;
-  const names = holders.map((holder) => `${holder.pid} (${holder.command})`).join(', ');
+  const names = listFirst(holders.map((holder) => `${holder.pid} (${holder.command})`));
   const who = holders.length > 0 ? `held by ${names}` : 'holder not identified';
-  const action = settings.leftovers === 'kill' ? 'killed' : 'left running (--leftovers keep)';
+  const why = `held ${pipe === 'its output pipes' ? 'a stage output pipe' : pipe} open after the stage exited`;
+  let action = 'left running (--leftovers keep)';
+  if (settings.leftovers === 'kill') {
+    const stopped = await killProcesses(ctx.leftovers, holders, {
+      runs: ctx.runs,
+      killAfterMs: settings.killAfterMs,
+      why,
+    });
+    action = killedInWords(stopped.filter((info) => info.survived).length, holders.length);
+  } else {
+    for (const holder of holders) ctx.leftovers.kept(holder, run.spec.name, why);
+  }
   ctx.warnings.push(
     `stage "${run.spec.name}": its leader exited but ${pipe} stayed open for ` +
       `${formatDuration(settings.drainTimeoutMs)}, ${who}; ${holders.length > 0 ? action : 'stopped waiting'}`,
   );
-  const why = `held ${pipe === 'its output pipes' ? 'a stage output pipe' : pipe} open after the stage exited`;
-  if (settings.leftovers === 'kill') {
-    await killProcesses(ctx.leftovers, holders, { runs: ctx.runs, killAfterMs: settings.killAfterMs, why });
-  } else {
-    for (const holder of holders) ctx.leftovers.kept(holder, run.spec.name, why);
-  }
+}
+
+// "killed" is said of a process only once it was seen gone (the kill primitive looks after SIGKILL).
+function killedInWords(survivors: number, all: number): string {
+  if (survivors === 0) return 'killed';
+  if (survivors === all) return 'still running after SIGKILL';
+  return `${all - survivors} killed, ${survivors} still running after SIGKILL`;
 }
 
 // The pipe from `run` into the next stage never passes through safe-run, so its drain is watched

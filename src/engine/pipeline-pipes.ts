@@ -1,5 +1,13 @@
 import fs from 'node:fs';
-import { closeQuietly, createKernelPipes, type KernelPipe } from './kernel-pipes.js';
+import {
+  closeQuietly,
+  createKernelPipes,
+  discardFifos,
+  type FifoBatch,
+  type KernelPipe,
+  makeFifos,
+  openFifos,
+} from './kernel-pipes.js';
 import type { StageFds } from './spawn-stage.js';
 
 // Which pipe, by device and inode: how a holder of one of its ends is recognised in /proc.
@@ -19,15 +27,17 @@ export class PipelinePipes {
   readonly outPipe: KernelPipe;
   private readonly open = new Set<number>();
 
-  // Takes ownership of `stdin` (a descriptor of the first stage's input, or how to give it one).
+  // Takes ownership of `stdin` (a descriptor of the first stage's input, or how to give it one), and of
+  // `fifos`, the run's reserved FIFOs (pipeCount(count) of them), made already or not.
   constructor(
     count: number,
     readonly stdin: number | 'inherit' | 'ignore',
+    fifos: { batch: FifoBatch; made: boolean } | null = null,
   ) {
     if (typeof stdin === 'number') this.open.add(stdin);
     let pipes: KernelPipe[];
     try {
-      pipes = createKernelPipes(count - 1 + count + 1);
+      pipes = fifos ? openReserved(fifos.batch, fifos.made) : createKernelPipes(pipeCount(count));
     } catch (error) {
       this.release();
       throw error;
@@ -76,6 +86,21 @@ export class PipelinePipes {
       if (this.open.delete(fd)) closeQuietly(fd);
     }
   }
+}
+
+function openReserved(batch: FifoBatch, made: boolean): KernelPipe[] {
+  try {
+    if (!made) makeFifos(batch);
+  } catch (error) {
+    discardFifos(batch);
+    throw error;
+  }
+  return openFifos(batch);
+}
+
+// Every stage's stderr, the link to the next stage, and the last stage's stdout.
+export function pipeCount(stages: number): number {
+  return stages - 1 + stages + 1;
 }
 
 // The one place a stage's three stdio descriptors are chosen, right before it is spawned: the first

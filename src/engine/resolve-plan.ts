@@ -3,6 +3,7 @@ import type { Plan, StageError, StageSpec } from '../types.js';
 import { preflightStage } from './preflight.js';
 import type { Resolution } from './resolve/resolve-program.js';
 import { stageEnvironment } from './stage-env.js';
+import { workingDirectory } from './working-directory.js';
 
 // One stage of a plan as it would start: where, with what environment, and the file that would run.
 export interface ResolvedStage {
@@ -36,7 +37,7 @@ export interface ResolvedPlan {
 export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
   const stages = plan.stages.map((spec, i): ResolvedStage => {
     const env = stageEnvironment(spec, marker, plan.env);
-    const cwd = spec.cwd ?? process.cwd();
+    const cwd = spec.cwd ?? workingDirectory();
     return { index: i + 1, spec, cwd, env, ...preflightStage(spec, env, cwd) };
   });
   const merged: Record<string, string> = Object.assign({}, ...stages.map((stage) => stage.env));

@@ -1,13 +1,15 @@
+import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { groupExists } from '../teardown/stage-teardown.js';
-import { startWatchdog } from '../teardown/watchdog.js';
+import { startWatchdog, type Watchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { finishRun, type RunClock, reportNothingStarted } from './finish-run.js';
+import { discardFifos, type FifoBatch, MKFIFO, reserveFifos } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
-import { PipelinePipes } from './pipeline-pipes.js';
+import { PipelinePipes, pipeCount } from './pipeline-pipes.js';
 import type { StageProgress } from './progress.js';
 import { type ResolvedPlan, resolvePlan } from './resolve-plan.js';
 import { RunControl } from './run-control.js';
@@ -15,6 +17,7 @@ import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
 import { connectStreams, type StreamWiring } from './stage-streams.js';
 import { startStages } from './start-stages.js';
 import { Supervisor } from './supervisor.js';
+import { UNNAMED_CWD } from './working-directory.js';
 
 export interface RunIO {
   // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
@@ -40,10 +43,17 @@ export interface RunHandle {
 // releasing what it opened on every path: prepare (resolve, preflight, facts, stdin), wire (pipes,
 // sinks, readers), supervise (spawn, limits, signals, drain), finish (leftovers, report).
 export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
+  // A -c plan makes its stages step by step: it runs through run()/startRun() of src/run.ts.
+  if (plan.stages.length === 0) {
+    throw new RequestError(
+      'plan.no-stages',
+      'this plan has no stages of its own; run it with run() from safe-run',
+    );
+  }
   const marker = createMarker();
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
   const control = new RunControl();
-  const report = runPhases(plan, io, { marker, clock, control });
+  const report = runPhases(plan, io, { marker, clock, control }).finally(() => marker.window?.close());
   return {
     report,
     cancel: (signal) => control.cancel(signal),
@@ -68,11 +78,42 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   const resolved = resolvePlan(plan, ctx.marker.value);
   const runs = resolved.stages.map((stage) => new StageRun(stage));
   control.watch(runs, resolved.secrets);
-  const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
+  // A directory with no UTF-8 name has no name a fact could be kept under.
+  const named = runs.every((run) => run.cwd !== UNNAMED_CWD);
+  const facts =
+    plan.settings.facts && named ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
   facts?.recordPreflight(runs.map(factsStageOf));
   const nothing = (timeLimit: string | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });
   if (!resolved.startable || control.cancelRequest) return nothing();
+  // The watchdog starts first and makes the run's FIFOs while Node goes on (opening stdin may wait for
+  // a writer). It is armed before any stage exists: stages are spawned only after its answer, which it
+  // gives from its script, with the marker line already queued on the pipe whose EOF makes it act.
+  const batch = reserveFifos(pipeCount(runs.length));
+  const watchdog = startWatchdog(ctx.marker, { mkfifo: MKFIFO, dir: batch.dir, count: batch.paths.length });
+  try {
+    return await wireStages(resolved, runs, io, { ...ctx, facts, watchdog, batch, nothing });
+  } finally {
+    watchdog.disarm();
+    discardFifos(batch);
+  }
+}
+
+interface WireContext extends RunContext {
+  facts: RunFacts | null;
+  watchdog: Watchdog;
+  batch: FifoBatch;
+  nothing: (timeLimit?: string | null) => Report;
+}
+
+async function wireStages(
+  resolved: ResolvedPlan,
+  runs: readonly StageRun[],
+  io: RunIO,
+  ctx: WireContext,
+): Promise<Report> {
+  const { plan } = resolved;
+  const { clock, control } = ctx;
   // Opened after preflight: opening a FIFO is already a side effect on its writer.
   const stdin = await openStdin(plan, control.interrupt, clock.t0);
   if (typeof stdin === 'object') {
@@ -88,12 +129,13 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
         waitingForStage: null,
       };
     }
-    return nothing(control.cancelRequest ? null : stdin.why);
+    return ctx.nothing(control.cancelRequest ? null : stdin.why);
   }
   // Wire: the pipes are safe-run's until each is handed to a stage or a reader.
-  const pipes = new PipelinePipes(runs.length, stdin);
+  const made = await ctx.watchdog.fifosMade;
+  const pipes = new PipelinePipes(runs.length, stdin, { batch: ctx.batch, made });
   try {
-    return await superviseStages(resolved, runs, pipes, io, { ...ctx, facts });
+    return await superviseStages(resolved, runs, pipes, io, ctx);
   } finally {
     pipes.release();
   }
@@ -104,11 +146,11 @@ async function superviseStages(
   runs: readonly StageRun[],
   pipes: PipelinePipes,
   io: RunIO,
-  ctx: RunContext & { facts: RunFacts | null },
+  ctx: WireContext,
 ): Promise<Report> {
   const { settings } = resolved.plan;
+  const { watchdog } = ctx;
   const supervisor = newSupervisor(resolved, runs, ctx.marker);
-  const watchdog = startWatchdog(ctx.marker);
   let streams: StreamWiring | null = null;
   let finished = false;
   try {
@@ -136,6 +178,7 @@ async function superviseStages(
       }),
     );
     const streamed = Boolean(io.stdout);
+    supervisor.warnings.push(...watchdog.problems);
     const report = await finishRun(resolved, runs, ctx.clock, {
       supervisor,
       streams,
@@ -148,7 +191,6 @@ async function superviseStages(
     // Only a bug in safe-run gets here unfinished: nothing it started may outlive it.
     if (!finished) supervisor.abort();
     streams?.detach();
-    watchdog.disarm();
     supervisor.dispose();
     for (const run of runs) for (const reader of run.readers) if (reader.isOpen()) reader.abandon();
   }

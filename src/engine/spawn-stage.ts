@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { StageSpec } from '../types.js';
 import type { StdioSlot } from './apply-redirects.js';
+import { trampolineFor, undecodableEnvironment } from './raw-environment.js';
 import type { Resolved } from './resolve/resolve-program.js';
 
 export interface StageFds {
@@ -32,11 +33,14 @@ export function spawnStage(
   const file = interpreter ?? resolved.path;
   // The script as the user named it when that was a path (bash's $0), else the file found on PATH.
   const fileArgs = interpreter ? [program.includes('/') ? program : resolved.path, ...args] : args;
-  const child = spawn(file, fileArgs, {
-    argv0: interpreter ? path.basename(interpreter) : program,
+  const argv0 = interpreter ? path.basename(interpreter) : program;
+  // As a shell does: `_` names the program being run, not whatever started safe-run.
+  const stageEnv = { ...env, _: file };
+  const via = trampolineFor(file, [argv0, ...fileArgs], stageEnv, undecodableEnvironment());
+  const child = spawn(via?.file ?? file, via?.args ?? fileArgs, {
+    argv0: via ? 'perl' : argv0,
     ...(spec.cwd === null ? {} : { cwd: spec.cwd }),
-    // As a shell does: `_` names the program being run, not whatever started safe-run.
-    env: { ...env, _: file },
+    env: via ? {} : stageEnv,
     stdio: [fds.stdin, fds.stdout, fds.stderr],
     detached: true,
     windowsHide: true,

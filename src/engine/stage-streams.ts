@@ -1,3 +1,5 @@
+import { runLogPrefix } from '../capture/log-name.js';
+import { shownText } from '../shown-text.js';
 import type { Settings } from '../types.js';
 import type { PipelinePipes } from './pipeline-pipes.js';
 import type { StageRun } from './stage-run.js';
@@ -33,12 +35,13 @@ export function connectStreams(
   ctx: StreamContext,
 ): StreamWiring {
   const several = runs.length > 1;
+  const logPrefix = runLogPrefix(new Date(), process.pid);
   for (const [i, run] of runs.entries()) {
-    run.stderrSinks = stageSinks(run, 'stderr', several, ctx);
+    run.stderrSinks = stageSinks(run, 'stderr', several, ctx, logPrefix);
     attachReader(run, run.stderrSinks, pipes.handOver(pipes.errPipes[i]!.readFd));
   }
   const last = runs[runs.length - 1]!;
-  last.stdoutSinks = stageSinks(last, 'stdout', several, ctx);
+  last.stdoutSinks = stageSinks(last, 'stdout', several, ctx, logPrefix);
   const outReader = attachReader(last, last.stdoutSinks, pipes.handOver(pipes.outPipe.readFd));
 
   let readerGone = false;
@@ -80,6 +83,7 @@ function stageSinks(
   stream: 'stdout' | 'stderr',
   several: boolean,
   ctx: StreamContext,
+  logPrefix: string,
 ): StreamSinks {
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
@@ -88,7 +92,7 @@ function stageSinks(
     cap: isErr ? (run.spec.maxStderr ?? settings.maxStderr) : (run.spec.maxStdout ?? settings.maxStdout),
     secrets: ctx.secrets,
     live: isErr ? ctx.stderr : ctx.stdout,
-    prefix: isErr && several ? run.spec.name : null,
+    prefix: isErr && several ? shownText(run.spec.name) : null,
     linePrefix: isErr ? ctx.linePrefix : null,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
@@ -98,7 +102,7 @@ function stageSinks(
     onCapExceeded: () => supervisor.stopForLimit(run),
     onLogProblem: (problem) => supervisor.warnings.push(`log incomplete: ${problem}`),
     settings,
-    logName: `${run.index}-${run.spec.name}.${stream}`,
+    logName: `${logPrefix}${run.index}-${run.spec.name}.${stream}`,
   });
 }
 

@@ -57,7 +57,9 @@ function openSinks(options: SinkOptions) {
     (options.live !== null && options.maskLive !== false) || options.settings.logDir !== null;
   const masker = needsMasked && options.secrets.length > 0 ? new StreamMasker(options.secrets) : null;
   const log = options.settings.logDir
-    ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog)
+    ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog, {
+        exclusive: true,
+      })
     : null;
   const holds = new ReadHolds();
   const logSink = log ? new LogSink(log, holds) : null;

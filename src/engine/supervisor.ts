@@ -14,6 +14,7 @@ import {
   signalGroup,
 } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
+import { HeldStages } from './held-stages.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
@@ -32,6 +33,7 @@ export class Supervisor implements DrainWatcher {
   private lastActivity = performance.now();
   private lastIoTotal = -1;
   private idleFired = false;
+  private held: HeldStages | null = null;
   private interrupted: NodeJS.Signals | null = null;
   private timeLimit: string | null = null;
   private readonly leftovers = new LeftoverLog();
@@ -203,7 +205,7 @@ export class Supervisor implements DrainWatcher {
     this.termedGroups.add(pgid);
     if (signal !== 'SIGKILL') signalGroup(pgid, 'SIGCONT');
     this.after(this.settings.killAfterMs, () => {
-      const remaining = findProcesses({ pgids: [pgid] });
+      const remaining = findProcesses({ pgids: [pgid], window: this.marker.window });
       if (remaining.length === 0) return;
       if (run.running) run.stopDetail?.signals.push('SIGKILL');
       this.noteOutlivers(
@@ -217,7 +219,11 @@ export class Supervisor implements DrainWatcher {
 
   // Members of a stage's group other than its leader are leftovers once the leader is gone or they
   // needed SIGKILL: list them, or add to what is already said about them.
-  private noteOutlivers(run: StageRun, how: string, members = findProcesses({ pgids: [run.pid!] })): void {
+  private noteOutlivers(
+    run: StageRun,
+    how: string,
+    members = findProcesses({ pgids: [run.pid!], window: this.marker.window }),
+  ): void {
     for (const info of members) {
       if (info.pid !== run.pid) this.leftovers.tell(info, run.spec.name, how);
     }
@@ -256,6 +262,8 @@ export class Supervisor implements DrainWatcher {
       if (this.lastIoTotal !== -1) this.noteActivity();
       this.lastIoTotal = total;
     }
+    this.held ??= new HeldStages(idleMs, this.warnings);
+    if (this.held.check(this.runs, performance.now())) this.noteActivity();
     if (!this.idleFired && performance.now() - this.lastActivity >= idleMs) {
       this.idleFired = true;
       this.stopAll('timeout', `the idle timeout (${formatDuration(idleMs)} without output)`);

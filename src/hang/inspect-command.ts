@@ -1,7 +1,5 @@
 import { RequestError } from '../errors.js';
-import { hasProc } from '../teardown/proc-scan.js';
-import { buildHangReport } from './hang-report.js';
-import { findTree, readLinks, readTree } from './read-tree.js';
+import { inspectPid } from './inspect-pid.js';
 import { renderHangReport } from './render-hang.js';
 
 interface InspectIO {
@@ -26,25 +24,13 @@ function parseArgs(args: readonly string[]): { pid: number; json: boolean } {
 // It only reads /proc; nothing is signalled.
 export function inspectCommand(args: readonly string[], io: InspectIO): number {
   const { pid, json } = parseArgs(args);
-  if (!hasProc()) {
-    throw new RequestError('inspect.noProc', 'inspect: needs /proc (Linux); on this system use ps and lsof');
-  }
-  const all = readLinks();
-  if (!all.some((info) => info.pid === pid)) {
-    throw new RequestError(
-      'inspect.noProcess',
-      `inspect: no process ${pid} (it may have exited); find it with: ps -ef`,
-    );
-  }
-  const members = new Map(findTree(pid, all).map((member) => [member, null]));
-  const report = buildHangReport(readTree(members, null));
-  if (json) {
-    const document = { root: pid, takenAt: new Date().toISOString(), ...report };
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  } else {
-    io.stdout.write(
-      renderHangReport(report, `safe-run inspect ${pid}: ${report.processes.length} process(es)`),
-    );
+  const result = inspectPid(pid);
+  if (!result.available) throw new RequestError(result.code, `inspect: ${result.why}`);
+  const { document } = result;
+  if (json) io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else {
+    const title = `safe-run inspect ${pid}: ${document.processes.length} process(es)`;
+    io.stdout.write(renderHangReport(document, title));
   }
   return 0;
 }

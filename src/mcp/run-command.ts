@@ -1,8 +1,9 @@
-import { shellWordKind } from '../engine/resolve/shell-builtins.js';
 import { startRun } from '../engine/run-pipeline.js';
-import { RequestError } from '../errors.js';
-import { type PlanOptions, planFromArgv, planFromInline } from '../plan.js';
-import type { Plan, Report } from '../types.js';
+import { blankStage } from '../inputs/command-stages.js';
+import { type PlanOptions, planFromArgv } from '../plan.js';
+import { fallbackStages, parseText } from '../shell/plan-shell.js';
+import { runShellText } from '../shell/run-shell-text.js';
+import type { FallbackInfo, Plan, Report, Settings } from '../types.js';
 import {
   clearStateFiles,
   readStateFiles,
@@ -11,10 +12,10 @@ import {
   stateTrap,
 } from './shell-state.js';
 
-// The one place the MCP server turns a command text into a run. Today: the inline grammar, and for
-// any text it refuses (or that needs a stateful builtin such as `cd`), one supervised
-// `bash -o pipefail -c TEXT` stage marked as a fallback. The shell front end (issue 10) will take
-// this function's place with the same shape: text and state in, report and state out.
+// The one place the MCP server turns a command text into a run: the shell front end (each command its
+// own stage, `cd` and `export` carried over), and for text it refuses, `--fallback bash`: one
+// supervised bash stage marked as a fallback, whose final directory and environment an EXIT trap
+// hands back (docs/agents.md).
 
 export interface CommandRequest {
   text: string;
@@ -25,61 +26,83 @@ export interface CommandRequest {
   env: Record<string, string>;
   // Where the bash fallback leaves the state it ended in.
   stateFiles: StateFiles;
+  // Aborted when the client cancels the call: the stages get SIGTERM.
+  signal?: AbortSignal;
 }
 
 export interface CommandOutcome {
   report: Report;
   state: ShellState;
-  // Set when bash interpreted the text: why the inline grammar could not.
+  // Set when bash interpreted the text: what the shell front end does not interpret.
   fallback: { interpreter: 'bash'; reason: string } | null;
   // False when the fallback left no state behind (see readStateFiles): the session kept its old one.
   stateKnown: boolean;
 }
 
-export interface CommandHandle {
-  readonly outcome: Promise<CommandOutcome>;
-  cancel(signal: NodeJS.Signals): void;
+// Throws RequestError when the text is not valid shell or a setting is refused; nothing has started.
+export async function runCommand(request: CommandRequest): Promise<CommandOutcome> {
+  const { text, state, options, env, signal } = request;
+  const parsed = parseText(text, 'bash');
+  const settings = planFromArgv(['true'], options).settings;
+  if (parsed.fallback) return runFallback(request, settings, parsed.fallback);
+  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {} };
+  const { report, state: after } = await runShellText(text, start, settings, {}, signal);
+  // Shell-only variables do not leak to the next call (issue 11): only the directory and exports.
+  const next = forgetCallEnv({ ...after, vars: {} }, state, env);
+  return { report, state: next, fallback: null, stateKnown: true };
 }
 
-// Builtins that exist as programs too and mean the same there; every other builtin changes or reads
-// the shell's own state, which only a shell can do.
-const SAME_AS_PROGRAM = new Set(['echo', 'printf', 'test', '[', 'true', 'false', 'kill', 'pwd']);
-
-function inlinePlan(text: string, options: PlanOptions): { plan: Plan } | { reason: string } {
-  let plan: Plan;
+async function runFallback(
+  request: CommandRequest,
+  settings: Settings,
+  info: FallbackInfo,
+): Promise<CommandOutcome> {
+  const { text, state, env, stateFiles, signal } = request;
+  const script = `${stateTrap(stateFiles)}\n${text}`;
+  const plan: Plan = {
+    source: 'inline',
+    stages: fallbackStages(script, settings.policy, blankStage).map((stage) => ({
+      ...stage,
+      cwd: state.cwd,
+    })),
+    settings,
+    env: { ...state.env, ...env },
+    fallback: info,
+  };
+  clearStateFiles(stateFiles);
+  const handle = startRun(plan);
+  const stop = () => handle.cancel('SIGTERM');
+  signal?.addEventListener('abort', stop, { once: true });
+  let report: Report;
   try {
-    plan = planFromInline(text, options);
-  } catch (error) {
-    // The refusal without its advice (which is for a person at the CLI): what bash was needed for.
-    if (error instanceof RequestError)
-      return { reason: error.message.split('\n')[0]!.split('; ')[0]!.replace(/^-c: /, '') };
-    throw error;
+    report = withoutTrap(await handle.report);
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
-  const builtin = plan.stages.find((stage) => {
-    const name = stage.argv[0]!;
-    return shellWordKind(name) !== null && !SAME_AS_PROGRAM.has(name);
-  });
-  if (builtin) return { reason: `"${builtin.argv[0]}" is a shell builtin` };
-  return { plan };
+  const after = readStateFiles(stateFiles);
+  const fallback = {
+    interpreter: 'bash' as const,
+    reason: `${info.construct} at column ${info.column} is not interpreted by safe-run`,
+  };
+  if (!after) return { report, state, fallback, stateKnown: false };
+  return { report, state: forgetCallEnv(after, state, env), fallback, stateKnown: true };
 }
 
-function withState(plan: Plan, state: ShellState, env: Record<string, string>): Plan {
-  const stages = plan.stages.map((stage) => ({
+// The report shows the text as the caller wrote it (masked as the report is), not the trap line
+// safe-run put before it.
+function withoutTrap(report: Report): Report {
+  const strip = (shown: string) => shown.slice(shown.indexOf('\n') + 1);
+  const stages = report.stages.map((stage) => ({
     ...stage,
-    cwd: state.cwd,
-    env: { ...state.env, ...env, ...stage.env },
+    argv: [...stage.argv.slice(0, -1), strip(stage.argv.at(-1) ?? '')],
   }));
-  return { ...plan, stages };
+  const steps = report.steps?.map((step) => ({ ...step, text: strip(step.text) }));
+  return { ...report, stages, ...(steps ? { steps } : {}) };
 }
 
-// Variables given for one call are exported to its bash, so they come back in its environment: they
+// Variables given for one call reach its commands' environment, so they come back in the state: they
 // do not persist unless the command itself gave them another value.
-function forgetCallEnv(
-  after: ShellState | null,
-  before: ShellState,
-  callEnv: Record<string, string>,
-): ShellState | null {
-  if (!after) return null;
+function forgetCallEnv(after: ShellState, before: ShellState, callEnv: Record<string, string>): ShellState {
   const env = { ...after.env };
   for (const [name, value] of Object.entries(callEnv)) {
     if (env[name] !== value) continue;
@@ -87,30 +110,4 @@ function forgetCallEnv(
     else delete env[name];
   }
   return { ...after, env };
-}
-
-export function startCommand(request: CommandRequest): CommandHandle {
-  const { text, state, options, env, stateFiles } = request;
-  const inline = inlinePlan(text, options);
-  const fallback = 'reason' in inline ? { interpreter: 'bash' as const, reason: inline.reason } : null;
-  const script = `${stateTrap(stateFiles)}\n${text}`;
-  const plan = withState(
-    'plan' in inline ? inline.plan : planFromArgv(['bash', '-o', 'pipefail', '-c', script], options),
-    state,
-    env,
-  );
-  if (fallback) clearStateFiles(stateFiles);
-  const handle = startRun(plan);
-  const outcome = handle.report.then((report): CommandOutcome => {
-    if (!fallback) return { report, state, fallback, stateKnown: true };
-    const after = forgetCallEnv(readStateFiles(stateFiles, state), state, env);
-    // The report shows the text as the caller wrote it (masked as the report is), not the trap line
-    // safe-run put before it.
-    const stages = report.stages.map((stage) => {
-      const shown = stage.argv[4] ?? '';
-      return { ...stage, argv: ['bash', '-o', 'pipefail', '-c', shown.slice(shown.indexOf('\n') + 1)] };
-    });
-    return { report: { ...report, stages }, state: after ?? state, fallback, stateKnown: after !== null };
-  });
-  return { outcome, cancel: (signal) => handle.cancel(signal) };
 }

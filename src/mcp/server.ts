@@ -3,11 +3,13 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_SETTINGS } from '../agent/agent-defaults.js';
+import { isRequestError } from '../errors.js';
 import { formatBytes, formatDuration } from '../format-units.js';
+import { inspectPid } from '../hang/inspect-pid.js';
+import { renderHangReport } from '../hang/render-hang.js';
 import { compactReport } from '../reporters/compact.js';
 import type { Settings } from '../types.js';
-import { inspectPid } from './inspect-hook.js';
-import { startCommand } from './run-command.js';
+import { type CommandOutcome, runCommand } from './run-command.js';
 import type { Session } from './session.js';
 import { renderToolText } from './tool-text.js';
 
@@ -64,16 +66,19 @@ export function createServer(session: Session, options: ServerOptions): McpServe
     {
       title: 'What a running process waits for',
       description:
-        'The hang report for a process id: its state, the system call it sleeps in, what holds its pipes. ' +
-        'Use it on a pid from a run that was stopped or seems stuck.',
+        'The hang report for a process id and everything below it: per process, its state, the system call it ' +
+        'sleeps in, who holds the other end of its pipes, in one sentence each, and a deadlock if there is one. ' +
+        'Only reads /proc: nothing is signalled. Use it on a pid that seems stuck (a server, a background job).',
       inputSchema: { pid: z.number().int().positive().describe('the process id') },
     },
     async ({ pid }) => {
-      const result = await inspectPid(pid);
-      if (!result.available) return failure(result.why);
+      const result = inspectPid(pid);
+      if (!result.available) return failure(`inspect ${pid}: ${result.why}`);
+      const { document } = result;
+      const title = `inspect ${pid}: ${document.processes.length} process(es), one line each: what it waits for`;
       return {
-        content: [{ type: 'text', text: JSON.stringify(result.report) }],
-        structuredContent: result.report,
+        content: [{ type: 'text', text: renderHangReport(document, title) }],
+        structuredContent: { ...document },
       };
     },
   );
@@ -105,31 +110,33 @@ async function runTool(
   };
   if (args.timeout !== undefined) settings.timeoutMs = Math.round(args.timeout * 1000);
   if (args.stdin !== undefined) settings.stdin = { kind: 'file', path: session.writeStdin(args.stdin) };
-  const handle = startCommand({
-    text: args.command,
-    state: { ...session.state, cwd: start },
-    options: settings,
-    env: args.env ?? {},
-    stateFiles: session.stateFiles,
-  });
-  const onAbort = () => handle.cancel('SIGTERM');
-  signal.addEventListener('abort', onAbort);
+  let outcome: CommandOutcome;
   try {
-    const outcome = await handle.outcome;
-    session.state = outcome.state;
-    return {
-      content: [{ type: 'text', text: renderToolText(outcome, options.budget) }],
-      structuredContent: {
-        ...compactReport(outcome.report),
-        cwd: outcome.state.cwd,
-        fallback: outcome.fallback,
-        report: outcome.report,
-      },
-      isError: !outcome.report.ok,
-    };
-  } finally {
-    signal.removeEventListener('abort', onAbort);
+    outcome = await runCommand({
+      text: args.command,
+      state: { ...session.state, cwd: start },
+      options: settings,
+      env: args.env ?? {},
+      stateFiles: session.stateFiles,
+      signal,
+    });
+  } catch (error) {
+    // Text that is not shell at all (bash would refuse it too) or a refused setting: said, not run.
+    if (isRequestError(error)) return failure(`nothing was run: ${error.message}`);
+    throw error;
   }
+  session.state = outcome.state;
+  return {
+    content: [{ type: 'text', text: renderToolText(outcome, options.budget) }],
+    structuredContent: {
+      ...compactReport(outcome.report),
+      cwd: outcome.state.cwd,
+      fallback: outcome.fallback,
+      stateKnown: outcome.stateKnown,
+      report: outcome.report,
+    },
+    isError: !outcome.report.ok,
+  };
 }
 
 function isDirectory(dir: string): boolean {

@@ -6,7 +6,8 @@ import type { ShellState, StateFiles } from './shell-state.js';
 import { stateFilesIn } from './shell-state.js';
 
 // One MCP session: the shell state its calls share, and a private directory for what a call hands
-// over (stdin text, the state the bash fallback leaves). Nothing else is carried between calls.
+// over (stdin text, the state the bash fallback leaves). Nothing else is carried between calls: the
+// state starts as the server's environment with the agent defaults over it.
 export class Session {
   state: ShellState;
   readonly dir: string;
@@ -16,7 +17,9 @@ export class Session {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(cwd: string) {
-    this.state = { cwd, env: { ...AGENT_ENV }, vars: {} };
+    const inherited: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) if (value !== undefined) inherited[name] = value;
+    this.state = { cwd, env: { ...inherited, ...AGENT_ENV }, vars: {} };
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-mcp-'));
     this.stateFiles = stateFilesIn(this.dir);
   }

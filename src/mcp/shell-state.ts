@@ -1,21 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { quoteForBash } from '../shell/bash-path.js';
 import { MARKER_NAME } from '../teardown/marker.js';
 
 // What one agent session carries from one command to the next, as an agent's own shell does: the
-// directory, the exported variables (those that differ from the server's own environment), and
-// shell variables (kept for the shell front end; the bash fallback cannot report them).
+// directory and the whole exported environment. Shell-only variables are not carried (issue 11:
+// nothing else leaks between calls), so `vars` is empty between calls.
 export interface ShellState {
   cwd: string;
   env: Record<string, string>;
   vars: Record<string, string>;
 }
 
-// Set by bash itself or by safe-run, never by the command: not part of what a session exports.
-const NOT_EXPORTED_BY_COMMAND = new Set(['SHLVL', '_', 'PWD', 'OLDPWD', MARKER_NAME]);
+// Set anew for every command by bash or by safe-run: keeping them would make them grow or go stale.
+const NOT_CARRIED = new Set(['SHLVL', '_', 'PWD', MARKER_NAME]);
 
-// The bash fallback writes its final directory and environment here through an EXIT trap, so the
-// next call starts where this one ended. The files live in a private directory of the session.
+// The bash fallback (text the shell front end does not interpret) writes its final directory and
+// environment here through an EXIT trap, so the next call starts where this one ended. The files
+// live in a private directory of the session. The shell front end needs none of this: it keeps the
+// state itself.
 export interface StateFiles {
   cwd: string;
   env: string;
@@ -30,11 +33,6 @@ export function clearStateFiles(files: StateFiles): void {
   fs.rmSync(files.env, { force: true });
 }
 
-// Single quotes for bash: the only character that needs care inside them is the quote itself.
-export function quoteForBash(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 // The first line of the fallback script: on any exit (the end, `exit N`, a fatal signal) bash writes
 // $PWD and its exported environment (NUL-separated) to the state files. The exit status is kept.
 export function stateTrap(files: StateFiles): string {
@@ -44,7 +42,7 @@ export function stateTrap(files: StateFiles): string {
 
 // The state the fallback left, or null when it left none (the command replaced the EXIT trap or
 // bash was killed with SIGKILL): then the session keeps the state it had.
-export function readStateFiles(files: StateFiles, before: ShellState): ShellState | null {
+export function readStateFiles(files: StateFiles): ShellState | null {
   let cwd: string;
   let dump: string;
   try {
@@ -60,8 +58,8 @@ export function readStateFiles(files: StateFiles, before: ShellState): ShellStat
     if (at <= 0) continue;
     const name = entry.slice(0, at);
     const value = entry.slice(at + 1);
-    if (NOT_EXPORTED_BY_COMMAND.has(name) || process.env[name] === value) continue;
+    if (NOT_CARRIED.has(name)) continue;
     env[name] = value;
   }
-  return { cwd, env, vars: before.vars };
+  return { cwd, env, vars: {} };
 }

@@ -73,11 +73,12 @@ export function renderToolText(outcome: CommandOutcome, budget: number): string 
     parts.push(`--- ${stream.label} ---\n${text}`);
   }
   parts.push(renderTable(report, plain).replace(/^safe-run: /m, ''));
-  if (fallback) parts.push(`interpreted by bash -o pipefail as one stage: ${fallback.reason}\n`);
+  // The table already names the construct bash was needed for (report.fallback).
+  if (fallback && !report.fallback) parts.push(`interpreted by bash as one stage: ${fallback.reason}\n`);
   parts.push(
     stateKnown
       ? `cwd: ${state.cwd}\n`
-      : `cwd: ${state.cwd} (unchanged: the command left no state behind, e.g. it replaced the EXIT trap)\n`,
+      : `cwd: ${state.cwd} (unchanged: bash left no state behind, e.g. the command replaced the EXIT trap or was killed)\n`,
   );
   return parts.join('');
 }

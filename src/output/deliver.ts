@@ -2,6 +2,7 @@ import type { Watchdog } from '../teardown/watchdog.js';
 import type { CheckResult, OutputReport, Report } from '../types.js';
 import { type CheckCommand, runCheckCommand } from './check-command.js';
 import { type Expectation, evaluateExpectations } from './expectations.js';
+import type { FinalRedirect } from './final-redirect.js';
 import {
   closeStaged,
   createStagedFile,
@@ -14,6 +15,9 @@ import {
 // --output FILE and what must hold before the product replaces it (docs/publishing-outputs.md).
 export interface DeliveryPlan {
   file: string;
+  // --atomic-redirects: the product is what this redirection of the -c text writes, not the run's
+  // stdout; the stage opens the staged file itself.
+  redirect: FinalRedirect | null;
   keepPartial: boolean;
   expect: Expectation[];
   commands: CheckCommand[];
@@ -52,6 +56,7 @@ export async function settleOutput(
   options: SettleOptions,
 ): Promise<Delivered> {
   await closeStaged(staged);
+  const bytes = staged.bytes();
   let stoppedBy: NodeJS.Signals | null = null;
   const stop = options.stop.then((signal) => {
     stoppedBy = signal;
@@ -79,7 +84,7 @@ export async function settleOutput(
   const output: OutputReport = {
     file: staged.file,
     staged: staged.path,
-    bytes: staged.bytes(),
+    bytes,
     published,
     kept,
     reason: published

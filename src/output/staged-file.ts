@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomHex } from '../random-hex.js';
 
 // The product of a run with --output FILE, staged beside FILE (same directory, so the final rename
 // is atomic: same file system). Created exclusively with mode 0666 less the umask, as a new FILE
@@ -22,7 +22,7 @@ export interface StagedFile {
 export function stagingPath(file: string): { target: string; path: string } {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   const target = stat?.isSymbolicLink() ? fs.realpathSync(file) : path.resolve(file);
-  const name = `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.staged`;
+  const name = `.${path.basename(target)}.${process.pid}.${randomHex(4)}.staged`;
   return { target, path: path.join(path.dirname(target), name) };
 }
 
@@ -44,7 +44,9 @@ export function createStagedFile(file: string, where: { target: string; path: st
     fd,
     stream,
     error: () => failure,
-    bytes: () => stream.bytesWritten,
+    // The file's size: what the run wrote into it, whether through `stream` (--output) or by a stage
+    // that opened the path itself (--atomic-redirects).
+    bytes: () => fs.statSync(where.path, { throwIfNoEntry: false })?.size ?? stream.bytesWritten,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { formatBytes, formatDuration } from '../format-units.js';
+import { shownText } from '../shown-text.js';
 import type { Report, StageResult, StageStatus, StreamReport } from '../types.js';
 import { pipelineText } from './ci/command-text.js';
 import type { Reporter } from './reporter.js';
@@ -64,7 +65,7 @@ function tableCells(report: Report): string[][] {
   const header = ['#', 'STAGE', 'STATUS', 'EXIT', 'TIME', 'STDOUT', 'STDERR'];
   const rows = report.stages.map((stage) => [
     String(stage.index),
-    stage.name,
+    shownText(stage.name),
     statusText(stage),
     exitText(stage),
     stage.durationMs === null ? '-' : formatDuration(stage.durationMs),
@@ -93,26 +94,27 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     const line = lines[i + 1]!;
     const paint = statusPaint(chalk, stage.status, stage.succeeded);
     out.push(paint(line));
-    if (stage.error) out.push(chalk.red(`   ${stage.error.code}: ${stage.error.message}`));
-    if (stage.hint) out.push(chalk.dim(`   hint: ${stage.hint}`));
-    if (stage.meaning && stage.exitCode !== 0) out.push(chalk.dim(`   meaning: ${stage.meaning}`));
+    if (stage.error) out.push(chalk.red(shownText(`   ${stage.error.code}: ${stage.error.message}`)));
+    if (stage.hint) out.push(chalk.dim(shownText(`   hint: ${stage.hint}`)));
+    if (stage.meaning && stage.exitCode !== 0) out.push(chalk.dim(shownText(`   meaning: ${stage.meaning}`)));
     for (const fact of report.facts) {
-      if (fact.stage === stage.index) out.push(chalk.yellow(`   fact: ${fact.summary}`));
+      if (fact.stage === stage.index) out.push(chalk.yellow(shownText(`   fact: ${fact.summary}`)));
     }
     if (stage.stop) {
       const signals = stage.stop.signals.length > 0 ? ` (${stage.stop.signals.join(' then ')})` : '';
       out.push(
         chalk.yellow(
-          `   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason}${signals}`,
+          shownText(`   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason}${signals}`),
         ),
       );
       for (const proc of stage.stop.snapshot) {
-        out.push(chalk.dim(`     pid ${proc.pid} (${proc.command}): ${proc.explanation}`));
+        out.push(chalk.dim(shownText(`     pid ${proc.pid} (${proc.command}): ${proc.explanation}`)));
       }
-      if (stage.stop.deadlock) out.push(chalk.red(`     DEADLOCK: ${stage.stop.deadlock.explanation}`));
+      if (stage.stop.deadlock)
+        out.push(chalk.red(shownText(`     DEADLOCK: ${stage.stop.deadlock.explanation}`)));
     }
     for (const stream of [stage.stdout, stage.stderr]) {
-      if (stream.logFile) out.push(chalk.dim(`   log: ${stream.logFile}`));
+      if (stream.logFile) out.push(chalk.dim(shownText(`   log: ${stream.logFile}`)));
     }
   });
   if (grouped) stepLines(Number.POSITIVE_INFINITY);
@@ -123,8 +125,8 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
   out.push(...noticeLines(report, chalk));
   const verdict = report.verdict;
   const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
-  out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${verdict.reason})`);
-  if (report.next) out.push(chalk.dim(`next: ${report.next}`));
+  out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${shownText(verdict.reason)})`);
+  if (report.next) out.push(chalk.dim(shownText(`next: ${report.next}`)));
   return `${out.join('\n')}\n`;
 }
 
@@ -133,7 +135,7 @@ function deliveryLines(report: Report, chalk: ChalkInstance): string[] {
   const out: string[] = [];
   for (const check of report.checks) {
     const paint = check.status === 'passed' ? chalk.green : check.status === 'failed' ? chalk.red : chalk.dim;
-    out.push(paint(`check ${check.check}: ${check.status}, ${check.detail}`));
+    out.push(paint(shownText(`check ${check.check}: ${check.status}, ${check.detail}`)));
   }
   const output = report.output;
   if (output) {
@@ -143,22 +145,40 @@ function deliveryLines(report: Report, chalk: ChalkInstance): string[] {
       : output.kept
         ? `not published, kept as ${output.kept}`
         : 'not published';
-    out.push(paint(`output ${output.file}: ${what} (${formatBytes(output.bytes)}); ${output.reason}`));
+    out.push(
+      paint(shownText(`output ${output.file}: ${what} (${formatBytes(output.bytes)}); ${output.reason}`)),
+    );
   }
   return out;
 }
 
+// Hundreds of leftovers (a fork bomb's remains) would bury the verdict: the table shows the first ones.
+const SHOWN_LEFTOVERS = 10;
+
 function noticeLines(report: Report, chalk: ChalkInstance): string[] {
   const out: string[] = [];
-  for (const leftover of report.leftovers) {
+  for (const leftover of report.leftovers.slice(0, SHOWN_LEFTOVERS)) {
     const from = leftover.stage ? ` from stage "${leftover.stage}"` : '';
     out.push(
       chalk.yellow(
-        `leftover: pid ${leftover.pid} (${leftover.command})${from}: ${leftover.how}; ${leftover.action}`,
+        shownText(
+          `leftover: pid ${leftover.pid} (${leftover.command})${from}: ${leftover.how}; ${leftover.action}`,
+        ),
       ),
     );
   }
-  for (const warning of report.warnings) out.push(chalk.yellow(`warning: ${warning}`));
+  const rest = report.leftovers.slice(SHOWN_LEFTOVERS);
+  if (rest.length > 0) {
+    const killed = rest.filter((leftover) => leftover.action === 'killed').length;
+    const fates = [
+      killed > 0 ? `${killed} killed` : '',
+      killed < rest.length ? `${rest.length - killed} kept` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    out.push(chalk.yellow(`leftover: ${rest.length} more (${fates}); the JSON report lists every one`));
+  }
+  for (const warning of report.warnings) out.push(chalk.yellow(shownText(`warning: ${warning}`)));
   return out;
 }
 

@@ -1,24 +1,22 @@
 import path from 'node:path';
-import { z } from 'zod';
 import { RequestError } from '../errors.js';
 import { parseDuration, parseSize } from '../inputs/read-units.js';
-import {
-  booleanSchema,
-  durationSchema,
-  durationText,
-  enumSchema,
-  envNameSchema,
-  expected,
-  isEnvName,
-  quote,
-  sizeSchema,
-  sizeText,
-  textSchema,
-} from '../spec-file/value-schemas.js';
+import { durationText, isEnvName, quote, sizeText } from '../spec-file/value-text.js';
 import type { StdinSource } from '../types.js';
 
 // What a flag gave: its text, true for a switch, false for --no-X, every value of a repeatable flag.
 export type FlagValue = string | boolean | string[];
+
+// How a setting's value is written in a spec file, as data: src/spec-file/value-schemas.ts turns it
+// into a zod schema (specValueSchema). Settings are read at every start, the schema library only
+// when a spec file is.
+export type SpecValue =
+  | { type: 'enum'; values: readonly [string, ...string[]] }
+  | { type: 'duration' }
+  | { type: 'size' }
+  | { type: 'boolean' }
+  | { type: 'text'; what: string; onNull?: string }
+  | { type: 'names' };
 
 // How one kind of setting is written and read, wherever it is written: a flag, a spec key, a default
 // shown in --help, the JSON Schema and a dry run. T is the setting's value; S what the spec schema
@@ -31,7 +29,8 @@ export interface SettingKind<T, S = T> {
   // The --help line of a --no-X flag that turns the setting off, when there is one.
   negation?: string;
   fromFlag(raw: FlagValue, flag: string): T;
-  schema(): z.ZodType<S>;
+  // What a spec file may write; its schema gives an S.
+  spec: SpecValue;
   fromSpec(value: S, baseDir: string): T;
   // The value as a user would write it (5s, 32KiB, none).
   show(value: T): string;
@@ -56,7 +55,7 @@ export function enumKind<const V extends readonly [string, ...string[]]>(values:
     arg: '<mode>',
     choices: values,
     fromFlag: (raw, flag) => pick(text(raw, flag), flag),
-    schema: () => enumSchema(values),
+    spec: { type: 'enum', values },
     fromSpec: (value) => value,
     show: (value) => value,
     documented: (value) => value,
@@ -69,7 +68,7 @@ export function limitKind(): SettingKind<number | null, number> {
   return {
     arg: '<duration>',
     fromFlag: (raw, flag) => none(parseDuration(text(raw, flag), flag)),
-    schema: durationSchema,
+    spec: { type: 'duration' },
     fromSpec: none,
     show: (value) => (value === null ? 'none' : durationText(value)),
     documented: (value) => (value === null ? undefined : durationText(value)),
@@ -81,7 +80,7 @@ export function durationKind(): SettingKind<number> {
   return {
     arg: '<duration>',
     fromFlag: (raw, flag) => parseDuration(text(raw, flag), flag),
-    schema: durationSchema,
+    spec: { type: 'duration' },
     fromSpec: (value) => value,
     show: durationText,
     documented: durationText,
@@ -92,7 +91,7 @@ export function sizeKind(): SettingKind<number> {
   return {
     arg: '<size>',
     fromFlag: (raw, flag) => parseSize(text(raw, flag), flag),
-    schema: sizeSchema,
+    spec: { type: 'size' },
     fromSpec: (value) => value,
     show: sizeText,
     documented: sizeText,
@@ -103,7 +102,7 @@ export function switchKind(): SettingKind<boolean> {
   return {
     arg: null,
     fromFlag: (raw) => raw === true,
-    schema: booleanSchema,
+    spec: { type: 'boolean' },
     fromSpec: (value) => value,
     show: String,
     documented: (value) => value,
@@ -122,7 +121,7 @@ export function directoryKind(): SettingKind<string | null, string> {
   return {
     arg: '<dir>',
     fromFlag: (raw, flag) => nonEmptyPath(raw, flag, 'a directory'),
-    schema: () => textSchema('a directory path'),
+    spec: { type: 'text', what: 'a directory path' },
     fromSpec: (value, baseDir) => path.resolve(baseDir, value),
     show: (value) => value ?? 'none',
     documented: () => undefined,
@@ -141,11 +140,11 @@ export function stdinKind(): SettingKind<StdinSource, string> {
       nonEmptyPath(raw, flag, 'a file, or inherit or null');
       return read(text(raw, flag), process.cwd());
     },
-    schema: () =>
-      textSchema(
-        '"inherit", "null" or a file path',
-        'got nothing; for no input write "null" in quotes, since a bare null in YAML means no value',
-      ),
+    spec: {
+      type: 'text',
+      what: '"inherit", "null" or a file path',
+      onNull: 'got nothing; for no input write "null" in quotes, since a bare null in YAML means no value',
+    },
     fromSpec: read,
     show: (value) => (value.kind === 'file' ? value.path : value.kind),
     documented: (value) => (value.kind === 'file' ? undefined : value.kind),
@@ -169,7 +168,7 @@ export function namesKind(): SettingKind<string[]> {
       }
       return names;
     },
-    schema: () => z.array(envNameSchema(), { error: expected('a list of variable names') }),
+    spec: { type: 'names' },
     fromSpec: (value) => value,
     show: (value) => (value.length === 0 ? 'none' : value.join(', ')),
     documented: (value) => value,
@@ -182,7 +181,7 @@ export function ledgerKind(what: string): SettingKind<string | null, string> {
     arg: '<file>',
     negation: `do not read or write ${what}`,
     fromFlag: (raw, flag) => (raw === false ? null : nonEmptyPath(raw, flag, 'a file')),
-    schema: () => textSchema('a file path'),
+    spec: { type: 'text', what: 'a file path' },
     fromSpec: (value, baseDir) => path.resolve(baseDir, value),
     show: (value) => value ?? 'off',
     documented: () => undefined,

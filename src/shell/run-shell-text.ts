@@ -14,21 +14,23 @@ export interface SessionState {
 
 // Runs one command text as `bash -o pipefail -c TEXT` would (or refuses it with a RequestError before
 // anything starts), from a session's state, and returns the report and the state after the last step
-// that ran, so that `cd` and `export` carry over to the next call (an MCP session).
+// that ran, so that `cd` and `export` carry over to the next call (an MCP session). Aborting `signal`
+// stops the run as SIGTERM to safe-run would (a client that cancels its call).
 export async function runShellText(
   text: string,
   state: SessionState,
   settings: Settings,
   io: RunIO = {},
+  signal?: AbortSignal,
 ): Promise<{ report: Report; state: SessionState }> {
   const parsed = parseText(text, null);
   const initial: ShellState = { ...state, status: 0 };
   const okCodes = parsed.script!.items.flatMap((item) => item.pipeline.commands.map(() => [0]));
-  const { report, state: after } = await startShellRun(
-    { script: parsed.script!, okCodes },
-    initial,
-    settings,
-    io,
-  ).result;
+  const handle = startShellRun({ script: parsed.script!, okCodes }, initial, settings, io);
+  const stop = () => handle.cancel('SIGTERM');
+  signal?.addEventListener('abort', stop, { once: true });
+  const { report, state: after } = await handle.result.finally(() =>
+    signal?.removeEventListener('abort', stop),
+  );
   return { report, state: { cwd: after.cwd, env: after.env, vars: after.vars } };
 }

@@ -9,6 +9,7 @@ import {
   exitCodesSchema,
   expected,
   sizeSchema,
+  specValueSchema,
   stageNameSchema,
   textSchema,
 } from './value-schemas.js';
@@ -31,7 +32,11 @@ function settingKeys() {
   const shape: Record<string, z.ZodOptional<z.ZodType<unknown>>> = {};
   for (const row of settingRows()) {
     if (row.specKey === null) continue;
-    shape[row.specKey] = described(row.kind.schema().optional(), row.doc, row.kind.documented(row.default));
+    shape[row.specKey] = described(
+      specValueSchema(row.kind.spec).optional(),
+      row.doc,
+      row.kind.documented(row.default),
+    );
   }
   return shape;
 }

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { assertMarker, type Marker } from './marker.js';
 import { type ProcInfo, type ProcScan, scanProcesses } from './proc-scan.js';
+import type { ProcWindow } from './proc-window.js';
 import { assertGroup, identity, killGroups, sendSignal as send, stillThere } from './send-signal.js';
 
 export { killGroups } from './send-signal.js';
@@ -64,6 +65,8 @@ export interface SweepOptions {
   // a few milliseconds later reads as "force quit" to programs that count Ctrl-Cs.
   spareGroups?: boolean;
   exclude?: readonly number[];
+  // The run's window on /proc (Marker.window).
+  window?: ProcWindow | null;
 }
 
 // Signals every process carrying the marker, scanning again until a scan finds nobody new: processes
@@ -76,7 +79,7 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
   const signalled: SignalledProcess[] = [];
   const spared = new Set(options.groups ?? []);
   for (let round = 0; round < SWEEP_ROUNDS; round++) {
-    const scan = scanProcesses({ marker, exclude: options.exclude });
+    const scan = scanProcesses({ marker, exclude: options.exclude, window: options.window });
     const fresh = scan.found.filter((p) => !seen.has(identity(p)));
     if (fresh.length === 0) {
       if (!lookAgain(scan)) break;

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../random-hex.js';
+import { openProcWindow, type ProcWindow } from './proc-window.js';
 
 // Every stage's environment carries this variable; escaped processes keep it, so a sweep of /proc finds
 // them after they have left their stage's process group and session.
@@ -7,10 +8,13 @@ export const MARKER_NAME = 'SAFE_RUN_ID';
 export interface Marker {
   name: string;
   value: string;
+  // Where the processes carrying it can be in /proc: the run's, opened when the marker is made.
+  window?: ProcWindow | null;
 }
 
+// The marker of a run that starts now; close its window when the run is over.
 export function createMarker(): Marker {
-  return { name: MARKER_NAME, value: randomBytes(8).toString('hex') };
+  return { name: MARKER_NAME, value: randomHex(8), window: openProcWindow() };
 }
 
 // The marker ends up in a grep pattern of the watchdog and in environment blocks; allowing only plain

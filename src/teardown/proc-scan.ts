@@ -1,5 +1,6 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
 import { type Marker, markerEntry } from './marker.js';
+import type { ProcWindow } from './proc-window.js';
 
 export interface ProcInfo {
   pid: number;
@@ -144,6 +145,9 @@ export interface FindQuery {
   // Processes in one of these process groups, marked or not (a stage may clear its environment).
   pgids?: readonly number[];
   exclude?: readonly number[];
+  // Where the run's processes can be (forked since it began); absent or null: every process. A
+  // marker's own window is used when this is absent.
+  window?: ProcWindow | null;
 }
 
 export interface ProcScan {
@@ -170,12 +174,16 @@ export function scanProcesses(query: FindQuery): ProcScan {
   const skip = new Set(query.exclude ?? []);
   skip.add(process.pid);
   const scan: ProcScan = { found: [], unsure: [] };
-  for (const pid of listPids()) {
+  const window = query.window ?? query.marker?.window ?? null;
+  const probed = window?.candidates() ?? null;
+  for (const pid of pidsToScan(probed)) {
     if (skip.has(pid)) continue;
     let stat: StatFields | null = null;
-    if (groups.size > 0) {
+    if (groups.size > 0 || window) {
       stat = readStat(pid);
       if (!stat) continue;
+      // Started before the run: none of its processes, whatever its environment says.
+      if (window && stat.start < window.startTicks) continue;
     }
     if (!stat || !groups.has(stat.pgid)) {
       if (!entry) continue;
@@ -191,9 +199,26 @@ export function scanProcesses(query: FindQuery): ProcScan {
       if (!stat) continue;
     }
     if (stat.state === 'Z' || stat.state === 'X') continue;
+    // A probed pid may be a thread's id (readdir lists only processes): its process is found as itself.
+    if (probed && !leadsThreadGroup(pid)) continue;
     scan.found.push(withCommand(stat));
   }
   return scan;
+}
+
+// Probing one by one costs a failed open per unused pid; past this many, one readdir is cheaper.
+const MAX_PROBES = 1024;
+
+function pidsToScan(probed: number[] | null): number[] {
+  if (probed === null) return listPids();
+  if (probed.length <= MAX_PROBES) return probed;
+  const wanted = new Set(probed);
+  return listPids().filter((pid) => wanted.has(pid));
+}
+
+function leadsThreadGroup(pid: number): boolean {
+  const text = readText(`/proc/${pid}/status`);
+  return text !== null && text.includes(`\nTgid:\t${pid}\n`);
 }
 
 function noteEmpty(stat: StatFields | null, scan: ProcScan): void {

@@ -1,4 +1,4 @@
-import { type SignalledProcess, sweepMarked, terminate } from './kill-tree.js';
+import { type SignalledProcess, sweepMarked, type Terminated, terminate } from './kill-tree.js';
 import type { LeftoverLog } from './leftover-log.js';
 import type { Marker } from './marker.js';
 import { findPipeHolders } from './pipe-holders.js';
@@ -77,9 +77,10 @@ export async function killProcesses(
   log: LeftoverLog,
   holders: readonly ProcInfo[],
   sweep: { runs: readonly StageGroup[]; killAfterMs: number; why: string },
-): Promise<void> {
+): Promise<Terminated[]> {
   const stopped = await terminate({ pgids: [], processes: holders, killAfterMs: sweep.killAfterMs });
   for (const info of stopped) log.terminated(info, stageOf(info, sweep.runs), sweep.why);
+  return stopped;
 }
 
 // Signals the processes that left their stage's group (setsid, double fork) but carry the marker,
@@ -91,7 +92,14 @@ export function signalEscaped(
   signal: NodeJS.Signals,
 ): void {
   const groups = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
-  const escaped = sweepMarked({ name: marker.name, value: marker.value, signal, groups, spareGroups: true });
+  const escaped = sweepMarked({
+    name: marker.name,
+    value: marker.value,
+    window: marker.window,
+    signal,
+    groups,
+    spareGroups: true,
+  });
   for (const info of escaped)
     log.signalled(info, stageOf(info, runs), describeEscape(info.how, 'escaped its stage'));
 }

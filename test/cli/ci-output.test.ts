@@ -31,7 +31,7 @@ describe('GitHub Actions', () => {
     expect(result.stdout.trim()).toBe('6');
     const command = `sh -c 'echo hello; echo "first line" >&2; echo "bad: 100%, really $API_TOKEN" >&2; exit 3'`;
     const lines = result.stderr.split('\n');
-    expect(lines[0]).toBe(`safe-run: running ${command} | wc -c (2 stages)`);
+    expect(lines[0]).toBe(`safe-run: running ${command} | wc -c (1 step)`);
     const from = lines.indexOf(lines.find((line) => line.startsWith('::group::'))!);
     expect(timeless(lines.slice(from).join('\n'))).toBe(
       [
@@ -170,7 +170,7 @@ describe('timestamps', () => {
     expect(result.stdout).toBe('a\nb');
     const lines = result.stderr.trimEnd().split('\n');
     for (const line of lines) expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} /);
-    expect(lines[0]).toMatch(/ safe-run: running sh -c 'printf "a\\nb"; echo warn >&2' \(1 stage\)$/);
+    expect(lines[0]).toMatch(/ safe-run: running sh -c 'printf "a\\nb"; echo warn >&2' \(1 step\)$/);
     expect(lines[1]).toMatch(/^\S+ warn$/);
   });
 

@@ -43,10 +43,29 @@ describe('--heartbeat', () => {
       .split('\n')
       .find((line) => line.startsWith('safe-run: heartbeat: stage 1'))!;
     expect(beat).toMatch(
-      /^safe-run: heartbeat: stage 1 "sh" \(sh -c 'echo started >&2; while .*'\) running for \S+, stdout piped, stderr 8 B, nothing printed for \S+; sh \(pid \d+\): (sleeping|running on a CPU)/,
+      /^safe-run: heartbeat: stage 1 "sh" \(sh -c 'echo started >&2; while .*'\) running for \S+, stdout piped, stderr 8 B, nothing printed for \S+; sh \(pid \d+\): (waiting for (a child|child \d+ `sleep 0.2`) to exit|running: working, not blocked)/,
     );
     expect(run.stderr()).toMatch(
       /safe-run: heartbeat: stage 2 "cat" \(cat\) running for \S+, stdout 0 B, stderr 0 B/,
+    );
+  });
+
+  it("says in the hang diagnostics' words that a stage is blocked on a pipe nobody reads", async () => {
+    const go = path.join(scratch, 'go-blocked');
+    // sleep's stdin is not the pipe: the shell stays its only reader.
+    const reader = `sh -c 'while [ ! -e ${go} ]; do sleep 0.2 </dev/null; done'`;
+    const run = start(['--heartbeat', '300ms', '-c', `yes | ${reader}`]);
+    const blocked =
+      /safe-run: heartbeat: stage 1 "yes" .*; yes \(pid \d+\): blocked writing to stdout, a pipe whose only reader, pid (\d+) `sh -c while .*`, never reads it$/m;
+    await waitFor('a heartbeat saying yes is blocked', () => blocked.test(run.stderr()), 30_000);
+    fs.writeFileSync(go, '');
+    await run.exited;
+    const reader2 = run.stderr().match(blocked)![1];
+    // The reader named is stage 2's own process, which the same heartbeat describes.
+    expect(run.stderr()).toMatch(
+      new RegExp(
+        `safe-run: heartbeat: stage 2 "sh" .*; sh \\(pid ${reader2}\\): (waiting for (a child|child \\d+ \`sleep 0.2\`) to exit|running: working, not blocked)`,
+      ),
     );
   });
 

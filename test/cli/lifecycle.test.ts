@@ -230,7 +230,7 @@ describe('why a stopped pipeline was stuck', () => {
     const sh = report.stages[1]!.stop!.snapshot;
     expect(sh.find((proc) => proc.command === sleep)?.explanation).toMatch(/^sleeping/);
     const shell = sh.find((proc) => proc.command.startsWith('sh -c'));
-    if (shell) expect(shell.explanation).toMatch(/waiting for child \d+ `sleep 3073` to exit/);
+    if (shell) expect(shell.explanation).toMatch(/waiting for child \d+ `sleep 3073(\.\d+)?` to exit/);
   });
 });
 

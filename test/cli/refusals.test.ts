@@ -33,7 +33,9 @@ describe('a refused request under --json', () => {
     const result = await runCli(['--no-facts', '--json', '--timeout', '42D', '--', 'true']);
     expect(result.code).toBe(125);
     expect(JSON.parse(result.stdout)).toEqual({
+      schemaVersion: 1,
       ok: false,
+      exitCode: 125,
       error: {
         code: 'usage.duration',
         column: null,

@@ -431,10 +431,15 @@ describe('--log-dir', () => {
     const [emit, cat] = report.stages as [Report['stages'][0], Report['stages'][0]];
     // The first stage's stdout goes into the pipe to `cat`: only cat's stdout is safe-run's to save.
     expect(emit.stdout.logFile).toBeNull();
-    expect(emit.stderr.logFile).toBe(path.join(logDir, '1-emit.stderr'));
-    expect(cat.stdout.logFile).toBe(path.join(logDir, '2-cat.stdout'));
-    expect(cat.stderr.logFile).toBe(path.join(logDir, '2-cat.stderr'));
-    expect(fs.readdirSync(logDir).sort()).toEqual(['1-emit.stderr', '2-cat.stderr', '2-cat.stdout']);
+    // Every name starts with the run's start time and safe-run's pid: runs sharing a directory never collide.
+    const prefix = `${path.basename(emit.stderr.logFile ?? '').replace(/1-emit\.stderr$/, '')}`;
+    expect(prefix).toMatch(/^\d{8}T\d{6}Z-\d+\.$/);
+    expect(emit.stderr.logFile).toBe(path.join(logDir, `${prefix}1-emit.stderr`));
+    expect(cat.stdout.logFile).toBe(path.join(logDir, `${prefix}2-cat.stdout`));
+    expect(cat.stderr.logFile).toBe(path.join(logDir, `${prefix}2-cat.stderr`));
+    expect(fs.readdirSync(logDir).sort()).toEqual(
+      ['1-emit.stderr', '2-cat.stderr', '2-cat.stdout'].map((name) => prefix + name),
+    );
     const expected = emitted(300_000);
     expect(fs.readFileSync(emit.stderr.logFile!).equals(expected)).toBe(true);
     expect(fs.readFileSync(cat.stdout.logFile!).equals(expected)).toBe(true);

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planFromInline, startRun } from '../../src/index.js';
-import { waitFor } from '../helpers/index.js';
+import { startRun } from '../../src/engine/run-pipeline.js';
+import { pipelinePlan, waitFor } from '../helpers/index.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-progress-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -13,7 +13,7 @@ describe('RunHandle.progress()', () => {
   it('shows each stage running with its bytes and masked last line, then exited', async () => {
     const go = path.join(scratch, 'go');
     process.env.SR_PROGRESS_TOKEN = 'progress-secret-value';
-    const plan = planFromInline(
+    const plan = pipelinePlan(
       `sh -c 'echo "token $SR_PROGRESS_TOKEN" >&2; echo one; while [ ! -e ${go} ]; do sleep 0.05; done' | cat`,
       { facts: null },
     );

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { planFromInline, run } from '../../src/index.js';
+import { run } from '../../src/engine/run-pipeline.js';
+import { pipelinePlan } from '../helpers/index.js';
 
 // A single argument longer than the kernel's per-string limit (128 KiB on Linux): execve says E2BIG.
 const HUGE = 'x'.repeat(3 * 1024 * 1024);
@@ -24,7 +25,7 @@ function running(command: string): number[] {
 describe('a stage the kernel refuses after earlier stages started', () => {
   it('stops the stages that started, skips those after it, and says so', async () => {
     const sleep = `sleep ${4000 + Math.floor(Math.random() * 1000)}`;
-    const plan = planFromInline(`${sleep} | cat | wc -c`, { facts: null, killAfterMs: 5000 });
+    const plan = pipelinePlan(`${sleep} | cat | wc -c`, { facts: null, killAfterMs: 5000 });
     plan.stages[1]!.argv.push(HUGE);
     const report = await run(plan);
     expect(report.stages.map((stage) => stage.status)).toEqual(['cancelled', 'not-started', 'skipped']);
@@ -40,7 +41,7 @@ describe('a stage the kernel refuses after earlier stages started', () => {
   }, 60_000);
 
   it('says that nothing else started when the first stage is refused', async () => {
-    const plan = planFromInline('echo | cat', { facts: null });
+    const plan = pipelinePlan('echo | cat', { facts: null });
     plan.stages[0]!.argv.push(HUGE);
     const report = await run(plan);
     expect(report.stages.map((stage) => stage.status)).toEqual(['not-started', 'skipped']);

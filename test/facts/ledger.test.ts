@@ -218,12 +218,26 @@ describe('reading a damaged ledger', () => {
     appendFileSync(ledger, 'garbage that is not json\n');
     appendFileSync(ledger, `${good.slice(0, 40)}${good}`);
     appendFileSync(ledger, '{"v":1,"event":"not-started","at":"2025-01-01T00:00:00Z"}\n');
-    appendFileSync(ledger, good.slice(0, 30));
     const read = readLedger(ledger);
-    expect(read.skipped).toBe(4);
+    expect(read.skipped).toBe(3);
     expect(read.facts).toHaveLength(1);
     expect(read.facts[0]).toMatchObject({ program: 'tool-a', count: 2 });
-    expect(read.warnings).toEqual([`facts ledger ${ledger}: skipped 4 damaged lines`]);
+    expect(read.warnings).toEqual([`facts ledger ${ledger}: skipped 3 damaged lines`]);
+  });
+
+  it('does not count a last line still being written as damaged (a concurrent append seen half-way)', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
+    const good = readFileSync(ledger, 'utf8');
+    appendFileSync(ledger, good.slice(0, 30));
+    const read = readLedger(ledger);
+    expect(read.skipped).toBe(0);
+    expect(read.warnings).toEqual([]);
+    expect(read.facts[0]).toMatchObject({ program: 'tool-a', count: 1 });
+    // Once the next record lands behind it, the torn line is damage, counted, and the record is kept.
+    appendFileSync(ledger, good);
+    expect(readLedger(ledger)).toMatchObject({ skipped: 1, facts: [{ program: 'tool-a', count: 2 }] });
   });
 
   it('reads a missing ledger as empty, without warnings', () => {

@@ -33,7 +33,7 @@ describe('default stage names', () => {
 describe('caps on a request', () => {
   it(`accept ${MAX_STAGES} stages and refuse one more`, () => {
     const text = (count: number) => Array.from({ length: count }, () => 'cat').join(' | ');
-    expect(planFromInline(text(MAX_STAGES)).stages).toHaveLength(MAX_STAGES);
+    expect(planFromInline(text(MAX_STAGES)).shell?.okCodes).toHaveLength(MAX_STAGES);
     const error = refusal(() => planFromInline(text(MAX_STAGES + 1)));
     expect(error.code).toBe('usage.too-many-stages');
     expect(error.message).toBe(

@@ -4,26 +4,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENV, AGENT_SETTINGS } from '../../src/agent/agent-defaults.js';
-import { startCommand } from '../../src/mcp/run-command.js';
+import { runCommand } from '../../src/mcp/run-command.js';
 import { stateFilesIn } from '../../src/mcp/shell-state.js';
 import { compactReport } from '../../src/reporters/compact.js';
 import { runCli } from '../helpers/cli.js';
 
 // The twelve command forms agents type most (issue 10), each run in a small project where its output
 // is small: the compact report an agent reads back must stay under 600 bytes.
-const FORMS = [
-  'ls 2>&1 | tail -n 40',
-  'grep -rn TODO src 2>/dev/null | head',
-  'cd src && ls | wc -l',
-  'make build || echo failed',
-  'git log -n 5 --format=%s > log.txt',
-  'sort < data.csv | head',
-  'ls *.txt | wc -l',
-  "echo $PATH | tr : '\\n'",
-  'ls ~ | head',
-  'cat "$HOME/.profile" | wc -l',
-  'find . -name "*.ts" | xargs grep -l TODO',
-  "cat > notes.md << 'EOF'\n# notes\nshipped $HOME as is\nEOF",
+const FORMS: [string, string[]][] = [
+  ['ls 2>&1 | tail -n 40', ['ls', 'tail']],
+  ['grep -rn TODO src 2>/dev/null | head', ['grep', 'head']],
+  ['cd src && ls | wc -l', ['cd', 'ls', 'wc']],
+  // `echo failed` is skipped: a step that did not run has no row.
+  ['make build || echo failed', ['make']],
+  ['git log -n 5 --format=%s > log.txt', ['git']],
+  ['sort < data.csv | head', ['sort', 'head']],
+  ['ls *.txt | wc -l', ['ls', 'wc']],
+  ["echo $PATH | tr : '\\n'", ['echo', 'tr']],
+  ['ls ~ | head', ['ls', 'head']],
+  ['cat "$HOME/.profile" | wc -l', ['cat', 'wc']],
+  ['find . -name "*.ts" | xargs grep -l TODO', ['find', 'xargs']],
+  ["cat > notes.md << 'EOF'\n# notes\nshipped $HOME as is\nEOF", ['cat']],
 ];
 
 let dir: string;
@@ -51,17 +52,21 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('compact reports of the common agent forms', () => {
-  it.each(FORMS)('%j: exit 0, compact report under 600 bytes', async (form) => {
+  it.each(FORMS)('%j: exit 0, one row per command, compact report under 600 bytes', async (form, stages) => {
     const stateDir = fs.mkdtempSync(path.join(dir, 'state-'));
-    const { outcome } = startCommand({
+    const outcome = await runCommand({
       text: form,
       state: { cwd: dir, env: { ...AGENT_ENV, HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin' }, vars: {} },
       options: { ...AGENT_SETTINGS, facts: null },
       env: {},
       stateFiles: stateFilesIn(stateDir),
     });
-    const { report } = await outcome;
+    const { report } = outcome;
     expect(report.exitCode).toBe(0);
+    // The shell front end ran it: a row per command as written, not one bash row.
+    expect(outcome.fallback).toBeNull();
+    expect(report.fallback).toBeNull();
+    expect(report.stages.map((stage) => stage.name)).toEqual(stages);
     const compact = JSON.stringify(compactReport(report));
     expect(compact).not.toContain('\n');
     expect(Buffer.byteLength(compact)).toBeLessThan(600);
@@ -73,7 +78,7 @@ describe('compact reports of the common agent forms', () => {
   });
 
   it('the form -c runs today gives the same under safe-run --agent --json compact', async () => {
-    const result = await runCli(['--agent', '--json', 'compact', '--no-facts', '-c', FORMS[10]!], {
+    const result = await runCli(['--agent', '--json', 'compact', '--no-facts', '-c', FORMS[10]![0]], {
       cwd: dir,
     });
     expect(result.code).toBe(0);

@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { BlockedProcess, Report } from '../../src/types.js';
+import { descendants, findBlocked, killAll, waitForPid } from '../hang/helpers.js';
 import { BIN, FIXTURES } from '../helpers/cli.js';
 
 interface RunResult {
@@ -68,8 +70,11 @@ describe('safe-run mcp over stdio', () => {
   it('runs `cd src && ls | wc -l`, and the next call starts in src', async () => {
     const first = await run({ command: 'cd src && ls | wc -l' });
     expect(first.isError).toBe(false);
-    expect(first.structured.report.stages[0]!.stdout.text?.trim()).toBe('3');
-    expect(first.structured.fallback?.reason).toBeTruthy();
+    // The shell front end: one row per command, cd included, and no bash in between.
+    expect(first.structured.report.stages.map((stage) => stage.name)).toEqual(['cd', 'ls', 'wc']);
+    expect(first.structured.report.stages[2]!.stdout.text?.trim()).toBe('3');
+    expect(first.structured.fallback).toBeNull();
+    expect(first.structured.report.fallback).toBeNull();
     expect(first.structured.cwd).toBe(path.join(dir, 'src'));
     expect(first.text).toContain(`cwd: ${path.join(dir, 'src')}`);
 
@@ -93,6 +98,31 @@ describe('safe-run mcp over stdio', () => {
     const viaBash = await run({ command: 'echo "[$ONLY_NOW]"', env: { ONLY_NOW: 'yes' } });
     expect(viaBash.structured.report.stages[0]!.stdout.text).toBe('[yes]\n');
     expect((await run({ command: 'printenv ONLY_NOW' })).structured.report.stages[0]!.exitCode).toBe(1);
+  });
+
+  it('hands text the front end refuses to bash as one stage, and still carries its directory', async () => {
+    const result = await run({ command: 'for d in deeper; do mkdir -p $d && cd $d; done; pwd' });
+    expect(result.structured.report.stages.map((stage) => stage.name)).toEqual(['bash']);
+    expect(result.structured.report.fallback?.construct).toBe('for loop');
+    expect(result.structured.fallback?.reason).toContain('for loop');
+    expect(result.structured.report.stages[0]!.argv.at(-1)).toBe(
+      'for d in deeper; do mkdir -p $d && cd $d; done; pwd',
+    );
+    expect(result.text).toContain('run by bash (--fallback bash): for loop at column 1');
+    expect(result.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
+    const where = await run({ command: 'pwd' });
+    expect(where.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src', 'deeper')}\n`);
+    // A fallback whose EXIT trap is replaced leaves no state: the result says so.
+    const lost = await run({ command: 'trap "" EXIT; for d in /; do cd $d; done' });
+    expect(lost.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
+    expect(lost.text).toContain('(unchanged: bash left no state behind');
+    expect((await run({ command: 'cd ..' })).structured.cwd).toBe(path.join(dir, 'src'));
+  });
+
+  it('says that text which is not shell at all was not run', async () => {
+    const result = await run({ command: 'echo "unclosed' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^nothing was run: -c: /);
   });
 
   it('runs calls that arrive together one after the other, each from where the previous ended', async () => {
@@ -134,9 +164,35 @@ describe('safe-run mcp over stdio', () => {
     );
   });
 
-  it('answers inspect honestly while the hang report is not in this build', async () => {
-    const result = await client.callTool({ name: 'inspect', arguments: { pid: process.pid } });
+  it('inspect explains a real hung tree: yes blocked on the pipe sleep never reads', async () => {
+    const root = spawn('sh', ['-c', 'yes | sleep 100'], { stdio: 'ignore' });
+    try {
+      const yes = await waitForPid(
+        () => findBlocked(root.pid!, /^yes$/, /pipe_write/),
+        15_000,
+        'yes to fill the pipe',
+      );
+      const result = await client.callTool({ name: 'inspect', arguments: { pid: root.pid! } });
+      expect(result.isError).toBeFalsy();
+      const document = result.structuredContent as { root: number; processes: BlockedProcess[] };
+      expect(document.root).toBe(root.pid);
+      const sleep = document.processes.find((entry) => entry.command === 'sleep 100')!;
+      const entry = document.processes.find((entry) => entry.pid === yes)!;
+      const said = `blocked writing to stdout, a pipe whose only reader, pid ${sleep.pid} \`sleep 100\`, never reads it`;
+      expect(entry.explanation).toBe(said);
+      expect((result.content as { text: string }[])[0]!.text).toContain(`pid ${yes} S \`yes\`: ${said}`);
+    } finally {
+      killAll([...descendants(root.pid!), root.pid!]);
+    }
+  });
+
+  it('inspect says when there is no such process', async () => {
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.on('close', resolve));
+    const result = await client.callTool({ name: 'inspect', arguments: { pid: gone.pid! } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toMatch(/^not available in this build/);
+    expect((result.content as { text: string }[])[0]!.text).toBe(
+      `inspect ${gone.pid}: no process ${gone.pid} (it may have exited); find it with: ps -ef`,
+    );
   });
 });

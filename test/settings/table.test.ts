@@ -3,6 +3,7 @@ import { helpDefault, parseCli } from '../../src/cli/options.js';
 import { DEFAULT_SETTINGS } from '../../src/defaults.js';
 import { settingRows } from '../../src/settings/table.js';
 import { PIPELINE_KEYS, specJsonSchema } from '../../src/spec-file/schema.js';
+import { specValueSchema } from '../../src/spec-file/value-schemas.js';
 
 const help = parseCli(['--help'], '0.0.0').answered ?? '';
 const properties = (specJsonSchema() as { properties: Record<string, { default?: unknown; enum?: unknown }> })
@@ -71,7 +72,7 @@ describe('the settings table', () => {
     for (const row of rows) {
       const text = samples[row.flag];
       if (text === undefined || row.specKey === null) continue;
-      const fromSpec = row.kind.schema().parse(text);
+      const fromSpec = specValueSchema(row.kind.spec).parse(text);
       expect(row.kind.fromFlag(text, row.flag), row.flag).toEqual(row.kind.fromSpec(fromSpec, '/'));
     }
   });

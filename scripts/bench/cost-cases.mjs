@@ -1,0 +1,130 @@
+// The per-command cost sections (issue 14): start-up with many other processes on the machine, many
+// stages against bash, and a text of several steps against one step. Each compares cases measured in
+// the same rounds, as every other section does. The case shape is cases.mjs's.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const SR = 'safe-run';
+export const IDLE_PROCESSES = 2000;
+const STAGES = 32;
+
+const expect = (text) => (sample) =>
+  sample.stdout.trim() === text
+    ? null
+    : `stdout was ${JSON.stringify(sample.stdout.slice(0, 200))}, expected ${text}`;
+
+function make(id, label, argv, rest = {}) {
+  const display = argv.map((a) => (/^[\w./=:,+-]+$/.test(a) ? a : `'${a}'`)).join(' ');
+  return {
+    id,
+    label,
+    argv,
+    stdout: 'capture',
+    stderr: 'capture',
+    vs: [],
+    ...rest,
+    display: rest.display ?? display,
+  };
+}
+
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+// `sleep 600` processes of this user, started before a sample and killed right after it, so that the
+// sample runs on a machine with that many more processes and none is left behind.
+export async function withIdleProcesses(count, run) {
+  const sleepers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const child = spawn('sleep', ['600'], { stdio: 'ignore', env: { PATH: process.env.PATH } });
+      child.on('error', () => {});
+      sleepers.push(child);
+    }
+    // Started means exec'd: a pid whose comm is still "node" is a fork on its way.
+    const deadline = Date.now() + 60_000;
+    const started = () => sleepers.every((c) => c.pid && commandOf(c.pid) === 'sleep');
+    while (!started() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return await run();
+  } finally {
+    const gone = sleepers.map((c) =>
+      c.exitCode !== null || c.signalCode !== null ? null : new Promise((resolve) => c.once('exit', resolve)),
+    );
+    for (const child of sleepers) child.kill('SIGKILL');
+    await Promise.all(gone);
+  }
+}
+
+export function procsSection(count = IDLE_PROCESSES) {
+  const around = (run) => withIdleProcesses(count, run);
+  return {
+    id: 'procs',
+    title: `5. Start-up plus teardown with ${count} idle processes of the same user`,
+    cases: [
+      make('procs-quiet', 'safe-run, quiet machine', [SR, '-q', '--', 'true']),
+      make('procs-busy', `safe-run, ${count} sleeps`, [SR, '-q', '--', 'true'], {
+        around,
+        display: `safe-run -q -- true  (with ${count} × sleep 600)`,
+        vs: ['procs-quiet'],
+      }),
+    ],
+  };
+}
+
+// 32 stages that move one byte: what starting them costs, against bash, and against bash with each
+// stage in a session of its own (what Node's detached spawn does: setsid, and so a scheduler autogroup
+// of its own where autogroups are on).
+export function stagesSection() {
+  const middle = Array.from({ length: STAGES - 2 }, () => 'cat');
+  const line = ['printf x', ...middle, 'wc -c'].join(' | ');
+  const setsidLine = ['printf x', ...middle.map((c) => `setsid -w ${c}`), 'setsid -w wc -c'].join(' | ');
+  const check = expect('1');
+  return {
+    id: 'stages',
+    title: `6. ${STAGES} stages moving one byte`,
+    cases: [
+      make('stages-bash', 'bash', ['bash', '-c', line], {
+        check,
+        display: `bash -c 'printf x | cat ×${STAGES - 2} | wc -c'`,
+      }),
+      make('stages-setsid', 'bash, setsid stages', ['bash', '-c', setsidLine], {
+        check,
+        display: `bash -c 'printf x | setsid -w cat ×${STAGES - 2} | setsid -w wc -c'`,
+        vs: ['stages-bash'],
+      }),
+      make('stages-sr', 'safe-run', [SR, '-q', '-c', line], {
+        check,
+        display: `safe-run -q -c 'printf x | cat ×${STAGES - 2} | wc -c'`,
+        vs: ['stages-bash', 'stages-setsid'],
+      }),
+    ],
+  };
+}
+
+const FOUR_STEPS = 'cd src && ls | wc -l && git status --short | head';
+const ONE_STEP = 'ls src | wc -l';
+
+// A text of several steps pays start-up once. Needs the shell front end; until -c takes lists and cd
+// it refuses the text (exit 125), and the section is skipped with a note saying so.
+export function textSection() {
+  return {
+    id: 'text',
+    title: '7. A text of four steps against one step',
+    cases: [
+      make('text-one', '1 step', [SR, '-q', '-c', ONE_STEP]),
+      make('text-four', '4 steps', [SR, '-q', '-c', FOUR_STEPS], { vs: ['text-one'] }),
+    ],
+  };
+}
+
+// Null when the text section can run with this safe-run, else why not.
+export function textRefusal(bin, cwd) {
+  const probe = spawnSync(bin, ['-q', '-c', FOUR_STEPS], { cwd, encoding: 'utf8', timeout: 60_000 });
+  if (probe.status === 0) return null;
+  const why = (probe.stderr || probe.error?.message || '').trim().split('\n')[0];
+  return `skipped: \`safe-run -c '${FOUR_STEPS}'\` exits ${probe.status} (${why}); it needs the shell front end`;
+}

@@ -1,0 +1,37 @@
+import { hasProc } from '../teardown/proc-scan.js';
+import { buildHangReport, type HangReport } from './hang-report.js';
+import { findTree, readLinks, readTree } from './read-tree.js';
+
+// What `safe-run inspect PID --json` prints and the MCP `inspect` tool returns: the hang report of
+// the tree under one process, and when it was read.
+export interface InspectDocument extends HangReport {
+  root: number;
+  takenAt: string;
+}
+
+export type InspectResult =
+  | { available: true; document: InspectDocument }
+  | { available: false; code: 'inspect.noProc' | 'inspect.noProcess'; why: string };
+
+// Who waits for whom in the tree under `pid`, safe-run's or not. It only reads /proc; nothing is
+// signalled. A missing /proc or process is a result, not an exception: each front end says it its way.
+export function inspectPid(pid: number): InspectResult {
+  if (!hasProc()) {
+    return {
+      available: false,
+      code: 'inspect.noProc',
+      why: 'needs /proc (Linux); on this system use ps and lsof',
+    };
+  }
+  const all = readLinks();
+  if (!all.some((info) => info.pid === pid)) {
+    return {
+      available: false,
+      code: 'inspect.noProcess',
+      why: `no process ${pid} (it may have exited); find it with: ps -ef`,
+    };
+  }
+  const members = new Map(findTree(pid, all).map((member) => [member, null]));
+  const report = buildHangReport(readTree(members, null));
+  return { available: true, document: { root: pid, takenAt: new Date().toISOString(), ...report } };
+}

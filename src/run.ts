@@ -1,0 +1,17 @@
+import { type RunHandle, type RunIO, startRun as startPipelineRun } from './engine/run-pipeline.js';
+import { startShellRun } from './shell/run-shell.js';
+import { initialState } from './shell/shell-state.js';
+import type { Plan, Report } from './types.js';
+
+// Runs any plan: a pipeline (argv, spec file, --fallback bash) in one engine run, or -c text step by
+// step (src/shell/), each step an engine run. `env` is what a -c text starts from when the plan
+// carries none (safe-run's own environment).
+export function startRun(plan: Plan, io: RunIO = {}, env: NodeJS.ProcessEnv = process.env): RunHandle {
+  if (!plan.shell) return startPipelineRun(plan, io);
+  const state = initialState(plan.cwd ?? process.cwd(), plan.env ?? env);
+  return startShellRun(plan.shell, state, plan.settings, io);
+}
+
+export function run(plan: Plan, io: RunIO = {}): Promise<Report> {
+  return startRun(plan, io).report;
+}

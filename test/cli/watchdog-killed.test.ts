@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, isAlive, runJson, waitFor } from '../helpers/index.js';
+
+const STAGE = path.join(import.meta.dirname, '..', 'fixtures', 'teardown', 'kill-my-watchdog.sh');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-watchdog-killed-'));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+// The watchdogs safe-run `pid` has now: its children whose argv[0] is safe-run-watchdog.
+function watchdogsOf(pid: number): number[] {
+  return fs.readdirSync('/proc').flatMap((name) => {
+    if (!/^\d+$/.test(name)) return [];
+    try {
+      const status = fs.readFileSync(`/proc/${name}/status`, 'utf8');
+      const argv0 = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')[0];
+      return argv0 === 'safe-run-watchdog' && status.includes(`\nPPid:\t${pid}\n`) ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe('a stage that kills the watchdog', () => {
+  it('is told in the report, and the watchdog is restarted', async () => {
+    const note = path.join(scratch, 'report-run');
+    const { report } = await runJson(['--', STAGE, note, '0.2'], { deadlineMs: 60_000 });
+    const killed = fs.readFileSync(note, 'utf8').trim();
+    expect(killed).toMatch(/^\d+$/);
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^the watchdog \\(pid ${killed}\\) was killed by SIGKILL while the run went on .*; restarted as pid \\d+$`,
+        ),
+      ),
+    );
+  });
+
+  it('still cannot outlive safe-run: after SIGKILL of safe-run the restarted watchdog kills the stage', async () => {
+    const note = path.join(scratch, 'sigkill-run');
+    const child = spawn(process.execPath, [BIN, '--no-facts', '--', STAGE, note, '300'], { stdio: 'ignore' });
+    const done = new Promise((resolve) => child.on('close', resolve));
+    const deadline = 30_000;
+    await waitFor('the stage to kill the watchdog', () => fs.existsSync(note), deadline);
+    const killed = Number(fs.readFileSync(note, 'utf8').trim());
+    await waitFor('a new watchdog', () => watchdogsOf(child.pid!).some((pid) => pid !== killed), deadline);
+    // The stage is the sleep the fixture exec'ed into: safe-run's other child.
+    const stage = fs
+      .readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .find((pid) => {
+        try {
+          return (
+            fs.readFileSync(`/proc/${pid}/status`, 'utf8').includes(`\nPPid:\t${child.pid}\n`) &&
+            fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')
+          );
+        } catch {
+          return false;
+        }
+      });
+    expect(stage).toBeDefined();
+    child.kill('SIGKILL');
+    await done;
+    await waitFor('the stage to be killed by the restarted watchdog', () => !isAlive(stage!), deadline);
+  });
+});

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { killGroups, sweepMarked } from '../../src/teardown/kill-tree.js';
+import type { Marker } from '../../src/teardown/marker.js';
+import { scanProcesses } from '../../src/teardown/proc-scan.js';
+import { openProcWindow, type ProcWindow } from '../../src/teardown/proc-window.js';
+import {
+  exited,
+  teardownFixture as fixture,
+  isAlive,
+  killEverything,
+  newMarker,
+  spawnStage,
+  waitFor,
+} from '../helpers/index.js';
+
+let marker = newMarker();
+const windows: ProcWindow[] = [];
+
+afterEach(async () => {
+  for (const window of windows.splice(0)) window.close();
+  await killEverything(marker);
+  marker = newMarker();
+});
+
+function withWindow(plain: Marker): Marker {
+  const window = openProcWindow();
+  if (!window) throw new Error('this machine has no ns_last_pid: the window cannot be tested here');
+  windows.push(window);
+  return { ...plain, window };
+}
+
+const pidsOf = (found: { pid: number }[]) => found.map((info) => info.pid).sort((a, b) => a - b);
+
+describe('a run window on /proc', () => {
+  it('finds an escaped setsid grandchild, as a full scan does, and a sweep kills it', async () => {
+    const windowed = withWindow(marker);
+    const stage = spawnStage(['/bin/sh', fixture('escape.sh')], marker);
+    // The stage's sleep, the setsid child's sleep and its grandchild's sleep.
+    const found = await waitFor('three marked sleeps', () => {
+      const sleeps = scanProcesses({ marker: windowed }).found.filter((p) => p.command === 'sleep 300');
+      return sleeps.length === 3 && sleeps;
+    });
+    expect(pidsOf(found)).toEqual(
+      pidsOf(scanProcesses({ marker }).found.filter((p) => p.command === 'sleep 300')),
+    );
+    expect(found.some((p) => p.sid !== stage.pid)).toBe(true);
+    killGroups([stage.pid!], 'SIGKILL');
+    await exited(stage);
+    const escaped = sweepMarked({ ...windowed, signal: 'SIGKILL', groups: [stage.pid!] });
+    expect(escaped.map((p) => p.how)).toEqual(['setsid', 'setsid']);
+    await waitFor('the escaped sleeps to die', () => escaped.every((p) => !isAlive(p.pid)));
+  });
+
+  it('does not look at processes started before it opened, marked or not', async () => {
+    const before = spawnStage(['sleep', '300'], marker);
+    await waitFor('the early sleep', () => scanProcesses({ marker }).found.some((p) => p.pid === before.pid));
+    const windowed = withWindow(marker);
+    const after = spawnStage(['sleep', '300'], marker);
+    const found = await waitFor('the later sleep', () => {
+      const pids = pidsOf(scanProcesses({ marker: windowed }).found);
+      return pids.includes(after.pid!) && pids;
+    });
+    expect(found).toEqual([after.pid]);
+    expect(pidsOf(scanProcesses({ marker }).found)).toEqual(pidsOf([before, after] as { pid: number }[]));
+  });
+
+  it('lists a threaded process once, by its pid, not by its threads ids', async () => {
+    const windowed = withWindow(marker);
+    const node = spawnStage([process.execPath, '-e', 'setTimeout(() => {}, 300000)'], marker);
+    const found = await waitFor('the node process', () => {
+      const all = scanProcesses({ marker: windowed }).found;
+      return all.some((p) => p.pid === node.pid) && all;
+    });
+    expect(pidsOf(found)).toEqual([node.pid]);
+  });
+
+  it('falls back to every process once closed', async () => {
+    const before = spawnStage(['sleep', '300'], marker);
+    const windowed = withWindow(marker);
+    windowed.window!.close();
+    await waitFor('the early sleep, found by a full scan', () =>
+      scanProcesses({ marker: windowed }).found.some((p) => p.pid === before.pid),
+    );
+  });
+});
