@@ -51,6 +51,10 @@ export function productOptions(): Option[] {
       '--output <file>',
       "the last stage's stdout goes to FILE, replaced only if the run and checks pass",
     ),
+    new Option(
+      '--atomic-redirects',
+      "-c text: stage its final '> FILE' like --output (FILE replaced only if the run passes)",
+    ),
     new Option('--keep-partial', 'with --output: keep an unpublished product as FILE.partial'),
     repeatable(
       '--expect <check>',
