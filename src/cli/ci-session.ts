@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { maskText, secretValuesFromEnv } from '../capture/mask.js';
+import { maskText, planSecrets } from '../capture/mask.js';
 import type { RunHandle } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
 import { renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
@@ -40,8 +40,7 @@ export class CiSession {
     const { io, settings } = this;
     // The plan is not masked (the report is): what is said from the plan or from /proc is masked
     // here with the values the engine masks.
-    const env = Object.assign({}, io.env, ...plan.stages.map((stage) => stage.env));
-    this.secrets = secretValuesFromEnv(env, plan.settings.mask);
+    this.secrets = planSecrets(plan, io.env);
     if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
       io.stderr.write(this.stamp(maskText(renderBanner(plan.stages.map((s) => s.argv)), this.secrets)));
     }

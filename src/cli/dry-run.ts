@@ -1,4 +1,5 @@
 import { MASK, maskText } from '../capture/mask.js';
+import { maskSettings } from '../engine/report/mask-report.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { showSettings } from '../settings/derive.js';
@@ -44,15 +45,17 @@ export function dryRun(plan: Plan, json: boolean, io: CliIO): number {
   const resolved = resolvePlan(plan);
   const stages = resolved.stages.map((stage) => describeStage(stage, plan.settings.mask, resolved.secrets));
   const verdict = preflightVerdict(resolved.stages, plan.settings);
+  const m = (text: string) => maskText(text, resolved.secrets);
+  const n = (text: string | null) => (text === null ? null : m(text));
   const document: DryRunDocument = {
     schemaVersion: 1,
     dryRun: true,
     ok: verdict.ok,
     exitCode: verdict.exitCode,
-    reason: verdict.reason,
+    reason: m(verdict.reason),
     source: plan.source,
     stages,
-    settings: plan.settings,
+    settings: maskSettings(plan.settings, m, n),
   };
   io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : renderPlan(document));
   return verdict.exitCode;
@@ -88,6 +91,7 @@ function describeStage(
   secrets: readonly string[],
 ): DryRunStage {
   const { spec, resolution } = stage;
+  const m = (text: string) => maskText(text, secrets);
   const env = Object.fromEntries(
     Object.entries(spec.env).map(([name, value]) => [
       name,
@@ -96,20 +100,20 @@ function describeStage(
   );
   return {
     index: stage.index,
-    name: spec.name,
-    argv: spec.argv.map((arg) => maskText(arg, secrets)),
+    name: m(spec.name),
+    argv: spec.argv.map(m),
     env,
-    cwd: stage.cwd,
+    cwd: m(stage.cwd),
     okCodes: spec.okCodes,
     optional: spec.optional,
     timeoutMs: spec.timeoutMs,
     maxStdout: spec.maxStdout,
     maxStderr: spec.maxStderr,
-    resolvedPath: resolution?.path ?? null,
-    interpreter: resolution?.interpreter ?? null,
+    resolvedPath: resolution?.path ? m(resolution.path) : null,
+    interpreter: resolution?.interpreter ? m(resolution.interpreter) : null,
     ok: stage.error === null,
-    error: stage.error,
-    warnings: resolution?.ok ? resolution.warnings : [],
+    error: stage.error && { ...stage.error, message: m(stage.error.message) },
+    warnings: resolution?.ok ? resolution.warnings.map(m) : [],
   };
 }
 

@@ -17,7 +17,7 @@ import { startDelivery } from './deliver-run.js';
 import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
 import { loadSpecBounded } from './read-spec.js';
-import { printRefusal } from './refusal.js';
+import { maskRequestText, printRefusal } from './refusal.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -172,7 +172,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     return await execute(plan, choice, ci, delivery, io);
   } catch (error) {
     if (error instanceof StoppedError) {
-      io.stderr.write(`safe-run: ${error.message}\n`);
+      io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);
       return { code: error.exitCode, hurry: true };
     }
     if (isRequestError(error)) {
@@ -180,7 +180,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       return EXIT_REQUEST;
     }
     const text = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`safe-run: internal error: ${text}\n`);
+    io.stderr.write(`safe-run: internal error: ${maskRequestText(text, args, io.env)}\n`);
     return EXIT_REQUEST;
   }
 }

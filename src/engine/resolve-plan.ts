@@ -1,4 +1,4 @@
-import { secretValuesFromEnv } from '../capture/mask.js';
+import { planSecrets } from '../capture/mask.js';
 import type { Plan, StageError, StageSpec } from '../types.js';
 import { preflightStage } from './preflight.js';
 import type { Resolution } from './resolve/resolve-program.js';
@@ -46,7 +46,7 @@ export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
     plan,
     stages,
     startable: stages.every((stage) => stage.error === null),
-    secrets: secretValuesFromEnv(merged, plan.settings.mask),
+    secrets: planSecrets(plan, process.env),
     warnings,
   };
 }

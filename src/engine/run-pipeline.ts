@@ -68,7 +68,9 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   const resolved = resolvePlan(plan, ctx.marker.value);
   const runs = resolved.stages.map((stage) => new StageRun(stage));
   control.watch(runs, resolved.secrets);
-  const facts = plan.settings.facts ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
+  const facts = plan.settings.facts
+    ? new RunFacts(plan.settings.facts, runs.map(factsStageOf), resolved.secrets)
+    : null;
   facts?.recordPreflight(runs.map(factsStageOf));
   const nothing = (timeLimit: string | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });

@@ -1,3 +1,4 @@
+import { maskText } from '../capture/mask.js';
 import type { Settings } from '../types.js';
 import type { PipelinePipes } from './pipeline-pipes.js';
 import type { StageRun } from './stage-run.js';
@@ -84,21 +85,23 @@ function stageSinks(
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
   const capped = isErr || settings.liveStdout === 'capped';
+  // The name goes out in line prefixes, cap markers and the log file's name: a secret in it never does.
+  const name = maskText(run.spec.name, ctx.secrets);
   return createStreamSinks({
     cap: isErr ? (run.spec.maxStderr ?? settings.maxStderr) : (run.spec.maxStdout ?? settings.maxStdout),
     secrets: ctx.secrets,
     live: isErr ? ctx.stderr : ctx.stdout,
-    prefix: isErr && several ? run.spec.name : null,
+    prefix: isErr && several ? name : null,
     linePrefix: isErr ? ctx.linePrefix : null,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
     endLiveLine: isErr ? true : undefined,
-    label: `stage "${run.spec.name}" ${stream}`,
+    label: `stage "${name}" ${stream}`,
     onBytes: (chunk) => supervisor.noteActivity(run, chunk),
     onCapExceeded: () => supervisor.stopForLimit(run),
     onLogProblem: (problem) => supervisor.warnings.push(`log incomplete: ${problem}`),
     settings,
-    logName: `${run.index}-${run.spec.name}.${stream}`,
+    logName: `${run.index}-${name}.${stream}`,
   });
 }
 

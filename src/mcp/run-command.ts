@@ -1,3 +1,4 @@
+import { planSecrets } from '../capture/mask.js';
 import { shellWordKind } from '../engine/resolve/shell-builtins.js';
 import { startRun } from '../engine/run-pipeline.js';
 import { RequestError } from '../errors.js';
@@ -39,6 +40,8 @@ export interface CommandOutcome {
 export interface CommandHandle {
   readonly outcome: Promise<CommandOutcome>;
   cancel(signal: NodeJS.Signals): void;
+  // The run's secret values: what the tool says beside the report (cwd, why bash) is masked with them.
+  readonly secrets: readonly string[];
 }
 
 // Builtins that exist as programs too and mean the same there; every other builtin changes or reads
@@ -112,5 +115,5 @@ export function startCommand(request: CommandRequest): CommandHandle {
     });
     return { report: { ...report, stages }, state: after ?? state, fallback, stateKnown: after !== null };
   });
-  return { outcome, cancel: (signal) => handle.cancel(signal) };
+  return { outcome, cancel: (signal) => handle.cancel(signal), secrets: planSecrets(plan, process.env) };
 }

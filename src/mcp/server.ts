@@ -3,6 +3,7 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_SETTINGS } from '../agent/agent-defaults.js';
+import { maskText, secretValuesFromEnv } from '../capture/mask.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import { compactReport } from '../reporters/compact.js';
 import type { Settings } from '../types.js';
@@ -95,8 +96,11 @@ async function runTool(
   signal: AbortSignal,
 ): Promise<ToolResult> {
   const start = args.cwd === undefined ? session.state.cwd : path.resolve(session.state.cwd, args.cwd);
-  if (!isDirectory(start))
-    return failure(`cwd ${start}: no such directory; nothing was run (give "cwd" to start elsewhere)`);
+  if (!isDirectory(start)) {
+    const env = { ...process.env, ...session.state.env, ...args.env };
+    const shown = maskText(start, secretValuesFromEnv(env, options.settings.mask ?? []));
+    return failure(`cwd ${shown}: no such directory; nothing was run (give "cwd" to start elsewhere)`);
+  }
   const settings: Partial<Settings> = {
     ...AGENT_SETTINGS,
     ...options.settings,
@@ -117,12 +121,15 @@ async function runTool(
   try {
     const outcome = await handle.outcome;
     session.state = outcome.state;
+    // The report is masked; the session's directory and the reason for bash are said beside it.
+    const m = (text: string) => maskText(text, handle.secrets);
+    const { fallback } = outcome;
     return {
-      content: [{ type: 'text', text: renderToolText(outcome, options.budget) }],
+      content: [{ type: 'text', text: m(renderToolText(outcome, options.budget)) }],
       structuredContent: {
         ...compactReport(outcome.report),
-        cwd: outcome.state.cwd,
-        fallback: outcome.fallback,
+        cwd: m(outcome.state.cwd),
+        fallback: fallback ? { ...fallback, reason: m(fallback.reason) } : null,
         report: outcome.report,
       },
       isError: !outcome.report.ok,
