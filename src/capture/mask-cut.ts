@@ -2,7 +2,7 @@ import { MASK, maskText } from './mask.js';
 
 // Masks a piece of text cut out of something longer: whole secrets as maskText does, and at each
 // cut the piece of a secret the cut left (the end of one right after a cut at the start, the start
-// of one right before a cut at the end), so that no part of a secret shows next to a cut.
+// of one right before a cut at the end), so that no more than two characters of a secret show next to a cut.
 export function maskCut(
   text: string,
   secrets: readonly string[],
@@ -45,14 +45,18 @@ function maskPieces(text: string, secrets: readonly string[], cut: { start: bool
   return out;
 }
 
+// Pieces shorter than this are left: one or two characters say next to nothing about a secret, and
+// matching them would star the end of ordinary text ("waiting..." when a secret starts with "g").
+const MIN_PIECE = 3;
+
 // The length of the longest proper piece (prefix or suffix, by `take`) of any secret that `found`
-// accepts; 0 when none does.
+// accepts, at least MIN_PIECE long; 0 when none is.
 function longestPiece(
   secrets: readonly string[],
   found: (piece: string) => boolean,
   take: (secret: string, n: number) => string,
 ): number {
-  let best = 0;
+  let best = MIN_PIECE - 1;
   for (const secret of secrets) {
     for (let n = secret.length - 1; n > best; n -= 1) {
       if (found(take(secret, n))) {
@@ -61,5 +65,5 @@ function longestPiece(
       }
     }
   }
-  return best;
+  return best >= MIN_PIECE ? best : 0;
 }

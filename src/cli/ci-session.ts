@@ -30,6 +30,11 @@ export class CiSession {
     private readonly json: boolean,
   ) {}
 
+  // The run's secrets masked in text said about it outside the report (a file that could not be written).
+  mask(text: string): string {
+    return maskText(text, this.secrets);
+  }
+
   // safe-run's own text, stamped when timestamps are on.
   stamp(text: string): string {
     return this.settings.timestamps ? stampLines(text, new Date()) : text;
@@ -97,7 +102,9 @@ export class CiSession {
         fs.appendFileSync(stepSummary, renderSummaryMarkdown(report));
       } catch (error) {
         problems.push(
-          `safe-run: warning: step summary ${stepSummary} could not be written (${codeOf(error)})\n`,
+          this.mask(
+            `safe-run: warning: step summary ${stepSummary} could not be written (${codeOf(error)})\n`,
+          ),
         );
       }
     }

@@ -103,7 +103,7 @@ async function execute(
       waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
       stop: stopped.then((signal) => `safe-run received ${signal}`),
     };
-    await writeReports(report, chooseReporters(choice, session, io), io, files);
+    await writeReports(report, chooseReporters(choice, session, io), io, files, (text) => session.mask(text));
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
     await session.stop();

@@ -73,6 +73,12 @@ describe('secrets are masked on every path out of safe-run', () => {
     // The documented exception, and proof the token really flowed through the stages.
     expect(product.stdout).toBe(`product ${TOKEN}\n`);
     seeRun('table (product)', product, true);
+    // A step summary that cannot be written: the warning names its path, masked.
+    const unwritable = await runCli(['--ci', 'github', '--', 'true'], {
+      env: { ...env, GITHUB_STEP_SUMMARY: dir },
+    });
+    expect(unwritable.stderr).toContain('could not be written');
+    seeRun('unwritable step summary', unwritable);
   });
 
   it('JSON, compact JSON, GitLab output and timestamps', async () => {
