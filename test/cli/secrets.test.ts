@@ -223,6 +223,43 @@ describe('secrets are masked on every path out of safe-run', () => {
     see('SIGUSR1 run: stderr', err);
   });
 
+  it.skipIf(!fs.existsSync('/usr/bin/script'))(
+    'the live view on a terminal, while a secret is half written',
+    async () => {
+      // util-linux `script` gives safe-run a pty. The stage writes the first half of the custom value,
+      // waits for a file the test creates once the live view has counted those bytes, then the rest:
+      // nothing depends on how fast the machine is.
+      const go = path.join(scratch, 'go');
+      // The halves are cut from the variable by the stage: neither is in any argv.
+      const stage = path.join(scratch, 'half.sh');
+      const script = [
+        '#!/bin/sh',
+        'echo "working $GITHUB_TOKEN" >&2',
+        'printf %s "$DEPLOY_ID" | head -c 9 >&2',
+        'while [ ! -e "$1" ]; do sleep 0.05; done',
+        'printf "%s\\n" "$DEPLOY_ID" | tail -c +10 >&2',
+      ];
+      fs.writeFileSync(stage, `${script.join('\n')}\n`, { mode: 0o755 });
+      // The live view is drawn when stderr is a terminal and stdout is not.
+      const line = `${BIN} --no-facts --mask DEPLOY_ID -c "${stage} ${go} | cat" >/dev/null`;
+      const child = spawn('script', ['-qfec', line, '/dev/null'], {
+        env: { ...process.env, ...env, SAFE_RUN_FACTS: undefined, NO_COLOR: undefined, TERM: 'xterm' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let shown = '';
+      child.stdout.on('data', (chunk) => (shown += chunk));
+      const done = new Promise((resolve) => child.on('close', resolve));
+      const counted = `err ${`working ${TOKEN}\n`.length + 9} B`;
+      await waitFor(() => shown.includes(counted), 30_000, 'the live view counting the half-written value');
+      fs.writeFileSync(go, '');
+      await done;
+      expect(shown).toContain('working ***');
+      // The value came whole in the end, and was masked.
+      expect(shown).toContain('[half.sh] ***');
+      see('live view (pty)', shown);
+    },
+  );
+
   it('the MCP run tool', async () => {
     const client = new Client({ name: 'secrets-test', version: '1.0.0' });
     const transport = new StdioClientTransport({
