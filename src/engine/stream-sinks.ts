@@ -47,7 +47,7 @@ export interface StreamSinks {
   // Resolves when reading is no longer paused.
   released(): Promise<void>;
   finish(): StreamReport;
-  // For a progress display while the stage runs: bytes so far and the last line (unmasked).
+  // For a progress display while the stage runs: bytes so far and the last line (masked).
   progress(): { bytes: number; lastLine: string | null; at: number | null };
 }
 
@@ -68,7 +68,7 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
   const stamp = options.linePrefix;
   const prefixer =
     live && (options.prefix !== null || stamp) ? new LinePrefixer(stamp ? () => stamp() + name : name) : null;
-  const recent = new RecentLine();
+  const recent = new RecentLine(512, options.secrets);
   const liveCap = live && options.capLive ? new LiveCap(options.cap, options.label) : null;
   let bytes = 0;
   let kept: KeptStream | null = null;
