@@ -42,6 +42,14 @@ function checkBuiltins(script: Script): void {
           'changes the shell and opens a file at once',
         );
       }
+      if (alone && name === 'export' && command.assignments.length > 0) {
+        refuseConstruct(
+          'syntax.assignment',
+          'NAME=value before export',
+          command.col,
+          'makes that assignment last in bash (export is a special builtin), which safe-run does not do',
+        );
+      }
       if (!alone && command.words.length === 0 && command.assignments.length > 0) {
         refuseConstruct(
           'syntax.assignment',
