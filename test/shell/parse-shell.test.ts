@@ -90,6 +90,8 @@ describe('refusals', () => {
     ['f() { ls; }', 'syntax.function', 1, /function definition/],
     ['cat <<EOF\n$HOME\nEOF', 'syntax.heredoc', 5, /quote the delimiter/],
     ['export A=1 > f', 'syntax.redirect', 12, /export with a redirection/],
+    ['X=1 export X', 'syntax.assignment', 1, /NAME=value before export at column 1/],
+    ['export X={a,} | cat', 'syntax.brace', 10, /\{ in export X=\{a,\} at column 10/],
   ];
   it.each(cases)('refuses %j with its code, column and the way out', (text, code, column, message) => {
     const found = refusal(text);
