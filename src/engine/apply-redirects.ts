@@ -97,7 +97,7 @@ export async function applyRedirects(
       const fd =
         target.kind === 'heredoc'
           ? await openBody(target.body)
-          : await openAsync(target.path === '' ? '' : path.resolve(cwd, target.path), FLAGS[target.mode]);
+          : await openAsync(inDirectory(cwd, target.path), FLAGS[target.mode]);
       opened.push(fd);
       fds[target.fd] = fd;
       to[target.fd] = target.kind === 'heredoc' ? 'here-document' : `file ${target.path}`;
@@ -109,6 +109,13 @@ export async function applyRedirects(
     }
   }
   return { fds, opened, to, failure: null };
+}
+
+// The path the kernel would open for `file` relative to `cwd`, not normalised: `..` after a symbolic
+// link is the link target's parent, and a trailing slash still demands a directory, as in bash.
+function inDirectory(cwd: string, file: string): string {
+  if (file === '' || path.isAbsolute(file)) return file;
+  return cwd.endsWith('/') ? `${cwd}${file}` : `${cwd}/${file}`;
 }
 
 function where(line: number | undefined): string {

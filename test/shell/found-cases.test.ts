@@ -19,6 +19,14 @@ function fixture(): void {
   fs.mkdirSync(home);
   fs.symlinkSync('sub dir', path.join(work, 'link'));
   fs.writeFileSync(path.join(work, 'c.txt'), 'c\n');
+  // A link to a directory elsewhere: `..` under it is the target's parent for the kernel.
+  const elsewhere = path.join(root, 'elsewhere');
+  fs.rmSync(elsewhere, { recursive: true, force: true });
+  fs.mkdirSync(path.join(elsewhere, 'd'), { recursive: true });
+  fs.writeFileSync(path.join(elsewhere, 'prog.sh'), '#!/bin/sh\necho "prog in $(basename "$(pwd -P)")"\n', {
+    mode: 0o755,
+  });
+  fs.symlinkSync('../elsewhere/d', path.join(work, 'far'));
 }
 
 const env = {
@@ -58,6 +66,21 @@ const CASES: Array<[string, GenLine]> = [
       steps: [{ text: 'yes | head -n1' }, { text: 'echo "failed $?"' }, { text: 'echo $?' }],
       connectors: ['||', ';'],
     },
+  ],
+  [
+    'a redirection target with .. after a symbolic link is opened as the kernel resolves it',
+    {
+      steps: [{ text: 'cd far' }, { text: 'echo x > ../f' }, { text: 'echo y > far/../g' }],
+      connectors: ['&&', ';'],
+    },
+  ],
+  [
+    'a program named with .. after a symbolic link is the one the kernel finds',
+    { steps: [{ text: 'cd far' }, { text: '../prog.sh' }], connectors: ['&&'] },
+  ],
+  [
+    'a redirection target with a trailing slash must be a directory',
+    { steps: [{ text: 'echo y > o/*/' }, { text: 'echo $?' }], connectors: [';'] },
   ],
   [
     'a here-document that runs to the end of the text ends with a newline',
