@@ -83,6 +83,10 @@ const CASES: Array<[string, GenLine]> = [
     { steps: [{ text: 'echo y > o/*/' }, { text: 'echo $?' }], connectors: [';'] },
   ],
   [
+    '$0 is bash, as in bash -c',
+    { steps: [{ text: 'echo $0 "${0}" > o/zero' }, { text: 'cat o/zero' }], connectors: [';'] },
+  ],
+  [
     'a here-document that runs to the end of the text ends with a newline',
     { steps: [{ text: "cat <<'EOF' | od -c", body: 'no newline at end\nEOF_NOT' }], connectors: [] },
   ],
