@@ -84,6 +84,7 @@ const CASES: Array<[string, GenLine]> = [
   ],
   [
     '$0 is bash, as in bash -c',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     { steps: [{ text: 'echo $0 "${0}" > o/zero' }, { text: 'cat o/zero' }], connectors: [';'] },
   ],
   [
