@@ -110,8 +110,14 @@ describe('refusals', () => {
   });
 
   it('refuses text that bash itself would reject as a syntax error, without a fallback', () => {
-    for (const text of ['ls &&', '| wc', "echo 'open", 'a ;; b']) {
+    for (const text of ['ls &&', '| wc', "echo 'open", 'a ;; b', 'cat < \\\n | wc -l']) {
       expect(refusal(text).message).not.toMatch(/--fallback/);
     }
+  });
+
+  it('reads a line continuation after a redirection operator as nothing, as bash does', () => {
+    expect(refusal('cat < \\\n | wc -l')).toMatchObject({ code: 'syntax.redirect', column: 5 });
+    const [item] = parseShell('cat < \\\nin.txt').items;
+    expect(item!.pipeline.commands[0]!.redirects[0]!.target!.raw).toBe('in.txt');
   });
 });
