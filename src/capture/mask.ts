@@ -55,6 +55,24 @@ export function secretValuesFromEnv(
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+// The secrets of one run, from the environment its stages get (`base`, usually safe-run's own,
+// under each stage's additions) and its --mask names. Every place that prints or stores something
+// about the run masks with this one set.
+export function planSecrets(
+  plan: {
+    stages: readonly { env: Readonly<Record<string, string>> }[];
+    settings: { mask: readonly string[] };
+  },
+  base: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const merged: Record<string, string | undefined> = Object.assign(
+    {},
+    base,
+    ...plan.stages.map((s) => s.env),
+  );
+  return secretValuesFromEnv(merged, plan.settings.mask);
+}
+
 interface Scan {
   out: Buffer;
   // Bytes from here on are held back: they may be the start of a secret.

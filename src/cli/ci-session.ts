@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { maskText, secretValuesFromEnv } from '../capture/mask.js';
+import { maskText, planSecrets } from '../capture/mask.js';
 import type { RunHandle } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
 import { renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
@@ -30,6 +30,11 @@ export class CiSession {
     private readonly json: boolean,
   ) {}
 
+  // The run's secrets masked in text said about it outside the report (a file that could not be written).
+  mask(text: string): string {
+    return maskText(text, this.secrets);
+  }
+
   // safe-run's own text, stamped when timestamps are on.
   stamp(text: string): string {
     return this.settings.timestamps ? stampLines(text, new Date()) : text;
@@ -40,8 +45,7 @@ export class CiSession {
     const { io, settings } = this;
     // The plan is not masked (the report is): what is said from the plan or from /proc is masked
     // here with the values the engine masks.
-    const env = Object.assign({}, io.env, ...plan.stages.map((stage) => stage.env));
-    this.secrets = secretValuesFromEnv(env, plan.settings.mask);
+    this.secrets = planSecrets(plan, io.env);
     if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
       io.stderr.write(this.stamp(maskText(renderBanner(plan), this.secrets)));
     }
@@ -98,7 +102,9 @@ export class CiSession {
         fs.appendFileSync(stepSummary, renderSummaryMarkdown(report));
       } catch (error) {
         problems.push(
-          `safe-run: warning: step summary ${stepSummary} could not be written (${codeOf(error)})\n`,
+          this.mask(
+            `safe-run: warning: step summary ${stepSummary} could not be written (${codeOf(error)})\n`,
+          ),
         );
       }
     }

@@ -1,4 +1,5 @@
 import { MASK, maskText } from '../capture/mask.js';
+import { maskSettings } from '../engine/report/mask-report.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { decideVerdict } from '../policy/verdict.js';
@@ -58,16 +59,27 @@ export async function dryRun(
   const resolved = resolvePlan(plan);
   const stages = resolved.stages.map((stage) => describeStage(stage, plan.settings.mask, resolved.secrets));
   const verdict = preflightVerdict(resolved.stages, plan.settings);
+  const m = (text: string) => maskText(text, resolved.secrets);
+  const n = (text: string | null) => (text === null ? null : m(text));
   const document: DryRunDocument = {
     schemaVersion: 1,
     dryRun: true,
     ok: verdict.ok,
     exitCode: verdict.exitCode,
-    reason: verdict.reason,
+    reason: m(verdict.reason),
     source: plan.source,
     stages,
-    settings: plan.settings,
-    ...(shell ? { steps: shell.steps } : {}),
+    settings: maskSettings(plan.settings, m, n),
+    ...(shell
+      ? {
+          steps: shell.steps.map((step) => ({
+            ...step,
+            text: m(step.text),
+            expansions: step.expansions.map((e) => ({ word: m(e.word), fields: e.fields.map(m) })),
+            caveat: n(step.caveat),
+          })),
+        }
+      : {}),
     output: delivery ? describeOutput(delivery, stages.at(-1)?.index ?? null, resolved.secrets) : null,
   };
   io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : renderPlan(document));
@@ -104,6 +116,7 @@ function describeStage(
   secrets: readonly string[],
 ): DryRunStage {
   const { spec, resolution } = stage;
+  const m = (text: string) => maskText(text, secrets);
   const env = Object.fromEntries(
     Object.entries(spec.env).map(([name, value]) => [
       name,
@@ -112,20 +125,20 @@ function describeStage(
   );
   return {
     index: stage.index,
-    name: spec.name,
-    argv: spec.argv.map((arg) => maskText(arg, secrets)),
+    name: m(spec.name),
+    argv: spec.argv.map(m),
     env,
-    cwd: stage.cwd,
+    cwd: m(stage.cwd),
     okCodes: spec.okCodes,
     optional: spec.optional,
     timeoutMs: spec.timeoutMs,
     maxStdout: spec.maxStdout,
     maxStderr: spec.maxStderr,
-    resolvedPath: resolution?.path ?? null,
-    interpreter: resolution?.interpreter ?? null,
+    resolvedPath: resolution?.path ? m(resolution.path) : null,
+    interpreter: resolution?.interpreter ? m(resolution.interpreter) : null,
     ok: stage.error === null,
-    error: stage.error,
-    warnings: resolution?.ok ? resolution.warnings : [],
+    error: stage.error && { ...stage.error, message: m(stage.error.message) },
+    warnings: resolution?.ok ? resolution.warnings.map(m) : [],
   };
 }
 

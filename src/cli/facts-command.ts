@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { maskText, secretValuesFromEnv } from '../capture/mask.js';
+import { maskFact } from '../engine/report/mask-report.js';
 import { RequestError } from '../errors.js';
 import { clearFacts, defaultLedgerPath, describeFact, readLedger } from '../facts/ledger.js';
 import type { CliIO } from './cli-io.js';
@@ -54,14 +56,21 @@ export function factsCommand(args: string[], io: CliIO): number {
   if (options.clear) {
     const problem = clearFacts(ledger);
     if (problem) throw new RequestError('facts.clear', `facts --clear: ${problem}`);
-    io.stderr.write(`safe-run: forgot every fact in ${ledger}\n`);
+    io.stderr.write(`safe-run: forgot every fact in ${maskText(ledger, secretValuesFromEnv(io.env, []))}\n`);
     return 0;
   }
-  const { facts, warnings } = readLedger(ledger);
+  const read = readLedger(ledger);
+  // Lines written before the ledger was masked, or by a run that had other secrets: whatever looks
+  // secret in this environment is masked in what is shown.
+  const secrets = secretValuesFromEnv(io.env, []);
+  const m = (text: string) => maskText(text, secrets);
+  const n = (text: string | null) => (text === null ? null : m(text));
+  const facts = read.facts.map((fact) => maskFact(fact, m, n));
+  const warnings = read.warnings.map(m);
   const shown = options.all ? facts : facts.filter((fact) => fact.resolvedAt === null);
   if (options.json) {
     const document = {
-      ledger,
+      ledger: m(ledger),
       facts: shown.map((fact) => ({ ...fact, summary: describeFact(fact) })),
       warnings,
     };
@@ -70,7 +79,7 @@ export function factsCommand(args: string[], io: CliIO): number {
   }
   for (const warning of warnings) io.stderr.write(`safe-run: warning: ${warning}\n`);
   if (shown.length === 0) {
-    io.stdout.write(`no ${options.all ? '' : 'open '}facts in ${ledger}\n`);
+    io.stdout.write(`no ${options.all ? '' : 'open '}facts in ${m(ledger)}\n`);
     return 0;
   }
   for (const fact of shown) {

@@ -19,7 +19,7 @@ import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
 import { refuseNonUtf8 } from './raw-bytes.js';
 import { loadSpecBounded } from './read-spec.js';
-import { printRefusal } from './refusal.js';
+import { maskRequestText, printRefusal } from './refusal.js';
 import { listenForSignals } from './run-signals.js';
 import { watchStdoutReader } from './stdout-state.js';
 import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
@@ -90,7 +90,7 @@ async function execute(
       waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
       stop: signals.stopped.then((signal) => `safe-run received ${signal}`),
     };
-    await writeReports(report, chooseReporters(choice, session, io), io, files);
+    await writeReports(report, chooseReporters(choice, session, io), io, files, (text) => session.mask(text));
     for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
     stopWatchingReader();
@@ -184,7 +184,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     return await execute(plan, choice, ci, delivery, io);
   } catch (error) {
     if (error instanceof StoppedError) {
-      io.stderr.write(`safe-run: ${error.message}\n`);
+      io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);
       return { code: error.exitCode, hurry: true };
     }
     if (isRequestError(error)) {
@@ -192,7 +192,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       return EXIT_REQUEST;
     }
     const text = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`safe-run: internal error: ${text}\n`);
+    io.stderr.write(`safe-run: internal error: ${maskRequestText(text, args, io.env)}\n`);
     return EXIT_REQUEST;
   }
 }

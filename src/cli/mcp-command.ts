@@ -15,6 +15,7 @@ interface McpFlags {
   timeout?: string;
   idleTimeout?: string;
   promptWait?: string;
+  mask?: string[];
 }
 
 function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string } {
@@ -28,6 +29,7 @@ function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string }
     .option('--timeout <duration>', 'default time limit of a run (default: 2m)')
     .option('--idle-timeout <duration>', 'stop a run this long without output (default: 1m)')
     .option('--prompt-wait <duration>', 'stop a run quiet this long after a prompt (default: 2s)')
+    .option('--mask <name...>', 'mask the values of these variables too, as `safe-run --mask` does')
     .helpOption('-h, --help', 'show this help')
     .exitOverride()
     .configureOutput({
@@ -50,7 +52,7 @@ function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string }
 }
 
 function serverOptions(flags: McpFlags, env: NodeJS.ProcessEnv): ServerOptions {
-  const settings: Partial<Settings> = { facts: defaultLedgerPath(env) };
+  const settings: Partial<Settings> = { facts: defaultLedgerPath(env), mask: flags.mask ?? [] };
   if (flags.timeout) settings.timeoutMs = parseDuration(flags.timeout, '--timeout');
   if (flags.idleTimeout) settings.idleTimeoutMs = parseDuration(flags.idleTimeout, '--idle-timeout');
   if (flags.promptWait) settings.promptWaitMs = parseDuration(flags.promptWait, '--prompt-wait');

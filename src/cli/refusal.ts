@@ -1,4 +1,5 @@
-import { maskText, secretValuesFromEnv } from '../capture/mask.js';
+import { secretValuesFromEnv } from '../capture/mask.js';
+import { maskShortened } from '../capture/mask-cut.js';
 import type { RequestError } from '../errors.js';
 import { settingRows } from '../settings/table.js';
 import { ENV_OPTIONS } from './env-options.js';
@@ -65,13 +66,21 @@ function withQuotedForms(secrets: readonly string[]): string[] {
   return [...new Set(forms)].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
 }
 
+// Any message about a request that did not run (refused, stopped, or failed inside safe-run), with
+// the secrets of its environment and of its --mask names masked, also in their quoted forms.
+export function maskRequestText(text: string, args: readonly string[], env: NodeJS.ProcessEnv): string {
+  const names = writtenFlags(args, env).flatMap(([flag, value]) =>
+    flag === '--mask' && value !== null ? [value] : [],
+  );
+  return maskShortened(text, withQuotedForms(secretValuesFromEnv(env, names)));
+}
+
 // The one way a refused request is told: every secret masked (secret-looking variables and the
 // --mask names), one `safe-run:` line per message line on stderr, and under --json (if it was seen
 // at all) a JSON error document on stdout, so that a caller parsing stdout always gets JSON.
 export function printRefusal(error: RequestError, args: readonly string[], io: Output): void {
   const flags = writtenFlags(args, io.env);
-  const names = flags.flatMap(([flag, value]) => (flag === '--mask' && value !== null ? [value] : []));
-  const message = maskText(error.message, withQuotedForms(secretValuesFromEnv(io.env, names)));
+  const message = maskRequestText(error.message, args, io.env);
   const json = flags.filter(([flag]) => flag === '--json');
   if (json.length > 0) {
     const document = {

@@ -84,25 +84,38 @@ export async function applyRedirects(
         `${where(redirect.line)}${redirect.word}: ambiguous redirect`,
       );
     }
+    let target = redirect;
+    if (redirect.kind === 'file' && redirect.expand) {
+      const fields = await redirect.expand().catch(() => null);
+      if (fields?.length !== 1) {
+        const why = fields === null ? 'could not be expanded' : 'ambiguous redirect';
+        return fail(fds, opened, to, 'EAMBIGUOUS', `${where(redirect.line)}${redirect.path}: ${why}`);
+      }
+      target = { ...redirect, path: fields[0]! };
+    }
     try {
       const fd =
-        redirect.kind === 'heredoc'
-          ? await openBody(redirect.body)
-          : await openAsync(
-              redirect.path === '' ? '' : path.resolve(cwd, redirect.path),
-              FLAGS[redirect.mode],
-            );
+        target.kind === 'heredoc'
+          ? await openBody(target.body)
+          : await openAsync(inDirectory(cwd, target.path), FLAGS[target.mode]);
       opened.push(fd);
-      fds[redirect.fd] = fd;
-      to[redirect.fd] = redirect.kind === 'heredoc' ? 'here-document' : `file ${redirect.path}`;
+      fds[target.fd] = fd;
+      to[target.fd] = target.kind === 'heredoc' ? 'here-document' : `file ${target.path}`;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-      const name = redirect.kind === 'file' ? redirect.path : 'here-document';
-      const line = redirect.kind === 'file' ? redirect.line : undefined;
+      const name = target.kind === 'file' ? target.path : 'here-document';
+      const line = target.kind === 'file' ? target.line : undefined;
       return fail(fds, opened, to, code, `${where(line)}${name}: ${STRERROR[code] ?? code}`);
     }
   }
   return { fds, opened, to, failure: null };
+}
+
+// The path the kernel would open for `file` relative to `cwd`, not normalised: `..` after a symbolic
+// link is the link target's parent, and a trailing slash still demands a directory, as in bash.
+function inDirectory(cwd: string, file: string): string {
+  if (file === '' || path.isAbsolute(file)) return file;
+  return cwd.endsWith('/') ? `${cwd}${file}` : `${cwd}/${file}`;
 }
 
 function where(line: number | undefined): string {

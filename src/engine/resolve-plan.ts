@@ -1,4 +1,4 @@
-import { secretValuesFromEnv } from '../capture/mask.js';
+import { planSecrets } from '../capture/mask.js';
 import type { Plan, StageError, StageSpec } from '../types.js';
 import { preflightStage } from './preflight.js';
 import type { Resolution } from './resolve/resolve-program.js';
@@ -48,7 +48,7 @@ export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
     plan,
     stages,
     startable: plan.startEach === true || stages.every((stage) => stage.error === null),
-    secrets: secretValuesFromEnv(merged, plan.settings.mask),
+    secrets: planSecrets(plan, plan.env ?? process.env),
     warnings,
   };
 }

@@ -1,5 +1,6 @@
 import type { HangReport } from '../hang/hang-report.js';
 import { type StageProgress, snapshotProgress } from './progress.js';
+import { maskHangReport } from './report/mask-report.js';
 import type { StageRun } from './stage-run.js';
 import type { Supervisor } from './supervisor.js';
 
@@ -34,9 +35,10 @@ export class RunControl {
     return snapshotProgress(this.watched.runs, this.watched.secrets);
   }
 
-  // Who waits for whom now; null before the stages exist.
+  // Who waits for whom now, masked like the report; null before the stages exist.
   inspect(): HangReport | null {
-    return this.supervisor?.snapshot() ?? null;
+    const report = this.supervisor?.snapshot() ?? null;
+    return report && maskHangReport(report, this.watched.secrets);
   }
 
   // From now on requests go to the supervisor; one that came earlier is passed on at once.

@@ -81,7 +81,9 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   // A directory with no UTF-8 name has no name a fact could be kept under.
   const named = runs.every((run) => run.cwd !== UNNAMED_CWD);
   const facts =
-    plan.settings.facts && named ? new RunFacts(plan.settings.facts, runs.map(factsStageOf)) : null;
+    plan.settings.facts && named
+      ? new RunFacts(plan.settings.facts, runs.map(factsStageOf), resolved.secrets)
+      : null;
   facts?.recordPreflight(runs.map(factsStageOf));
   const nothing = (timeLimit: string | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });

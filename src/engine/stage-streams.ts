@@ -1,4 +1,5 @@
 import { runLogPrefix } from '../capture/log-name.js';
+import { maskText } from '../capture/mask.js';
 import { shownText } from '../shown-text.js';
 import type { Settings } from '../types.js';
 import type { PipelinePipes } from './pipeline-pipes.js';
@@ -88,21 +89,23 @@ function stageSinks(
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
   const capped = isErr || settings.liveStdout === 'capped';
+  // The name goes out in line prefixes, cap markers and the log file's name: a secret in it never does.
+  const name = maskText(run.spec.name, ctx.secrets);
   return createStreamSinks({
     cap: isErr ? (run.spec.maxStderr ?? settings.maxStderr) : (run.spec.maxStdout ?? settings.maxStdout),
     secrets: ctx.secrets,
     live: isErr ? ctx.stderr : ctx.stdout,
-    prefix: isErr && several ? shownText(run.spec.name) : null,
+    prefix: isErr && several ? shownText(name) : null,
     linePrefix: isErr ? ctx.linePrefix : null,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
     endLiveLine: isErr ? true : undefined,
-    label: `stage "${run.spec.name}" ${stream}`,
+    label: `stage "${name}" ${stream}`,
     onBytes: (chunk) => supervisor.noteActivity(run, chunk),
     onCapExceeded: () => supervisor.stopForLimit(run),
     onLogProblem: (problem) => supervisor.warnings.push(`log incomplete: ${problem}`),
     settings,
-    logName: `${logPrefix}${run.index}-${run.spec.name}.${stream}`,
+    logName: `${logPrefix}${run.index}-${name}.${stream}`,
   });
 }
 

@@ -46,7 +46,7 @@ export interface StreamSinks {
   // Resolves when reading is no longer paused.
   released(): Promise<void>;
   finish(): StreamReport;
-  // For a progress display while the stage runs: bytes so far and the last line (unmasked).
+  // For a progress display while the stage runs: bytes so far and the last line (masked).
   progress(): { bytes: number; lastLine: string | null; at: number | null };
 }
 
@@ -64,7 +64,7 @@ function openSinks(options: SinkOptions) {
   const holds = new ReadHolds();
   const logSink = log ? new LogSink(log, holds) : null;
   const live = new LiveStream(options.live, options, holds);
-  const recent = new RecentLine();
+  const recent = new RecentLine(512, options.secrets);
   return { keeper, masker, holds, logSink, live, recent };
 }
 

@@ -1,3 +1,4 @@
+import { maskText } from '../capture/mask.js';
 import type { ReportFact } from '../types.js';
 import { describeFact } from './describe-fact.js';
 import type { Fact } from './fold-facts.js';
@@ -36,10 +37,16 @@ export class RunFacts {
   private appended = false;
   readonly warnings: string[] = [];
 
+  private readonly stages: readonly FactsStage[];
+
+  // `secrets`: the run's secret values. The ledger is shared by every run on the machine and
+  // outlives them all, so nothing reaches it (or the facts said about it) unmasked.
   constructor(
     private readonly ledger: string,
-    private readonly stages: readonly FactsStage[],
+    stages: readonly FactsStage[],
+    private readonly secrets: readonly string[] = [],
   ) {
+    this.stages = stages.map((stage) => this.masked(stage));
     const read = readLedger(ledger);
     this.warnings.push(...read.warnings);
     this.known = this.openFactsAboutRuns(read.facts);
@@ -47,7 +54,7 @@ export class RunFacts {
 
   // `stages` as preflight left them: those that cannot start become facts.
   recordPreflight(stages: readonly FactsStage[]): void {
-    for (const stage of stages) {
+    for (const stage of stages.map((one) => this.masked(one))) {
       if (stage.notStarted === null) continue;
       const entry = notStartedEntry(stage.program, stage.notStarted, stage.env, stage.cwd);
       this.appended = true;
@@ -56,7 +63,7 @@ export class RunFacts {
   }
 
   recordStarted(stage: FactsStage): void {
-    const { program, cwd, resolvedPath } = stage;
+    const { program, cwd, resolvedPath } = this.masked(stage);
     const key = programKey(program, cwd);
     // Two stages running the same program resolve its facts once.
     if (this.resolved.has(key) || !this.known.some((fact) => keyOf(fact) === key)) return;
@@ -93,6 +100,26 @@ export class RunFacts {
   private openFactsAboutRuns(facts: Fact[]): Fact[] {
     const keys = new Set(this.stages.map((stage) => programKey(stage.program, stage.cwd)));
     return facts.filter((fact) => fact.resolvedAt === null && keys.has(keyOf(fact)));
+  }
+
+  // A stage as the ledger may see it: every text that can hold a secret masked. Matching facts by
+  // program stays exact, since every run masks the same value the same way.
+  private masked(stage: FactsStage): FactsStage {
+    if (this.secrets.length === 0) return stage;
+    const m = (text: string) => maskText(text, this.secrets);
+    const n = (text: string | null) => (text === null ? null : m(text));
+    const cause = stage.notStarted;
+    const path = stage.env.PATH;
+    return {
+      ...stage,
+      program: m(stage.program),
+      cwd: m(stage.cwd),
+      env: path === undefined ? {} : { PATH: m(path) },
+      resolvedPath: n(stage.resolvedPath),
+      notStarted: cause
+        ? { ...cause, path: n(cause.path), message: m(cause.message), interpreter: n(cause.interpreter) }
+        : null,
+    };
   }
 
   private warn(problem: string | null): void {

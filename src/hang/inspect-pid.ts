@@ -1,6 +1,8 @@
+import { maskHangReport } from '../engine/report/mask-report.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { buildHangReport, type HangReport } from './hang-report.js';
 import { findTree, readLinks, readTree } from './read-tree.js';
+import { treeSecrets } from './tree-secrets.js';
 
 // What `safe-run inspect PID --json` prints and the MCP `inspect` tool returns: the hang report of
 // the tree under one process, and when it was read.
@@ -15,7 +17,13 @@ export type InspectResult =
 
 // Who waits for whom in the tree under `pid`, safe-run's or not. It only reads /proc; nothing is
 // signalled. A missing /proc or process is a result, not an exception: each front end says it its way.
-export function inspectPid(pid: number): InspectResult {
+// What it shows is masked: secret-looking values of `env` and of every shown process's environment,
+// and the values of the `mask` names.
+export function inspectPid(
+  pid: number,
+  env: NodeJS.ProcessEnv = process.env,
+  mask: string[] = [],
+): InspectResult {
   if (!hasProc()) {
     return {
       available: false,
@@ -32,6 +40,8 @@ export function inspectPid(pid: number): InspectResult {
     };
   }
   const members = new Map(findTree(pid, all).map((member) => [member, null]));
-  const report = buildHangReport(readTree(members, null));
+  const tree = readTree(members, null);
+  const pids = [...tree.members, ...tree.context].map((view) => view.pid);
+  const report = maskHangReport(buildHangReport(tree), treeSecrets(pids, env, mask));
   return { available: true, document: { root: pid, takenAt: new Date().toISOString(), ...report } };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_SETTINGS } from '../agent/agent-defaults.js';
+import { maskText, secretValuesFromEnv } from '../capture/mask.js';
 import { isRequestError } from '../errors.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import { inspectPid } from '../hang/inspect-pid.js';
@@ -100,8 +101,11 @@ async function runTool(
   signal: AbortSignal,
 ): Promise<ToolResult> {
   const start = args.cwd === undefined ? session.state.cwd : path.resolve(session.state.cwd, args.cwd);
-  if (!isDirectory(start))
-    return failure(`cwd ${start}: no such directory; nothing was run (give "cwd" to start elsewhere)`);
+  if (!isDirectory(start)) {
+    const env = { ...process.env, ...session.state.env, ...args.env };
+    const shown = maskText(start, secretValuesFromEnv(env, options.settings.mask ?? []));
+    return failure(`cwd ${shown}: no such directory; nothing was run (give "cwd" to start elsewhere)`);
+  }
   const settings: Partial<Settings> = {
     ...AGENT_SETTINGS,
     ...options.settings,
@@ -122,16 +126,28 @@ async function runTool(
     });
   } catch (error) {
     // Text that is not shell at all (bash would refuse it too) or a refused setting: said, not run.
-    if (isRequestError(error)) return failure(`nothing was run: ${error.message}`);
+    if (isRequestError(error)) {
+      const env = { ...process.env, ...session.state.env, ...args.env };
+      return failure(
+        `nothing was run: ${maskText(error.message, secretValuesFromEnv(env, options.settings.mask ?? []))}`,
+      );
+    }
     throw error;
   }
   session.state = outcome.state;
+  // The report is masked; the session's directory and the reason for bash are said beside it.
+  const secrets = secretValuesFromEnv(
+    { ...process.env, ...outcome.state.env, ...args.env },
+    options.settings.mask ?? [],
+  );
+  const m = (text: string) => maskText(text, secrets);
+  const { fallback } = outcome;
   return {
-    content: [{ type: 'text', text: renderToolText(outcome, options.budget) }],
+    content: [{ type: 'text', text: m(renderToolText(outcome, options.budget)) }],
     structuredContent: {
       ...compactReport(outcome.report),
-      cwd: outcome.state.cwd,
-      fallback: outcome.fallback,
+      cwd: m(outcome.state.cwd),
+      fallback: fallback ? { ...fallback, reason: m(fallback.reason) } : null,
       stateKnown: outcome.stateKnown,
       report: outcome.report,
     },

@@ -7,7 +7,16 @@ import type { Script } from './shell-syntax.js';
 // `path` is relative to the stage's directory; `ambiguous` is a target that expanded to other than
 // one word, which fails the stage when reached, as in bash.
 export type StageRedirect =
-  | { kind: 'file'; fd: 0 | 1 | 2; path: string; mode: 'read' | 'write' | 'append'; line?: number }
+  | {
+      kind: 'file';
+      fd: 0 | 1 | 2;
+      path: string;
+      mode: 'read' | 'write' | 'append';
+      line?: number;
+      // A -c target whose pathname expansion can see a file an earlier redirection creates: expanded
+      // when the engine reaches it, as bash does (one field expected; `path` is then the word as written).
+      expand?: () => Promise<string[]>;
+    }
   | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
   | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
   | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };

@@ -18,8 +18,20 @@ export function applyDelivery(
 ): Report {
   const { stoppedBy } = outcome;
   // A checker's last line is free text from a program, as a stage's stderr is: masked the same way.
-  const checks = outcome.checks.map((check) => ({ ...check, detail: maskText(check.detail, secrets) }));
-  const output = { ...outcome.output, reason: maskText(outcome.output.reason, secrets) };
+  const checks = outcome.checks.map((check) => ({
+    ...check,
+    check: maskText(check.check, secrets),
+    detail: maskText(check.detail, secrets),
+  }));
+  const m = (text: string) => maskText(text, secrets);
+  const shown = outcome.output;
+  const output = {
+    ...shown,
+    file: m(shown.file),
+    staged: m(shown.staged),
+    kept: shown.kept && m(shown.kept),
+    reason: m(shown.reason),
+  };
   const base = { ...report, output, checks };
   if (!report.ok) {
     const kept = output.kept ? `; what was produced is in ${output.kept}` : '';

@@ -15,6 +15,8 @@ export async function writeReports(
   reporters: readonly Reporter[],
   streams: ReportStreams,
   files: AtomicWriteOptions = { guard: null, waitMs: 60_000, stop: new Promise<string>(() => {}) },
+  // Masks the run's secrets in a problem's text (a file's path can hold one).
+  mask: (text: string) => string = (text) => text,
 ): Promise<void> {
   const problems: string[] = [];
   for (const reporter of reporters) {
@@ -33,5 +35,5 @@ export async function writeReports(
       );
     }
   }
-  for (const problem of problems) streams.stderr.write(problem);
+  for (const problem of problems) streams.stderr.write(mask(problem));
 }

@@ -74,14 +74,14 @@ function runHelper(script: string, state: ShellState): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       bashPath(),
-      ['--norc', '--noprofile', '-c', script],
+      // `bash` as $0, as in `bash -c TEXT` (argv0 does not reach bash through execFile).
+      ['--norc', '--noprofile', '-c', script, 'bash'],
       {
         cwd: state.cwd,
         env: helperEnvironment(state),
         maxBuffer: 256 * 1024 * 1024,
         encoding: 'utf8',
-        argv0: 'bash',
-      } as never,
+      },
       (error: Error | null, stdout: string, stderr: string) => {
         if (error) reject(new Error(`the expansion helper failed: ${stderr.trim() || error.message}`));
         else resolve(stdout);

@@ -25,7 +25,8 @@ export function readHeredocBody(
     if (stripTabs) line = line.replace(/^\t+/, '');
     const next = Math.min(end + 1, chars.length);
     if (line === delimiter) return { body, end: next, terminated: true };
-    body += end < chars.length ? `${line}\n` : line;
+    // bash ends every body line with a newline, the last one of an unterminated body too.
+    body += `${line}\n`;
     i = next;
   }
   return { body, end: chars.length, terminated: false };

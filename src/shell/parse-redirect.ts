@@ -21,9 +21,14 @@ export function isRedirectStart(source: SourceText, i: number): boolean {
   return match !== null && !(match[1] !== '' && match[2]!.startsWith('&'));
 }
 
+// Blanks and line continuations: `cat < \⏎ | wc` has no file after `<`, as bash reads it.
 function skipBlanks(source: SourceText, i: number): number {
-  while (source.chars[i] === ' ' || source.chars[i] === '\t') i += 1;
-  return i;
+  for (;;) {
+    const c = source.chars[i];
+    if (c === ' ' || c === '\t') i += 1;
+    else if (c === '\\' && source.chars[i + 1] === '\n') i += 2;
+    else return i;
+  }
 }
 
 function fdOf(digits: string, fallback: 0 | 1, col: number, raw: string): 0 | 1 | 2 {

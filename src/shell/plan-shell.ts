@@ -1,6 +1,7 @@
 import { assignStageNames } from '../inputs/stage-names.js';
-import type { Script } from '../model/shell-syntax.js';
+import type { Script, SimpleCommand } from '../model/shell-syntax.js';
 import type { FallbackInfo, Plan, StageSpec } from '../types.js';
+import { assignmentOf } from './assignment.js';
 import { builtinKind } from './builtins.js';
 import { parseShell } from './parse-shell.js';
 import { isRefusal, refuseConstruct } from './refuse.js';
@@ -42,6 +43,15 @@ function checkBuiltins(script: Script): void {
           'changes the shell and opens a file at once',
         );
       }
+      if (name === 'export') checkExportBraces(command);
+      if (alone && name === 'export' && command.assignments.length > 0) {
+        refuseConstruct(
+          'syntax.assignment',
+          'NAME=value before export',
+          command.col,
+          'makes that assignment last in bash (export is a special builtin), which safe-run does not do',
+        );
+      }
       if (!alone && command.words.length === 0 && command.assignments.length > 0) {
         refuseConstruct(
           'syntax.assignment',
@@ -50,6 +60,22 @@ function checkBuiltins(script: Script): void {
           'assigns in a subshell that ends at once',
         );
       }
+    }
+  }
+}
+
+// bash brace-expands export's NAME=value arguments (`export X={a,b}` is `export X=a X=b`) but
+// neither splits nor globs them: no expansion request gives that mix.
+function checkExportBraces(command: SimpleCommand): void {
+  for (const word of command.words.slice(1)) {
+    const brace = word.parts.find((part) => part.kind === 'pattern' && part.text === '{');
+    if (brace && assignmentOf(word) && /\{[^}]*(,|\.\.)[^}]*\}/.test(word.raw)) {
+      refuseConstruct(
+        'syntax.brace',
+        `{ in export ${word.raw}`,
+        brace.col,
+        'is brace-expanded in an export argument',
+      );
     }
   }
 }

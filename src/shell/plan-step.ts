@@ -28,16 +28,46 @@ export interface PlannedStep {
 }
 
 interface CommandRequests {
-  words: number[];
+  // Per word, in order: its request, and for export's NAME=value arguments the name (the value is
+  // one word, neither split nor globbed, as bash treats a declaration builtin's assignments).
+  words: { request: number; name: string | null }[];
   assignments: number | null;
   exports: number[];
   redirects: number[];
+}
+
+const CREATES = new Set<Redirect['op']>(['>', '>>', '>|', '&>', '&>>']);
+
+// A target whose fields can depend on which files exist: an unquoted pattern, or an unquoted
+// expansion whose value bash globs.
+function mayGlob(word: Word): boolean {
+  return word.parts.some(
+    (part) =>
+      (part.kind === 'pattern' && part.text !== '{') ||
+      part.kind === 'parameter' ||
+      part.kind === 'heredoc-substitution',
+  );
+}
+
+// Targets bash expands only when it reaches them, after earlier redirections of the pipeline may
+// have created the file a pattern matches (`> a.txt 2> *.txt`): the engine expands these at that point.
+function deferredTargets(pipeline: Pipeline): Set<Redirect> {
+  const deferred = new Set<Redirect>();
+  let created = false;
+  for (const command of pipeline.commands) {
+    for (const redirect of command.redirects) {
+      if (created && redirect.target && mayGlob(redirect.target)) deferred.add(redirect);
+      if (CREATES.has(redirect.op)) created = true;
+    }
+  }
+  return deferred;
 }
 
 function requestsOf(
   command: SimpleCommand,
   isExport: boolean,
   requests: ExpansionRequest[],
+  deferred: Set<Redirect>,
 ): CommandRequests {
   const add = (request: ExpansionRequest) => requests.push(request) - 1;
   const out: CommandRequests = { words: [], assignments: null, exports: [], redirects: [] };
@@ -45,24 +75,40 @@ function requestsOf(
     out.assignments = add({ kind: 'values', assignments: command.assignments });
   command.words.forEach((word, i) => {
     const assignment = isExport && i > 0 ? assignmentOf(word) : null;
-    if (assignment) out.exports.push(add({ kind: 'values', assignments: [assignment] }));
-    else out.words.push(add({ kind: 'fields', word }));
+    if (assignment) {
+      const request = add({ kind: 'values', assignments: [assignment] });
+      out.exports.push(request);
+      out.words.push({ request, name: assignment.name });
+    } else out.words.push({ request: add({ kind: 'fields', word }), name: null });
   });
   for (const redirect of command.redirects) {
-    if (redirect.target) out.redirects.push(add({ kind: 'fields', word: redirect.target }));
+    if (redirect.target && !deferred.has(redirect))
+      out.redirects.push(add({ kind: 'fields', word: redirect.target }));
   }
   return out;
 }
 
-function redirectsOf(command: SimpleCommand, fields: string[][], line: number | undefined): StageRedirect[] {
+function redirectsOf(
+  command: SimpleCommand,
+  fields: string[][],
+  line: number | undefined,
+  later: { deferred: Set<Redirect>; state: ShellState },
+): StageRedirect[] {
   let next = 0;
   return command.redirects.flatMap((r: Redirect): StageRedirect[] => {
     if (r.op === 'dup') return [{ kind: 'dup', fd: r.fd, from: r.dupFrom! }];
     if (r.op === '<<' || r.op === '<<-') return [{ kind: 'heredoc', fd: r.fd, body: r.body ?? '' }];
-    const target = fields[next++]!;
-    if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw, line }];
     const mode = r.op === '<' ? 'read' : r.op === '>>' || r.op === '&>>' ? 'append' : 'write';
-    const file: StageRedirect = { kind: 'file', fd: r.fd, path: target[0]!, mode, line };
+    let file: StageRedirect;
+    if (later.deferred.has(r)) {
+      const word = r.target!;
+      const expand = async () => (await expandWords([{ kind: 'fields', word }], later.state)).results[0]!;
+      file = { kind: 'file', fd: r.fd, path: word.raw, mode, line, expand };
+    } else {
+      const target = fields[next++]!;
+      if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw, line }];
+      file = { kind: 'file', fd: r.fd, path: target[0]!, mode, line };
+    }
     return r.op === '&>' || r.op === '&>>' ? [file, { kind: 'dup', fd: 2, from: 1 }] : [file];
   });
 }
@@ -77,8 +123,9 @@ export async function planStep(
 ): Promise<PlannedStep> {
   const alone = pipeline.commands.length === 1;
   const requests: ExpansionRequest[] = [];
-  const isExport = (c: SimpleCommand) => alone && c.words[0]?.literal === 'export';
-  const perCommand = pipeline.commands.map((c) => requestsOf(c, isExport(c), requests));
+  const isExport = (c: SimpleCommand) => c.words[0]?.literal === 'export';
+  const deferred = deferredTargets(pipeline);
+  const perCommand = pipeline.commands.map((c) => requestsOf(c, isExport(c), requests, deferred));
   const { results, helperMs } = await expandWords(requests, state);
   const expansions: Expansion[] = requests.flatMap((request, i) =>
     request.kind === 'fields'
@@ -91,7 +138,11 @@ export async function planStep(
   );
   const step: PlannedStep = { stages: [], kinds: [], stateFile: null, assigns: null, expansions, helperMs };
   const [only] = pipeline.commands;
-  const onlyArgv = perCommand[0]!.words.flatMap((i) => results[i]!);
+  const argvOf = (c: number): string[] =>
+    perCommand[c]!.words.flatMap(({ request, name }) =>
+      name === null ? results[request]! : [`${name}=${results[request]![0]!}`],
+    );
+  const onlyArgv = argvOf(0);
   if (alone && onlyArgv.length === 0 && only!.assignments.length > 0 && only!.redirects.length === 0) {
     const values = results[perCommand[0]!.assignments!]!;
     step.assigns = only!.assignments.map((a, k) => ({
@@ -113,7 +164,7 @@ export async function planStep(
     step.assigns = named;
     return step;
   }
-  const argvs = pipeline.commands.map((_, c) => perCommand[c]!.words.flatMap((i) => results[i]!));
+  const argvs = pipeline.commands.map((_, c) => argvOf(c));
   const names = assignStageNames(argvs.map((argv) => argv[0] ?? 'empty'));
   pipeline.commands.forEach((command, c) => {
     const argv = argvs[c]!;
@@ -140,6 +191,7 @@ export async function planStep(
         command,
         req.redirects.map((i) => results[i]!),
         line,
+        { deferred, state },
       ),
     };
     if (kind === 'cd') {

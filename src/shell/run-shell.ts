@@ -4,6 +4,7 @@ import { maskReport } from '../engine/report/mask-report.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import type { Report, Settings, ShellPlan, Verdict } from '../types.js';
+import { bashStepStatus } from './bash-status.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { childEnvironment, type ShellState } from './shell-state.js';
@@ -88,7 +89,7 @@ export function startShellRun(
       if (cancelled) current.cancel(cancelled);
       report = await current.report;
       current = null;
-      state = { ...afterCd(planned, state, report), status: report.exitCode };
+      state = { ...afterCd(planned, state, report), status: bashStepStatus(report, settings.policy) };
       const builtins = planned.kinds.map((kind) => (kind ? BUILTIN_LABEL[kind] : null));
       outcomes.push({ item, report, cwd, builtins, expansions: planned.expansions });
       // The time limit ran out during this step: the rest is skipped, and its 124 stands.

@@ -265,7 +265,7 @@ describe('safe-run inspect', () => {
     const result = await runCli(['inspect', 'abc']);
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      'safe-run: inspect: expected one process id, got "abc"; usage: safe-run inspect PID [--json]\n',
+      'safe-run: inspect: expected one process id, got "abc"; usage: safe-run inspect PID [--json] [--mask NAME]...\n',
     );
   });
 });

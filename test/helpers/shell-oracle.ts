@@ -55,7 +55,8 @@ export function snapshot(dir: string): Record<string, string> {
   const walk = (rel: string) => {
     for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const child = path.join(rel, entry.name);
-      if (entry.isDirectory()) {
+      if (entry.isSymbolicLink()) out[child] = `-> ${fs.readlinkSync(path.join(dir, child))}`;
+      else if (entry.isDirectory()) {
         out[`${child}/`] = '';
         walk(child);
       } else out[child] = fs.readFileSync(path.join(dir, child), 'utf8');

@@ -18,6 +18,8 @@ describe('masking the report', () => {
       expect(report.ok).toBe(false);
       expect(report.policy).toBe('pipefail');
       expect(report.stages[0]!.status).toBe('failed');
+      expect(report.settings.policy).toBe('pipefail');
+      expect(report.settings.stdin.kind).toBe('inherit');
     }
   });
 });

@@ -90,6 +90,8 @@ describe('refusals', () => {
     ['f() { ls; }', 'syntax.function', 1, /function definition/],
     ['cat <<EOF\n$HOME\nEOF', 'syntax.heredoc', 5, /quote the delimiter/],
     ['export A=1 > f', 'syntax.redirect', 12, /export with a redirection/],
+    ['X=1 export X', 'syntax.assignment', 1, /NAME=value before export at column 1/],
+    ['export X={a,} | cat', 'syntax.brace', 10, /\{ in export X=\{a,\} at column 10/],
   ];
   it.each(cases)('refuses %j with its code, column and the way out', (text, code, column, message) => {
     const found = refusal(text);
@@ -108,8 +110,14 @@ describe('refusals', () => {
   });
 
   it('refuses text that bash itself would reject as a syntax error, without a fallback', () => {
-    for (const text of ['ls &&', '| wc', "echo 'open", 'a ;; b']) {
+    for (const text of ['ls &&', '| wc', "echo 'open", 'a ;; b', 'cat < \\\n | wc -l']) {
       expect(refusal(text).message).not.toMatch(/--fallback/);
     }
+  });
+
+  it('reads a line continuation after a redirection operator as nothing, as bash does', () => {
+    expect(refusal('cat < \\\n | wc -l')).toMatchObject({ code: 'syntax.redirect', column: 5 });
+    const [item] = parseShell('cat < \\\nin.txt').items;
+    expect(item!.pipeline.commands[0]!.redirects[0]!.target!.raw).toBe('in.txt');
   });
 });

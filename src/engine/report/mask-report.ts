@@ -1,27 +1,39 @@
-import { maskText } from '../../capture/mask.js';
-import type { Report } from '../../types.js';
+import { maskShortened } from '../../capture/mask-cut.js';
+import type {
+  BlockedProcess,
+  Deadlock,
+  Report,
+  ReportFact,
+  Settings,
+  StageResult,
+  StageStop,
+  StreamReport,
+} from '../../types.js';
 
-// Masks secrets in the report's free text: argv, names, messages, reasons, commands, warnings.
-// Keys, numbers, statuses and other enumerated values are never touched, so a masked value (even a
-// one-letter --mask value) cannot change what the report says happened, nor its exit code. The
-// streams' kept text is masked when it is captured.
+type Mask = (text: string) => string;
+type MaskNullable = (text: string | null) => string | null;
+
+// Masks secrets in the report's free text (a value shortened with an ellipsis included): argv, names, paths, messages, reasons, commands,
+// warnings, settings that are paths. Keys, numbers, statuses and other enumerated values (codes,
+// causes, signals, process states) are never touched, so a masked value (even a one-letter --mask
+// value) cannot change what the report says happened, nor its exit code. The streams' kept text is
+// masked when it is captured.
 export function maskReport(report: Report, secrets: readonly string[]): Report {
   if (!secrets.some((secret) => secret.length > 0)) return report;
-  const m = (text: string) => maskText(text, secrets);
-  const n = (text: string | null) => (text === null ? null : m(text));
+  const m: Mask = (text) => maskShortened(text, secrets);
+  const n: MaskNullable = (text) => (text === null ? null : m(text));
   return {
     ...report,
     verdict: { ...report.verdict, reason: m(report.verdict.reason) },
     next: n(report.next),
     warnings: report.warnings.map(m),
-    leftovers: report.leftovers.map((item) => ({ ...item, command: m(item.command), how: m(item.how) })),
-    facts: report.facts.map((fact) => ({
-      ...fact,
-      summary: m(fact.summary),
-      message: m(fact.message),
-      program: m(fact.program),
-      pathVar: n(fact.pathVar),
+    leftovers: report.leftovers.map((item) => ({
+      ...item,
+      command: m(item.command),
+      how: m(item.how),
+      stage: n(item.stage),
     })),
+    facts: report.facts.map((fact) => ({ ...maskFact(fact, m, n), summary: m(fact.summary) })),
     ...(report.steps
       ? {
           steps: report.steps.map((step) => ({
@@ -34,26 +46,103 @@ export function maskReport(report: Report, secrets: readonly string[]): Report {
           })),
         }
       : {}),
-    stages: report.stages.map((stage) => ({
-      ...stage,
-      name: m(stage.name),
-      argv: stage.argv.map(m),
-      error: stage.error ? { ...stage.error, message: m(stage.error.message) } : null,
-      stop: stage.stop
-        ? {
-            ...stage.stop,
-            reason: m(stage.stop.reason),
-            snapshot: stage.stop.snapshot.map((proc) => ({
-              ...proc,
-              command: m(proc.command),
-              explanation: m(proc.explanation),
-              peers: proc.peers?.map((peer) => ({ ...peer, command: m(peer.command) })) ?? null,
-            })),
-            deadlock: stage.stop.deadlock
-              ? { ...stage.stop.deadlock, explanation: m(stage.stop.deadlock.explanation) }
-              : null,
-          }
-        : null,
-    })),
+    stages: report.stages.map((stage) => maskStage(stage, m, n)),
+    settings: maskSettings(report.settings, m, n),
+    output: report.output
+      ? {
+          ...report.output,
+          file: m(report.output.file),
+          staged: m(report.output.staged),
+          kept: n(report.output.kept),
+          reason: m(report.output.reason),
+        }
+      : null,
+    checks: report.checks.map((check) => ({ ...check, check: m(check.check), detail: m(check.detail) })),
+  };
+}
+
+// The free text of a fact, as the report shows it and as the ledger stores it.
+export function maskFact<T extends Omit<ReportFact, 'stage' | 'summary'>>(
+  fact: T,
+  m: Mask,
+  n: MaskNullable,
+): T {
+  return {
+    ...fact,
+    program: m(fact.program),
+    cwd: m(fact.cwd),
+    found: n(fact.found),
+    message: m(fact.message),
+    interpreter: n(fact.interpreter),
+    pathVar: n(fact.pathVar),
+    resolvedPath: n(fact.resolvedPath),
+  };
+}
+
+function maskStage(stage: StageResult, m: Mask, n: MaskNullable): StageResult {
+  return {
+    ...stage,
+    name: m(stage.name),
+    argv: stage.argv.map(m),
+    resolvedPath: n(stage.resolvedPath),
+    stdout: maskStream(stage.stdout, n),
+    stderr: maskStream(stage.stderr, n),
+    error: stage.error ? { ...stage.error, message: m(stage.error.message) } : null,
+    hint: n(stage.hint),
+    meaning: n(stage.meaning),
+    stop: stage.stop ? maskStop(stage.stop, m) : null,
+  };
+}
+
+// The text was masked when it was kept; the log file's name can hold a stage name or a directory.
+function maskStream(stream: StreamReport, n: MaskNullable): StreamReport {
+  return { ...stream, logFile: n(stream.logFile), ...(stream.to ? { to: n(stream.to)! } : {}) };
+}
+
+function maskStop(stop: StageStop, m: Mask): StageStop {
+  return {
+    ...stop,
+    reason: m(stop.reason),
+    snapshot: stop.snapshot.map((proc) => maskProcess(proc, m)),
+    deadlock: stop.deadlock ? { ...stop.deadlock, explanation: m(stop.deadlock.explanation) } : null,
+  };
+}
+
+// One process of a hang snapshot: its command, what it is blocked on (a file's path), who holds the
+// other end. Also used for the SIGUSR1 look and `safe-run inspect`.
+export function maskProcess(proc: BlockedProcess, m: Mask): BlockedProcess {
+  const target = proc.blocked?.target ?? null;
+  return {
+    ...proc,
+    command: m(proc.command),
+    blocked: proc.blocked ? { ...proc.blocked, target: target === null ? null : m(target) } : null,
+    explanation: m(proc.explanation),
+    peers: proc.peers?.map((peer) => ({ ...peer, command: m(peer.command) })) ?? null,
+  };
+}
+
+// Settings that are paths (a log directory, a stdin file, the ledger) are free text; the --mask
+// names and every enumerated or numeric setting stay as they are.
+export function maskSettings(settings: Settings, m: Mask, n: MaskNullable): Settings {
+  const { stdin } = settings;
+  return {
+    ...settings,
+    stdin: stdin.kind === 'file' ? { ...stdin, path: m(stdin.path) } : stdin,
+    logDir: n(settings.logDir),
+    facts: n(settings.facts),
+  };
+}
+
+// A look at a hang (SIGUSR1, `safe-run inspect`): commands, targets and sentences masked.
+export function maskHangReport<T extends { processes: BlockedProcess[]; deadlock: Deadlock | null }>(
+  report: T,
+  secrets: readonly string[],
+): T {
+  if (!secrets.some((secret) => secret.length > 0)) return report;
+  const m: Mask = (text) => maskShortened(text, secrets);
+  return {
+    ...report,
+    processes: report.processes.map((proc) => maskProcess(proc, m)),
+    deadlock: report.deadlock ? { ...report.deadlock, explanation: m(report.deadlock.explanation) } : null,
   };
 }

@@ -1,13 +1,17 @@
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { isExecutable, isSymlink, linkTarget, modeOf, statOf } from './file-checks.js';
 import { finishResolution } from './inspect-executable.js';
 import { type Env, type Resolution, type Unresolved, unresolved } from './outcome.js';
 
 // A program named with a slash (`./build.sh`, `/usr/bin/env`): the file it names from `cwd`.
 export function resolveDirect(program: string, env: Env, cwd: string): Resolution {
-  const file = resolve(cwd, program);
+  // With a `..` in it, not normalised: the kernel takes `..` after a symbolic link in `cwd` to the
+  // link target's parent, as bash's exec does (path.resolve would take the link's own parent).
+  const dotdot = program.split('/').includes('..');
+  const file =
+    dotdot && !isAbsolute(program) ? `${cwd.replace(/\/$/, '')}/${program}` : resolve(cwd, program);
   // path.resolve drops a trailing slash, which makes the kernel insist on a directory.
-  const st = statOf(program.endsWith('/') ? `${file}/` : file);
+  const st = statOf(program.endsWith('/') && !file.endsWith('/') ? `${file}/` : file);
   if ('errno' in st) return missingFile(program, file, st.errno);
   if (st.stats.isDirectory()) {
     return unresolved(
