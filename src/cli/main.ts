@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { RunHandle } from '../engine/run-pipeline.js';
 import { isRequestError, RequestError, StoppedError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
@@ -195,20 +194,4 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     io.stderr.write(`safe-run: internal error: ${maskRequestText(text, args, io.env)}\n`);
     return EXIT_REQUEST;
   }
-}
-
-// --json among safe-run's own flags (before `--`, which starts the command).
-function wantsJson(args: string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).includes('--json');
-}
-
-// The document printed on stdout under --json when the request is refused (docs/json-report.md).
-export function errorDocument(error: RequestError): object {
-  return {
-    schemaVersion: 1,
-    ok: false,
-    exitCode: EXIT_REQUEST,
-    error: { code: error.code, column: error.column, message: error.message },
-  };
 }

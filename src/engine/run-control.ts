@@ -1,6 +1,6 @@
 import type { HangReport } from '../hang/hang-report.js';
+import { maskHangReport } from '../hang/mask-hang.js';
 import { type StageProgress, snapshotProgress } from './progress.js';
-import { maskHangReport } from './report/mask-report.js';
 import type { StageRun } from './stage-run.js';
 import type { Supervisor } from './supervisor.js';
 

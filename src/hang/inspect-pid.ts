@@ -1,6 +1,6 @@
-import { maskHangReport } from '../engine/report/mask-report.js';
 import { hasProc } from '../teardown/proc-scan.js';
 import { buildHangReport, type HangReport } from './hang-report.js';
+import { maskHangReport } from './mask-hang.js';
 import { findTree, readLinks, readTree } from './read-tree.js';
 import { treeSecrets } from './tree-secrets.js';
 

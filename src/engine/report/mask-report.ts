@@ -1,4 +1,5 @@
 import { maskShortened } from '../../capture/mask-cut.js';
+import { maskProcess } from '../../hang/mask-hang.js';
 import type {
   BlockedProcess,
   Deadlock,
@@ -108,19 +109,6 @@ function maskStop(stop: StageStop, m: Mask): StageStop {
   };
 }
 
-// One process of a hang snapshot: its command, what it is blocked on (a file's path), who holds the
-// other end. Also used for the SIGUSR1 look and `safe-run inspect`.
-export function maskProcess(proc: BlockedProcess, m: Mask): BlockedProcess {
-  const target = proc.blocked?.target ?? null;
-  return {
-    ...proc,
-    command: m(proc.command),
-    blocked: proc.blocked ? { ...proc.blocked, target: target === null ? null : m(target) } : null,
-    explanation: m(proc.explanation),
-    peers: proc.peers?.map((peer) => ({ ...peer, command: m(peer.command) })) ?? null,
-  };
-}
-
 // Settings that are paths (a log directory, a stdin file, the ledger) are free text; the --mask
 // names and every enumerated or numeric setting stay as they are.
 export function maskSettings(settings: Settings, m: Mask, n: MaskNullable): Settings {
@@ -130,19 +118,5 @@ export function maskSettings(settings: Settings, m: Mask, n: MaskNullable): Sett
     stdin: stdin.kind === 'file' ? { ...stdin, path: m(stdin.path) } : stdin,
     logDir: n(settings.logDir),
     facts: n(settings.facts),
-  };
-}
-
-// A look at a hang (SIGUSR1, `safe-run inspect`): commands, targets and sentences masked.
-export function maskHangReport<T extends { processes: BlockedProcess[]; deadlock: Deadlock | null }>(
-  report: T,
-  secrets: readonly string[],
-): T {
-  if (!secrets.some((secret) => secret.length > 0)) return report;
-  const m: Mask = (text) => maskShortened(text, secrets);
-  return {
-    ...report,
-    processes: report.processes.map((proc) => maskProcess(proc, m)),
-    deadlock: report.deadlock ? { ...report.deadlock, explanation: m(report.deadlock.explanation) } : null,
   };
 }
