@@ -1,5 +1,5 @@
 // Durations and byte counts for people to read, in tables, warnings and messages: 1.5 KiB, 2.30s.
-// The inverse direction (reading what users write) is src/inputs/read-units.ts.
+// The inverse direction (reading what users write) is src/settings/read-units.ts.
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { assemblePlan, type PlanRequest } from './inputs/assemble-plan.js';
 import { stagesFromArgv } from './inputs/command-stages.js';
-import { planShellText } from './inputs/shell-plan.js';
+import { planShellText } from './shell/plan-shell-text.js';
 import type { Plan, Settings } from './types.js';
 
 export interface PlanOptions extends Partial<Settings> {

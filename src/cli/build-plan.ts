@@ -5,8 +5,8 @@ import { defaultLedgerPath } from '../facts/ledger.js';
 import { assemblePlan, readOkCodes, type SpecInput } from '../inputs/assemble-plan.js';
 import { checkWritableFile } from '../inputs/check-paths.js';
 import { stagesFromArgv } from '../inputs/command-stages.js';
-import { planShellText } from '../inputs/shell-plan.js';
 import { settingsFromFlags } from '../settings/derive.js';
+import { planShellText } from '../shell/plan-shell-text.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import type { CliOptions } from './options.js';
 

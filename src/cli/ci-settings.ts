@@ -1,5 +1,5 @@
 import { RequestError } from '../errors.js';
-import { parseDuration } from '../inputs/read-units.js';
+import { parseDuration } from '../settings/read-units.js';
 import type { CliOptions } from './options.js';
 
 export type CiSystem = 'github' | 'gitlab' | 'none';

@@ -1,9 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command, CommanderError } from 'commander';
 import { defaultLedgerPath } from '../facts/ledger.js';
-import { parseDuration, parseSize } from '../inputs/read-units.js';
 import { createServer, type ServerOptions } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
+import { parseDuration, parseSize } from '../settings/read-units.js';
 import type { Settings } from '../types.js';
 import type { CliIO } from './cli-io.js';
 import { requestErrorFrom } from './commander-error.js';

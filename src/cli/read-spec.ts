@@ -6,9 +6,9 @@ import { RequestError, StoppedError } from '../errors.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import type { SpecInput } from '../inputs/assemble-plan.js';
 import { MAX_TEXT_BYTES } from '../inputs/limits.js';
-import { parseDuration } from '../inputs/read-units.js';
 import { openFifoBounded, stopOnSignals } from '../io/open-bounded.js';
 import { signalNumber } from '../policy/signals.js';
+import { parseDuration } from '../settings/read-units.js';
 import type { CliOptions } from './options.js';
 
 // A spec is text a person wrote: far below this. /dev/zero or a runaway generator is refused here.

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { DEFAULT_SETTINGS } from '../defaults.js';
 import { RequestError } from '../errors.js';
+import { DEFAULT_SETTINGS } from '../settings/defaults.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { checkLogDir, checkRunCwd, checkStdinFile } from './check-paths.js';
 import { checkStageCount } from './limits.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { RequestError } from '../errors.js';
-import { parseDuration, parseSize } from '../inputs/read-units.js';
-import { durationText, isEnvName, quote, sizeText } from '../spec-file/value-text.js';
 import type { StdinSource } from '../types.js';
+import { parseDuration, parseSize } from './read-units.js';
+import { durationText, isEnvName, quote, sizeText } from './value-text.js';
 
 // What a flag gave: its text, true for a switch, false for --no-X, every value of a repeatable flag.
 export type FlagValue = string | boolean | string[];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { readDuration, readSize, sizeTooLarge } from '../inputs/read-units.js';
 import type { SpecValue } from '../settings/kinds.js';
+import { readDuration, readSize, sizeTooLarge } from '../settings/read-units.js';
 import {
   DURATION_PATTERN,
   describeValue,
@@ -12,7 +12,7 @@ import {
   SIZE_PATTERN,
   STAGE_NAME_MAX,
   STAGE_NAME_PATTERN,
-} from './value-text.js';
+} from '../settings/value-text.js';
 
 export {
   DURATION_PATTERN,
@@ -26,7 +26,7 @@ export {
   STAGE_NAME_MAX,
   STAGE_NAME_PATTERN,
   sizeText,
-} from './value-text.js';
+} from '../settings/value-text.js';
 
 // The zod pieces the spec schema is built from. Each one carries the sentence a user sees when the
 // value is wrong, and durations and sizes are converted by the same parsers the CLI flags use.

@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from '../../src/defaults.js';
+import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
 import type { Report, Settings, StageResult, StageStatus, StreamReport } from '../../src/types.js';
 
 // Small factories for report data, so that unit tests of the policy and the reporters state only what

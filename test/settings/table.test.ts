@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { helpDefault, parseCli } from '../../src/cli/options.js';
-import { DEFAULT_SETTINGS } from '../../src/defaults.js';
+import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
 import { settingRows } from '../../src/settings/table.js';
 import { PIPELINE_KEYS, specJsonSchema } from '../../src/spec-file/schema.js';
 import { specValueSchema } from '../../src/spec-file/value-schemas.js';

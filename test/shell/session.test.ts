@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../src/defaults.js';
+import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
 import { runShellText } from '../../src/shell/run-shell-text.js';
 import { initialState } from '../../src/shell/shell-state.js';
 

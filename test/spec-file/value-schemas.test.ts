@@ -7,7 +7,7 @@ import {
   readDuration,
   readSize,
   type UnitValue,
-} from '../../src/inputs/read-units.js';
+} from '../../src/settings/read-units.js';
 import { DURATION_PATTERN, SIZE_PATTERN } from '../../src/spec-file/value-schemas.js';
 import { requestErrorOf } from '../helpers/index.js';
 

@@ -1,6 +1,7 @@
-// The words of the spec format that need no schema library: the value grammars, how a wrong value is
-// described, and how a default is spelled. The CLI uses them at every start, so this file must not
-// import zod (loading it is most of safe-run's start-up when it is in the static import graph).
+// The words of setting values that need no schema library: the value grammars, how a wrong value is
+// described, and how a default is spelled. The setting kinds (kinds.ts) use them at every start and
+// the spec schema (spec-file/value-schemas.ts) is built on them, so this file must not import zod
+// (loading it is most of safe-run's start-up when it is in the static import graph).
 
 // The same grammar readDuration and readSize accept (a test checks they agree), spelled without
 // regex flags so the JSON Schema `pattern` means the same thing in editors. The values themselves

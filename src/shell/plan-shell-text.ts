@@ -1,9 +1,9 @@
-import { DEFAULT_SETTINGS } from '../defaults.js';
-import { fallbackStages, parseText, writtenStages } from '../shell/plan-shell.js';
+import { assemblePlan, type PlanRequest } from '../inputs/assemble-plan.js';
+import { blankStage } from '../inputs/command-stages.js';
+import { checkStageCount, checkTextSize } from '../inputs/limits.js';
+import { DEFAULT_SETTINGS } from '../settings/defaults.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
-import { assemblePlan, type PlanRequest } from './assemble-plan.js';
-import { blankStage } from './command-stages.js';
-import { checkStageCount, checkTextSize } from './limits.js';
+import { fallbackStages, parseText, writtenStages } from './plan-shell.js';
 
 export interface ShellPlanOptions {
   // --fallback bash: text with a construct safe-run does not interpret runs under bash as one stage.
