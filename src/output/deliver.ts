@@ -1,7 +1,8 @@
+import type { Expectation } from '../inputs/read-expectation.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { CheckResult, OutputReport, Report } from '../types.js';
 import { type CheckCommand, runCheckCommand } from './check-command.js';
-import { type Expectation, evaluateExpectations } from './expectations.js';
+import { evaluateExpectations } from './expectations.js';
 import type { FinalRedirect } from './final-redirect.js';
 import {
   closeStaged,

@@ -1,34 +1,16 @@
 import fs from 'node:fs';
-import { RequestError } from '../errors.js';
 import { formatBytes } from '../format-units.js';
-
-// A built-in check of the staged output (--expect). Lines are counted as a reader sees them: every
-// newline ends one, and a last line without a newline counts too (`printf 'a\nb'` has 2 lines, where
-// `wc -l` says 1).
-export type Expectation =
-  | { text: string; kind: 'nonempty' }
-  | { text: string; kind: 'json' }
-  | { text: string; kind: 'lines'; op: '>=' | '<=' | '=='; count: number };
-
-export const EXPECT_FORMS = 'nonempty, json, lines>=N, lines<=N or lines==N';
+import type { Expectation } from '../inputs/read-expectation.js';
 
 // JSON.parse needs the whole text in memory; past this a checker program is the better tool.
 export const MAX_JSON_CHECK_BYTES = 256 * 1024 * 1024;
-
-export function parseExpectation(text: string, where: string): Expectation {
-  if (text === 'nonempty' || text === 'json') return { text, kind: text };
-  const match = /^lines(>=|<=|==)(\d{1,15})$/.exec(text.replace(/\s+/g, ''));
-  if (match) {
-    return { text, kind: 'lines', op: match[1] as '>=' | '<=' | '==', count: Number(match[2]) };
-  }
-  throw new RequestError('usage.expect', `${where} ${JSON.stringify(text)}: expected one of ${EXPECT_FORMS}`);
-}
 
 export interface Verdict {
   passed: boolean;
   detail: string;
 }
 
+// Evaluates the checks --expect parsed (src/inputs/read-expectation.ts says how lines are counted).
 // Reads the staged file once, in chunks, whatever its size (JSON is parsed only up to its bound).
 export function evaluateExpectations(file: string, expectations: readonly Expectation[]): Verdict[] {
   const wantsJson = expectations.some((e) => e.kind === 'json');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contractFor, knownTools } from '../contracts/explain-exit.js';
 import { RequestError } from '../errors.js';
-import { EXPECT_FORMS, parseExpectation } from '../output/expectations.js';
+import { EXPECT_FORMS, parseExpectation } from '../inputs/read-expectation.js';
 import { booleanSchema, enumSchema, expected, quote, textSchema } from './value-schemas.js';
 
 // The spec keys of docs/publishing-outputs.md: `output`, `keep-partial`, `expect`, `expect-cmd`,

@@ -78,6 +78,12 @@ const FORBIDDEN: [string, string[]][] = [
       'agent',
     ],
   ],
+  // A request is read in this order: settings (the table, units, defaults), then inputs and spec
+  // files, then the -c front end; the delivery of --output (output/) comes after the run.
+  ['settings', ['inputs', 'spec-file', 'shell', 'engine', 'output', 'cli', 'mcp']],
+  ['inputs', ['spec-file', 'shell', 'engine', 'output', 'cli', 'mcp']],
+  ['spec-file', ['shell', 'engine', 'output', 'cli', 'mcp']],
+  ['shell', ['output', 'cli', 'mcp', 'reporters']],
   ['facts', ['engine', 'cli', 'reporters']],
   ['teardown', ['engine', 'cli', 'reporters', 'facts']],
   ['capture', ['engine', 'cli', 'reporters']],
