@@ -1,23 +1,15 @@
 import { resolve } from 'node:path';
 import { isRunnableFile, statOf } from './file-checks.js';
-import { type Inspect, type Inspection, MAX_DEPTH, RUNNABLE } from './inspection.js';
+import { type Inspection, MAX_DEPTH, RUNNABLE, type ShebangScript } from './inspection.js';
 import { badInterpreter, chainFailure, type Env } from './outcome.js';
 import { EXECVP_DEFAULT_PATH, searchPath } from './search-path.js';
-import type { Shebang } from './shebang.js';
 import { plural } from './words.js';
 
 // `#!/usr/bin/env NAME` and `#!/usr/bin/env -S NAME ARGS`: env looks NAME up on the child's PATH.
 // Without -S the kernel hands env the whole rest of the line as one name, spaces included. When NAME
 // is missing, env starts and exits 127; preflight says so before anything starts.
-export function inspectEnvForm(
-  program: string,
-  file: string,
-  shebang: Shebang,
-  env: Env,
-  cwd: string,
-  depth: number,
-  inspect: Inspect,
-): Inspection {
+export function inspectEnvForm(script: ShebangScript): Inspection {
+  const { program, file, shebang, env, cwd, depth, inspect } = script;
   const arg = shebang.arg ?? '';
   const split = /^(?:-v*S|--split-string[= ]?)(.*)$/.exec(arg);
   if (split === null && arg.startsWith('-')) return RUNNABLE;

@@ -18,7 +18,9 @@ export function inspectExecutable(
   if (bytes === null) return RUNNABLE;
   if (isElf(bytes)) return inspectElf(program, file, bytes);
   const shebang = parseShebang(bytes);
-  if (shebang !== null) return inspectShebang(program, file, shebang, env, cwd, depth, inspectExecutable);
+  if (shebang !== null) {
+    return inspectShebang({ program, file, shebang, env, cwd, depth, inspect: inspectExecutable });
+  }
   if (looksBinary(bytes.subarray(0, 128))) {
     const message = `${program}: is not a program this machine can run (${describeBinary(bytes)}); check that the file is the right download and not damaged`;
     return unresolved(file, 'ENOEXEC', 'bad-format', 126, message);

@@ -1,23 +1,15 @@
 import { basename, resolve } from 'node:path';
 import { isRunnableFile, statOf } from './file-checks.js';
 import { inspectEnvForm } from './inspect-env-form.js';
-import { FALLBACK_SHELL, type Inspect, type Inspection, MAX_DEPTH, RUNNABLE } from './inspection.js';
-import { badInterpreter, chainFailure, type Env } from './outcome.js';
-import type { Shebang } from './shebang.js';
+import { FALLBACK_SHELL, type Inspection, MAX_DEPTH, RUNNABLE, type ShebangScript } from './inspection.js';
+import { badInterpreter, chainFailure } from './outcome.js';
 import { showControls } from './words.js';
 
 // A script's #! interpreter must exist and be executable, or the kernel fails the script itself with
 // ENOENT (127) or EACCES (126). The interpreter is inspected in turn (it may be a script too), and
 // `#!/usr/bin/env NAME` goes on to look NAME up the way env will.
-export function inspectShebang(
-  program: string,
-  file: string,
-  shebang: Shebang,
-  env: Env,
-  cwd: string,
-  depth: number,
-  inspect: Inspect,
-): Inspection {
+export function inspectShebang(script: ShebangScript): Inspection {
+  const { program, file, shebang, env, cwd, depth, inspect } = script;
   const interpreter = shebang.interpreter;
   if (interpreter === '') {
     return badInterpreter(
@@ -48,7 +40,6 @@ export function inspectShebang(
       return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning] };
     }
   }
-  if (basename(interpreter) === 'env' && shebang.arg !== null)
-    return inspectEnvForm(program, file, shebang, env, cwd, depth, inspect);
+  if (basename(interpreter) === 'env' && shebang.arg !== null) return inspectEnvForm(script);
   return RUNNABLE;
 }

@@ -1,4 +1,5 @@
 import type { Env, Unresolved } from './outcome.js';
+import type { Shebang } from './shebang.js';
 
 // How a file that exists and may be executed would actually run, decided from its first bytes.
 
@@ -14,3 +15,16 @@ export const MAX_DEPTH = 4;
 // inspectExecutable, handed to the #! checks so they can look into the interpreter they name
 // without importing their caller.
 export type Inspect = (program: string, file: string, env: Env, cwd: string, depth: number) => Inspection;
+
+// A script with a #! line, as the #! checks see it: the program as written and the file found, its
+// #! line, the child's environment and directory, how many interpreters deep it is, and the inspector
+// to look into the interpreter it names.
+export interface ShebangScript {
+  program: string;
+  file: string;
+  shebang: Shebang;
+  env: Env;
+  cwd: string;
+  depth: number;
+  inspect: Inspect;
+}
