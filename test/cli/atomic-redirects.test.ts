@@ -3,46 +3,24 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
-import { BIN, FIXTURES, runCli, runJson, waitFor } from '../helpers/index.js';
+import { BIN, FIXTURES, outputScratch, runCli, runJson, waitFor } from '../helpers/index.js';
 
 const PRODUCE = path.join(FIXTURES, 'output', 'produce-then-wait.sh');
-let dir = '';
-let out = '';
-// Where the fixture says "I have started": outside the output directory, which must end up clean.
-let signals = '';
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-atomic-'));
-  signals = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-atomic-signals-'));
-  out = path.join(dir, 'out.txt');
-  fs.writeFileSync(out, 'old content\n');
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(signals, { recursive: true, force: true });
-});
-
-const listing = () => fs.readdirSync(dir).sort();
-
-function expectUntouched(): void {
-  expect(fs.readFileSync(out, 'utf8')).toBe('old content\n');
-  expect(listing()).toEqual(['out.txt']);
-}
+const scratch = outputScratch('safe-run-atomic');
 
 // The fixture writes 'partial product', then waits to be stopped.
-const producing = () => `${PRODUCE} '${path.join(signals, 'started')}' > out.txt`;
-const started = () => fs.existsSync(path.join(signals, 'started'));
+const producing = () => `${PRODUCE} '${path.join(scratch.signals, 'started')}' > out.txt`;
+const started = () => fs.existsSync(path.join(scratch.signals, 'started'));
 
 describe('--atomic-redirects: FILE is replaced only when the run succeeds', () => {
   it('writes exactly the bytes, with the mode a new file gets from the umask, and nothing else', () => {
     const data = randomBytes(2 * 1024 * 1024 + 5);
-    const source = path.join(signals, 'data.bin');
+    const source = path.join(scratch.signals, 'data.bin');
     fs.writeFileSync(source, data);
-    fs.rmSync(out);
+    fs.rmSync(scratch.out);
     // umask is the shell's to set: safe-run is started the way a shell would start it.
     const result = spawnSync(
       '/bin/sh',
@@ -58,14 +36,19 @@ describe('--atomic-redirects: FILE is replaced only when the run succeeds', () =
         '-c',
         `cat '${source}' | cat > out.txt`,
       ],
-      { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, SAFE_RUN_FACTS: undefined } },
+      {
+        cwd: scratch.dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, SAFE_RUN_FACTS: undefined },
+      },
     );
     expect(result.status).toBe(0);
-    expect(fs.readFileSync(out).equals(data)).toBe(true);
-    expect(fs.statSync(out).mode & 0o777).toBe(0o640);
-    expect(listing()).toEqual(['out.txt']);
+    expect(fs.readFileSync(scratch.out).equals(data)).toBe(true);
+    expect(fs.statSync(scratch.out).mode & 0o777).toBe(0o640);
+    expect(scratch.listing()).toEqual(['out.txt']);
     const report = JSON.parse(result.stdout) as Report;
-    expect(report.output).toMatchObject({ file: out, published: true, bytes: data.length });
+    expect(report.output).toMatchObject({ file: scratch.out, published: true, bytes: data.length });
     // The stage is reported as writing FILE as written, not the staged file.
     expect(report.stages[1]!.stdout.to).toBe('file out.txt');
   });
@@ -74,11 +57,11 @@ describe('--atomic-redirects: FILE is replaced only when the run succeeds', () =
     const { result, report } = await runJson(
       ['--atomic-redirects', '-c', 'false | sh -c "echo partial" > out.txt'],
       {
-        cwd: dir,
+        cwd: scratch.dir,
       },
     );
     expect(result.code).toBe(1);
-    expectUntouched();
+    scratch.expectUntouched();
     expect(report.output).toMatchObject({ published: false, kept: null, bytes: 8 });
     expect(report.output!.reason).toMatch(/^the run did not succeed/);
   });
@@ -87,11 +70,11 @@ describe('--atomic-redirects: FILE is replaced only when the run succeeds', () =
     const { result, report } = await runJson(
       ['--atomic-redirects', '--timeout', '300ms', '-c', producing()],
       {
-        cwd: dir,
+        cwd: scratch.dir,
       },
     );
     expect(result.code).toBe(124);
-    expectUntouched();
+    scratch.expectUntouched();
     expect(report.output?.published).toBe(false);
   });
 
@@ -99,18 +82,18 @@ describe('--atomic-redirects: FILE is replaced only when the run succeeds', () =
     const { result, report } = await runJson(
       ['--atomic-redirects', '--expect', 'json', '-c', 'echo "{bad" > out.txt'],
       {
-        cwd: dir,
+        cwd: scratch.dir,
       },
     );
     expect(result.code).toBe(1);
-    expectUntouched();
+    scratch.expectUntouched();
     expect(report.checks).toMatchObject([{ check: 'json', status: 'failed' }]);
   });
 
   it('SIGINT during the run leaves FILE untouched and removes the staged file', async () => {
     let pid = -1;
     const run = runCli(['--no-facts', '--json', '--atomic-redirects', '-c', producing()], {
-      cwd: dir,
+      cwd: scratch.dir,
       onStart: (started) => {
         pid = started;
       },
@@ -119,44 +102,44 @@ describe('--atomic-redirects: FILE is replaced only when the run succeeds', () =
     process.kill(pid, 'SIGINT');
     const result = await run;
     expect(result.code).toBe(130);
-    expectUntouched();
+    scratch.expectUntouched();
     expect((JSON.parse(result.stdout) as Report).output).toMatchObject({ published: false, bytes: 16 });
   });
 
   it('SIGKILL of safe-run during the run: the watchdog removes the staged file', async () => {
     let pid = -1;
     const run = runCli(['--no-facts', '--atomic-redirects', '-c', producing()], {
-      cwd: dir,
+      cwd: scratch.dir,
       onStart: (started) => {
         pid = started;
       },
     });
     await waitFor('the stage to start', started, 20_000);
-    expect(listing().some((name) => name.endsWith('.staged'))).toBe(true);
+    expect(scratch.listing().some((name) => name.endsWith('.staged'))).toBe(true);
     process.kill(pid, 'SIGKILL');
     expect((await run).signal).toBe('SIGKILL');
-    await waitFor('the staged file to be removed', () => listing().length === 1, 20_000);
-    expectUntouched();
+    await waitFor('the staged file to be removed', () => scratch.listing().length === 1, 20_000);
+    scratch.expectUntouched();
   });
 
   it('keeps the permission bits of an existing FILE, and a stage reading FILE sees its old content', async () => {
-    fs.chmodSync(out, 0o600);
+    fs.chmodSync(scratch.out, 0o600);
     const { result } = await runJson(['--atomic-redirects', '-c', 'tr a-z A-Z < out.txt > out.txt'], {
-      cwd: dir,
+      cwd: scratch.dir,
     });
     expect(result.code).toBe(0);
-    expect(fs.readFileSync(out, 'utf8')).toBe('OLD CONTENT\n');
-    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(scratch.out, 'utf8')).toBe('OLD CONTENT\n');
+    expect(fs.statSync(scratch.out).mode & 0o777).toBe(0o600);
   });
 
   it('stages the last redirection of stdout only: an earlier one is opened (truncated) as in bash', async () => {
     const { result, report } = await runJson(['--atomic-redirects', '-c', 'echo x > out.txt > other.txt'], {
-      cwd: dir,
+      cwd: scratch.dir,
     });
     expect(result.code).toBe(0);
-    expect(report.output).toMatchObject({ file: path.join(dir, 'other.txt'), published: true });
-    expect(fs.readFileSync(path.join(dir, 'other.txt'), 'utf8')).toBe('x\n');
-    expect(fs.readFileSync(out, 'utf8')).toBe('');
+    expect(report.output).toMatchObject({ file: path.join(scratch.dir, 'other.txt'), published: true });
+    expect(fs.readFileSync(path.join(scratch.dir, 'other.txt'), 'utf8')).toBe('x\n');
+    expect(fs.readFileSync(scratch.out, 'utf8')).toBe('');
   });
 });
 
@@ -180,11 +163,11 @@ describe('--atomic-redirects refused with 125 when nothing qualifies, before any
     ],
   ])('%j', async (text, message) => {
     const result = await runCli(['--no-facts', '--atomic-redirects', '-c', `touch ran; ${text}`], {
-      cwd: dir,
+      cwd: scratch.dir,
     });
     expect(result.code).toBe(125);
     expect(result.stderr.split('\n')[0]).toMatch(message);
-    expectUntouched();
+    scratch.expectUntouched();
   });
 
   it('for argv, a spec, --fallback bash and --output', async () => {
@@ -200,10 +183,10 @@ describe('--atomic-redirects refused with 125 when nothing qualifies, before any
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(['--no-facts', '--atomic-redirects', ...args], { cwd: dir });
+      const result = await runCli(['--no-facts', '--atomic-redirects', ...args], { cwd: scratch.dir });
       expect(result.code).toBe(125);
       expect(result.stderr.split('\n')[0]).toMatch(message);
-      expectUntouched();
+      scratch.expectUntouched();
     }
   });
 });

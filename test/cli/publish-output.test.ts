@@ -1,36 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
-import { BIN, type CliResult, FIXTURES, runCli, runJson, waitFor } from '../helpers/index.js';
+import { BIN, type CliResult, FIXTURES, outputScratch, runCli, runJson, waitFor } from '../helpers/index.js';
 
 const PRODUCE = path.join(FIXTURES, 'output', 'produce-then-wait.sh');
 const SLOW_CHECKER = path.join(FIXTURES, 'output', 'slow-checker.sh');
-let dir = '';
-let out = '';
-// Where fixtures say "I have started": outside the output directory, which must end up clean.
-let signals = '';
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-publish-'));
-  signals = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-publish-signals-'));
-  out = path.join(dir, 'out.txt');
-  fs.writeFileSync(out, 'old content\n');
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(signals, { recursive: true, force: true });
-});
-
-const listing = () => fs.readdirSync(dir).sort();
-
-function expectUntouched(): void {
-  expect(fs.readFileSync(out, 'utf8')).toBe('old content\n');
-  expect(listing()).toEqual(['out.txt']);
-}
+const scratch = outputScratch('safe-run-publish');
 
 // safe-run under a chosen umask, as a shell would start it.
 function runUnderUmask(mask: string, args: string[]): Promise<CliResult> {
@@ -39,7 +17,7 @@ function runUnderUmask(mask: string, args: string[]): Promise<CliResult> {
       '/bin/sh',
       ['-c', `umask ${mask} && exec "$@"`, 'sh', process.execPath, BIN, ...args],
       {
-        cwd: dir,
+        cwd: scratch.dir,
         env: { ...process.env, NO_COLOR: '1', SAFE_RUN_FACTS: undefined },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -66,7 +44,7 @@ function runUnderUmask(mask: string, args: string[]): Promise<CliResult> {
 // Starts safe-run in the background, for tests that signal it mid-run.
 function startCli(args: string[]): { pid: number; done: Promise<{ code: number | null; stdout: string }> } {
   const child = spawn(process.execPath, [BIN, '--no-facts', ...args], {
-    cwd: dir,
+    cwd: scratch.dir,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,58 +64,61 @@ function startCli(args: string[]): { pid: number; done: Promise<{ code: number |
 describe('--output FILE is replaced only by a product that passed', () => {
   it('holds exactly the bytes of a few MiB of binary output, with the mode a new file gets', async () => {
     const data = randomBytes(3 * 1024 * 1024 + 17);
-    fs.writeFileSync(path.join(signals, 'data.bin'), data);
-    fs.rmSync(out);
+    fs.writeFileSync(path.join(scratch.signals, 'data.bin'), data);
+    fs.rmSync(scratch.out);
     const result = await runUnderUmask('027', [
       '--no-facts',
       '--output',
-      out,
+      scratch.out,
       '-c',
-      `cat ${path.join(signals, 'data.bin')} | cat`,
+      `cat ${path.join(scratch.signals, 'data.bin')} | cat`,
     ]);
     expect(result.code).toBe(0);
-    expect(fs.readFileSync(out).equals(data)).toBe(true);
-    expect(fs.statSync(out).mode & 0o777).toBe(0o640);
-    expect(listing()).toEqual(['out.txt']);
+    expect(fs.readFileSync(scratch.out).equals(data)).toBe(true);
+    expect(fs.statSync(scratch.out).mode & 0o777).toBe(0o640);
+    expect(scratch.listing()).toEqual(['out.txt']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^output .*out\.txt: published \(3\.0 MiB\)/m);
   });
 
   it('keeps the permission bits of an existing FILE (0600 stays 0600)', async () => {
-    fs.chmodSync(out, 0o600);
-    const result = await runUnderUmask('022', ['--no-facts', '--output', out, '--', 'echo', 'new']);
+    fs.chmodSync(scratch.out, 0o600);
+    const result = await runUnderUmask('022', ['--no-facts', '--output', scratch.out, '--', 'echo', 'new']);
     expect(result.code).toBe(0);
-    expect(fs.readFileSync(out, 'utf8')).toBe('new\n');
-    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(scratch.out, 'utf8')).toBe('new\n');
+    expect(fs.statSync(scratch.out).mode & 0o777).toBe(0o600);
   });
 
   it('a failing stage leaves FILE untouched and no staged file behind', async () => {
-    const { result, report } = await runJson(['--output', out, '-c', `sh -c "echo partial; exit 3" | cat`], {
-      cwd: dir,
-    });
+    const { result, report } = await runJson(
+      ['--output', scratch.out, '-c', `sh -c "echo partial; exit 3" | cat`],
+      {
+        cwd: scratch.dir,
+      },
+    );
     expect(result.code).toBe(3);
-    expectUntouched();
-    expect(report.output).toMatchObject({ file: out, published: false, kept: null, bytes: 8 });
+    scratch.expectUntouched();
+    expect(report.output).toMatchObject({ file: scratch.out, published: false, kept: null, bytes: 8 });
     expect(report.output!.reason).toMatch(/the run did not succeed/);
   });
 
   it('a timeout leaves FILE untouched', async () => {
     const { result, report } = await runJson(
-      ['--output', out, '--timeout', '300ms', '--', PRODUCE, path.join(signals, 'started')],
-      { cwd: dir },
+      ['--output', scratch.out, '--timeout', '300ms', '--', PRODUCE, path.join(scratch.signals, 'started')],
+      { cwd: scratch.dir },
     );
     expect(result.code).toBe(124);
-    expectUntouched();
+    scratch.expectUntouched();
     expect(report.output?.published).toBe(false);
   });
 
   it('a failed check fails the run with its own line and leaves FILE untouched', async () => {
     const { result, report } = await runJson(
-      ['--output', out, '--expect', 'nonempty', '--expect', 'lines>=3', '-c', 'printf "a\\nb"'],
-      { cwd: dir },
+      ['--output', scratch.out, '--expect', 'nonempty', '--expect', 'lines>=3', '-c', 'printf "a\\nb"'],
+      { cwd: scratch.dir },
     );
     expect(result.code).toBe(1);
-    expectUntouched();
+    scratch.expectUntouched();
     expect(report.checks).toEqual([
       { check: 'nonempty', status: 'passed', detail: '3 B', durationMs: expect.any(Number) },
       {
@@ -149,70 +130,79 @@ describe('--output FILE is replaced only by a product that passed', () => {
     ]);
     expect(report.verdict).toMatchObject({ ok: false, exitCode: 1, blamedStage: null });
     expect(report.verdict.reason).toMatch(/^check lines>=3 failed/);
-    const table = await runCli(['--no-facts', '--output', out, '--expect', 'json', '--', 'echo', '{bad'], {
-      cwd: dir,
-    });
+    const table = await runCli(
+      ['--no-facts', '--output', scratch.out, '--expect', 'json', '--', 'echo', '{bad'],
+      {
+        cwd: scratch.dir,
+      },
+    );
     expect(table.code).toBe(1);
     expect(table.stderr).toMatch(/^check json: failed, not JSON: /m);
-    expectUntouched();
+    scratch.expectUntouched();
   });
 
   it('--keep-partial keeps what was produced as FILE.partial', async () => {
     const { result, report } = await runJson(
-      ['--output', out, '--keep-partial', '--expect', 'json', '--', 'echo', 'not json'],
-      { cwd: dir },
+      ['--output', scratch.out, '--keep-partial', '--expect', 'json', '--', 'echo', 'not json'],
+      { cwd: scratch.dir },
     );
     expect(result.code).toBe(1);
-    expect(fs.readFileSync(out, 'utf8')).toBe('old content\n');
-    expect(fs.readFileSync(`${out}.partial`, 'utf8')).toBe('not json\n');
-    expect(listing()).toEqual(['out.txt', 'out.txt.partial']);
-    expect(report.output?.kept).toBe(`${out}.partial`);
+    expect(fs.readFileSync(scratch.out, 'utf8')).toBe('old content\n');
+    expect(fs.readFileSync(`${scratch.out}.partial`, 'utf8')).toBe('not json\n');
+    expect(scratch.listing()).toEqual(['out.txt', 'out.txt.partial']);
+    expect(report.output?.kept).toBe(`${scratch.out}.partial`);
   });
 
   it('SIGINT during the run leaves FILE untouched and removes the staged file', async () => {
-    const started = path.join(signals, 'started');
-    const run = startCli(['--json', '--output', out, '--', PRODUCE, started]);
+    const started = path.join(scratch.signals, 'started');
+    const run = startCli(['--json', '--output', scratch.out, '--', PRODUCE, started]);
     await waitFor('the stage to start', () => fs.existsSync(started), 20_000);
     process.kill(run.pid, 'SIGINT');
     const { code, stdout } = await run.done;
     expect(code).toBe(130);
-    expectUntouched();
+    scratch.expectUntouched();
     const report = JSON.parse(stdout) as Report;
     expect(report.output).toMatchObject({ published: false, bytes: 16 });
   });
 
   it('SIGKILL of safe-run during the run: the watchdog removes the staged file', async () => {
-    const started = path.join(signals, 'started');
-    const run = startCli(['--output', out, '--', PRODUCE, started]);
+    const started = path.join(scratch.signals, 'started');
+    const run = startCli(['--output', scratch.out, '--', PRODUCE, started]);
     await waitFor('the stage to start', () => fs.existsSync(started), 20_000);
-    expect(listing().some((name) => name.endsWith('.staged'))).toBe(true);
+    expect(scratch.listing().some((name) => name.endsWith('.staged'))).toBe(true);
     process.kill(run.pid, 'SIGKILL');
     expect((await run.done).code).toBe(null);
-    await waitFor('the staged file to be removed', () => listing().length === 1, 20_000);
-    expectUntouched();
+    await waitFor('the staged file to be removed', () => scratch.listing().length === 1, 20_000);
+    scratch.expectUntouched();
   });
 });
 
 describe('--expect-cmd', () => {
   it('a checker gets the staged file in place of {} and its exit status decides', async () => {
-    const pass = await runJson(['--output', out, '--expect-cmd', 'grep -q hello {}', '--', 'echo', 'hello'], {
-      cwd: dir,
-    });
+    const pass = await runJson(
+      ['--output', scratch.out, '--expect-cmd', 'grep -q hello {}', '--', 'echo', 'hello'],
+      {
+        cwd: scratch.dir,
+      },
+    );
     expect(pass.result.code).toBe(0);
-    expect(fs.readFileSync(out, 'utf8')).toBe('hello\n');
+    expect(fs.readFileSync(scratch.out, 'utf8')).toBe('hello\n');
     expect(pass.report.checks).toMatchObject([{ check: 'cmd: grep -q hello {}', status: 'passed' }]);
-    const fail = await runJson(['--output', out, '--expect-cmd', 'grep -q absent', '--', 'echo', 'other'], {
-      cwd: dir,
-    });
+    const fail = await runJson(
+      ['--output', scratch.out, '--expect-cmd', 'grep -q absent', '--', 'echo', 'other'],
+      {
+        cwd: scratch.dir,
+      },
+    );
     expect(fail.result.code).toBe(1);
     expect(fail.report.checks).toMatchObject([{ status: 'failed', detail: 'the checker exited 1' }]);
-    expect(fs.readFileSync(out, 'utf8')).toBe('hello\n');
+    expect(fs.readFileSync(scratch.out, 'utf8')).toBe('hello\n');
   });
 
   it("masks secrets in a checker's quoted last line", async () => {
     const { report, result } = await runJson(
-      ['--output', out, '--expect-cmd', "sh -c 'echo token=$API_TOKEN; exit 1'", '--', 'echo', 'x'],
-      { cwd: dir, env: { API_TOKEN: 'not-for-your-eyes-4711' } },
+      ['--output', scratch.out, '--expect-cmd', "sh -c 'echo token=$API_TOKEN; exit 1'", '--', 'echo', 'x'],
+      { cwd: scratch.dir, env: { API_TOKEN: 'not-for-your-eyes-4711' } },
     );
     expect(result.code).toBe(1);
     expect(report.checks[0]!.detail).toBe('the checker exited 1; its last line: "token=***"');
@@ -220,22 +210,32 @@ describe('--expect-cmd', () => {
   });
 
   it('a checker that does not finish is stopped by what is left of --timeout', async () => {
-    const started = path.join(signals, 'checker');
+    const started = path.join(scratch.signals, 'checker');
     const { result, report } = await runJson(
-      ['--output', out, '--timeout', '3s', '--expect-cmd', `${SLOW_CHECKER} ${started}`, '--', 'echo', 'x'],
-      { cwd: dir },
+      [
+        '--output',
+        scratch.out,
+        '--timeout',
+        '3s',
+        '--expect-cmd',
+        `${SLOW_CHECKER} ${started}`,
+        '--',
+        'echo',
+        'x',
+      ],
+      { cwd: scratch.dir },
     );
     expect(result.code).toBe(1);
     expect(report.checks[0]!.detail).toMatch(/^the checker was stopped by its time limit/);
-    expectUntouched();
+    scratch.expectUntouched();
   });
 
   it('SIGINT while a checker runs stops it, and FILE is untouched', async () => {
-    const started = path.join(signals, 'checker');
+    const started = path.join(scratch.signals, 'checker');
     const run = startCli([
       '--json',
       '--output',
-      out,
+      scratch.out,
       '--expect-cmd',
       `${SLOW_CHECKER} ${started}`,
       '--',
@@ -246,7 +246,7 @@ describe('--expect-cmd', () => {
     process.kill(run.pid, 'SIGINT');
     const { code, stdout } = await run.done;
     expect(code).toBe(130);
-    expectUntouched();
+    scratch.expectUntouched();
     const report = JSON.parse(stdout) as Report;
     expect(report.verdict.reason).toMatch(/stopped by SIGINT during the checks/);
   });
@@ -267,10 +267,10 @@ describe('refused before anything starts', () => {
     [['--output', 'o', '--expect-cmd', 'a | b', '--', 'true'], /one command, not a pipeline/],
     [['--output', 'o', '--live-stdout', 'capped', '--', 'true'], /--output takes the product whole/],
   ])('%j', async (args, message) => {
-    const result = await runCli(['--no-facts', ...args], { cwd: dir });
+    const result = await runCli(['--no-facts', ...args], { cwd: scratch.dir });
     expect(result.code).toBe(125);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expectUntouched();
+    scratch.expectUntouched();
   });
 });

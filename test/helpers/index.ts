@@ -1,6 +1,7 @@
 // The one module tests import their helpers from; each file behind it holds one concern.
 export * from './cli.js';
 export * from './json-schema.js';
+export * from './output-scratch.js';
 export * from './pipeline-plan.js';
 export * from './poll.js';
 export * from './processes.js';
