@@ -1,17 +1,20 @@
-// Bundles the CLI and the library into dist/ (one file each, plus lazily loaded chunks for spec files
-// and subcommands), so start-up loads only what a run uses.
+// Builds dist/: the library (dist/index.js, an ES module with lazily loaded chunks, and its .d.ts
+// files) and the command line (dist/cli/, CommonJS bundles and the V8 code cache of the one every
+// run loads; scripts/build-cli.mjs says why).
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildCli } from './build-cli.mjs';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const dist = new URL('../dist', import.meta.url);
 const next = new URL(`../dist.${process.pid}.tmp`, import.meta.url);
 
 await build({
-  entryPoints: { cli: 'src/cli/run-process.ts', index: 'src/index.ts' },
+  entryPoints: { index: 'src/index.ts' },
   outdir: next.pathname,
   bundle: true,
   splitting: true,
@@ -27,6 +30,7 @@ await build({
     js: "import { createRequire as __safeRunRequire } from 'node:module'; const require = __safeRunRequire(import.meta.url);",
   },
 });
+await buildCli(root, `${next.pathname}/cli`, version);
 
 // The library's declarations (package.json "types"): tsc emits them incrementally into a cache, so a
 // build where no source changed pays about a second for them instead of a full type check.
@@ -50,3 +54,11 @@ cpSync(`${cache}out`, `${next.pathname}/types`, { recursive: true });
 // Swap the new build in whole, so a run that starts meanwhile sees the old build or the new one.
 rmSync(dist, { recursive: true, force: true });
 renameSync(next, dist);
+
+// The code cache, made in place: V8 keeps the file name the cache was made under for stack traces.
+// It is made by a plain `node` (no NODE_OPTIONS), as bin/safe-run is usually started.
+const plainEnv = { ...process.env, NODE_OPTIONS: '' };
+const codeCache = fileURLToPath(new URL('code-cache.mjs', import.meta.url));
+const cliDir = fileURLToPath(new URL('../dist/cli', import.meta.url));
+execFileSync(process.execPath, [codeCache, cliDir], { stdio: 'inherit', env: plainEnv });
+execFileSync(process.execPath, [codeCache, '--check', cliDir], { stdio: 'inherit', env: plainEnv });

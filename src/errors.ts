@@ -1,3 +1,16 @@
+// The command line is several bundles, each with its own copy of these classes (scripts/build-cli.mjs),
+// so an error is recognised by a brand that every copy shares, never by `instanceof`.
+// A subclass brands itself again after its parent's constructor, so the brand is rewritable.
+const BRAND = Symbol.for('safe-run.error-kind');
+
+export function brandError(error: Error, kind: string): void {
+  Object.defineProperty(error, BRAND, { value: kind, enumerable: false, writable: true, configurable: true });
+}
+
+export function isBranded(value: unknown, kind: string): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === kind;
+}
+
 // Problems with the request itself (bad flag, refused syntax, invalid spec). They are raised before
 // anything starts and become exit 125 in exactly one place, the CLI's exit path. Everything that
 // happens to a stage is data in its result, never one of these.
@@ -11,11 +24,13 @@ export class RequestError extends Error {
     this.name = 'RequestError';
     this.code = code;
     this.column = column;
+    brandError(this, 'request');
   }
 }
 
+// A RequestError or any error made from one (a Refusal of -c text).
 export function isRequestError(value: unknown): value is RequestError {
-  return value instanceof RequestError;
+  return isBranded(value, 'request') || isBranded(value, 'refusal');
 }
 
 // safe-run was told to stop (SIGINT, SIGTERM, SIGHUP) while it waited for something before any stage
@@ -27,5 +42,10 @@ export class StoppedError extends Error {
     super(message);
     this.name = 'StoppedError';
     this.exitCode = exitCode;
+    brandError(this, 'stopped');
   }
+}
+
+export function isStoppedError(value: unknown): value is StoppedError {
+  return isBranded(value, 'stopped');
 }

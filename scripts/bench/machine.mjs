@@ -37,7 +37,7 @@ export function describeBuild(bin, repoRoot, snapshotted) {
   }
   const parts = [`safe-run ${version.stdout.trim()}`];
   if (snapshotted) {
-    const built = fs.statSync(path.join(repoRoot, 'dist', 'cli.js')).mtime.toISOString();
+    const built = fs.statSync(path.join(repoRoot, 'dist', 'cli', 'main.cjs')).mtime.toISOString();
     const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' });
     parts.push(`dist/ built ${built}`);
     if (head.status === 0) parts.push(`checkout at ${head.stdout.trim()} (plus any uncommitted changes)`);

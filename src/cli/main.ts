@@ -1,5 +1,5 @@
 import type { RunHandle } from '../engine/run-pipeline.js';
-import { isRequestError, RequestError, StoppedError } from '../errors.js';
+import { isRequestError, isStoppedError, RequestError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
@@ -182,7 +182,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     } as const;
     return await execute(plan, choice, ci, delivery, io);
   } catch (error) {
-    if (error instanceof StoppedError) {
+    if (isStoppedError(error)) {
       io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);
       return { code: error.exitCode, hurry: true };
     }

@@ -26,6 +26,31 @@ export function preflightStage(spec: StageSpec, env: Record<string, string>, cwd
   return { resolution, error: { code, message, exitCode, during: 'preflight' } };
 }
 
+// Stages that name the same program from the same directory with the same PATH and HOME (all that
+// resolving reads besides the files) share one check: `cat | cat | ... | cat` reads each file once.
+export function preflightMemo(): (
+  spec: StageSpec,
+  env: Record<string, string>,
+  cwd: string,
+) => StagePreflight {
+  const seen = new Map<string, StagePreflight>();
+  return (spec, env, cwd) => {
+    const key = JSON.stringify([
+      (spec.launch ?? spec.argv)[0],
+      spec.cwd ?? null,
+      cwd,
+      env.PATH ?? null,
+      env.HOME ?? null,
+    ]);
+    let found = seen.get(key);
+    if (found === undefined) {
+      found = preflightStage(spec, env, cwd);
+      seen.set(key, found);
+    }
+    return found;
+  };
+}
+
 function isDirectory(dir: string): boolean {
   try {
     return fs.statSync(dir).isDirectory();

@@ -1,6 +1,6 @@
 import { planSecrets } from '../capture/mask.js';
 import type { Plan, StageError, StageSpec } from '../types.js';
-import { preflightStage } from './preflight.js';
+import { preflightMemo } from './preflight.js';
 import type { Resolution } from './resolve/resolve-program.js';
 import { stageEnvironment } from './stage-env.js';
 import { workingDirectory } from './working-directory.js';
@@ -35,10 +35,11 @@ export interface ResolvedPlan {
 // never leaves half a pipeline's side effects behind. Starts, opens and writes nothing: a run and a
 // dry run both begin here. `marker` is the run's marker value, set in every stage's environment.
 export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
+  const preflight = preflightMemo();
   const stages = plan.stages.map((spec, i): ResolvedStage => {
     const env = stageEnvironment(spec, marker, plan.env);
     const cwd = spec.cwd ?? workingDirectory();
-    return { index: i + 1, spec, cwd, env, ...preflightStage(spec, env, cwd) };
+    return { index: i + 1, spec, cwd, env, ...preflight(spec, env, cwd) };
   });
   const merged: Record<string, string> = Object.assign({}, ...stages.map((stage) => stage.env));
   const warnings = plan.settings.mask

@@ -1,4 +1,4 @@
-import { RequestError } from '../errors.js';
+import { brandError, isBranded, RequestError } from '../errors.js';
 
 // Advice that keeps the meaning: bash runs the text, still supervised, or a spec file says it plainly.
 export const WAY_OUT =
@@ -25,11 +25,12 @@ export class Refusal extends RequestError {
   constructor(code: string, construct: string, column: number, message: string) {
     super(code, message, column);
     this.construct = escapeText(construct);
+    brandError(this, 'refusal');
   }
 }
 
 export function isRefusal(value: unknown): value is Refusal {
-  return value instanceof Refusal;
+  return isBranded(value, 'refusal');
 }
 
 // Refuses a construct bash would interpret differently from anything safe-run can do exactly.

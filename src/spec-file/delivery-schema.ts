@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contractFor, knownTools } from '../contracts/explain-exit.js';
-import { RequestError } from '../errors.js';
+import { isRequestError } from '../errors.js';
 import { EXPECT_FORMS, parseExpectation } from '../inputs/read-expectation.js';
 import { booleanSchema, enumSchema, expected, quote, textSchema } from './value-schemas.js';
 
@@ -14,7 +14,7 @@ export function expectationSchema() {
         parseExpectation(text, 'expect');
         return true;
       } catch (error) {
-        if (error instanceof RequestError) return false;
+        if (isRequestError(error)) return false;
         throw error;
       }
     },

@@ -1,5 +1,5 @@
 import { type CST, Parser, parseDocument, type YAMLError } from 'yaml';
-import { RequestError } from '../errors.js';
+import { isRequestError } from '../errors.js';
 import { type SpecProblem, specError } from './format-problems.js';
 
 export type SpecFormat = 'yaml' | 'json';
@@ -37,7 +37,7 @@ function parseYaml(text: string, label: string): unknown {
     if (problems.length > 0) throw specError('spec.syntax', label, problems);
     return document.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    if (error instanceof RequestError) throw error;
+    if (isRequestError(error)) throw error;
     // The parser itself gave up (an unresolved alias, too many aliases, nesting too deep).
     throw specError('spec.syntax', label, [{ path: [], message: firstLine(error) }]);
   }

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { RequestError } from '../errors.js';
+import { isRequestError } from '../errors.js';
 import { MAX_TEXT_BYTES, textTooLarge } from '../inputs/limits.js';
 import { specError } from './format-problems.js';
 import type { SpecFormat } from './parse-text.js';
@@ -47,7 +47,7 @@ function readWith(read: () => string, label: string): string {
   try {
     return read();
   } catch (error) {
-    if (error instanceof RequestError) throw error;
+    if (isRequestError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const [errorCode, message] = READ_ERRORS[code] ?? [
       'spec.unreadable',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RequestError } from '../errors.js';
+import { isRequestError } from '../errors.js';
 import { parseInline } from '../inputs/inline-grammar.js';
 import { argvSchema, expected, quote, textSchema } from './value-schemas.js';
 
@@ -29,7 +29,7 @@ export function runSchema() {
               : `${quote(run)} names no command`,
         });
       } catch (error) {
-        if (!(error instanceof RequestError)) throw error;
+        if (!isRequestError(error)) throw error;
         ctx.issues.push({ code: 'custom', input: run, message: inSpecTerms(error.message) });
       }
       return z.NEVER;

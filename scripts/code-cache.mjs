@@ -1,0 +1,52 @@
+// Writes V8's code cache for dist/cli/main.cjs (read by bin/load-cli.cjs): the bundle is loaded
+// exactly as bin/safe-run loads it, a few ordinary runs go through it in this process, and the
+// cache is taken after them, so it holds the functions those runs compiled, not only the top level.
+// Run by scripts/build.mjs in a child with no NODE_OPTIONS: V8 rejects a cache made under other flags.
+// usage: node scripts/code-cache.mjs DIR           (DIR holds main.cjs) writes the cache
+//        node scripts/code-cache.mjs --check DIR   exits 1 if V8 rejects it (a fresh process: V8's
+//                                                  in-process compilation cache would hide that)
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+
+const require = createRequire(import.meta.url);
+const { loadCli } = require('../bin/load-cli.cjs');
+
+// What agents and CI jobs run most: a quiet argv run, and a -c pipeline reported as a table.
+const WORKLOADS = [
+  ['-q', '--', 'true'],
+  ['-c', 'printf x | wc -c'],
+];
+
+const sink = () =>
+  new Writable({
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
+
+async function writeCache(main, cache) {
+  fs.rmSync(cache, { force: true });
+  const { cli, script } = loadCli(main, cache);
+  for (const args of WORKLOADS) {
+    const { code } = await cli.main(args, { stdout: sink(), stderr: sink(), env: process.env, raw: null });
+    if (code !== 0) throw new Error(`code cache: safe-run ${args.join(' ')} ended with ${code}`);
+  }
+  // Whole or not at all: a run that starts meanwhile finds no cache, or this one.
+  const partial = `${cache}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, script.createCachedData());
+  fs.renameSync(partial, cache);
+}
+
+const check = process.argv[2] === '--check';
+const main = path.join(path.resolve(process.argv[check ? 3 : 2]), 'main.cjs');
+if (check) {
+  const { script } = loadCli(main);
+  if (script.cachedDataRejected !== false) {
+    process.stderr.write(`code cache: V8 rejected ${main}.cache (or it is missing)\n`);
+    process.exitCode = 1;
+  }
+} else {
+  await writeCache(main, `${main}.cache`);
+}
