@@ -27,7 +27,6 @@ const KNOWN_DEBT: Debt = {
     'src/shell/plan-step.ts:planStep',
     'src/shell/run-shell.ts:startShellRun',
     'src/shell/run-shell.ts:startShellRun > result()',
-    'src/teardown/watchdog.ts:startWatchdog',
   ],
 };
 
