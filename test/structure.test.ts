@@ -24,7 +24,6 @@ const KNOWN_DEBT: Debt = {
   ],
   longFiles: [],
   longFunctions: [
-    'src/shell/plan-step.ts:planStep',
     'src/shell/run-shell.ts:startShellRun',
     'src/shell/run-shell.ts:startShellRun > result()',
   ],
