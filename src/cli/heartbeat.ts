@@ -3,7 +3,8 @@ import type { StageProgress } from '../engine/progress.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { commandText } from '../reporters/ci/command-text.js';
-import { describeBlocked, findProcesses } from '../teardown/proc-scan.js';
+import { describeBlocked } from '../teardown/proc-blocked.js';
+import { findProcesses } from '../teardown/proc-scan.js';
 
 const STATES: Record<string, string> = {
   R: 'running on a CPU',

@@ -2,7 +2,7 @@ import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
-import { hasProc } from '../teardown/proc-scan.js';
+import { hasProc } from '../teardown/proc-read.js';
 import { groupExists } from '../teardown/stage-teardown.js';
 import { startWatchdog, type Watchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';

@@ -1,25 +1,16 @@
-import fs from 'node:fs';
 import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
-import { snapshotRun, viewStage } from '../hang/run-snapshot.js';
+import { snapshotRun } from '../hang/run-snapshot.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
-import { findProcesses } from '../teardown/proc-scan.js';
-import {
-  dealWithLeftovers,
-  findHolders,
-  groupExists,
-  signalEscaped,
-  signalGroup,
-} from '../teardown/stage-teardown.js';
+import { dealWithLeftovers, findHolders, signalEscaped } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
-import { HeldStages } from './held-stages.js';
+import { IdleClock } from './idle-clock.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
-
-type StopReason = 'timeout' | 'limit' | 'cancelled';
+import { type StopContext, type StopReason, stopStage } from './stop-stage.js';
 
 // Watches a running pipeline: time limits, output limits, fail-fast, signals to safe-run, and the
 // drain of pipes after a leader exits. It only ever signals process groups and marked processes.
@@ -30,20 +21,29 @@ export class Supervisor implements DrainWatcher {
   private readonly marker: Marker;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly t0 = performance.now();
-  private lastActivity = performance.now();
-  private lastIoTotal = -1;
-  private idleFired = false;
-  private held: HeldStages | null = null;
+  private readonly idle = new IdleClock();
   private interrupted: NodeJS.Signals | null = null;
   private timeLimit: string | null = null;
   private readonly leftovers = new LeftoverLog();
   // Stage groups sent their first signal, so that the last sweep does not send it again.
   private readonly termedGroups = new Set<number>();
+  // What stopping a stage needs of this run (stop-stage.ts), made once.
+  private readonly stopContext: StopContext;
 
   constructor(settings: Settings, runs: readonly StageRun[], marker: Marker) {
     this.settings = settings;
     this.runs = runs;
     this.marker = marker;
+    const { leftovers, t0, termedGroups } = this;
+    this.stopContext = {
+      settings,
+      marker,
+      leftovers,
+      t0,
+      termedGroups,
+      after: (ms, action) => this.after(ms, action),
+      snapshot: () => this.snapshot(),
+    };
   }
 
   start(): void {
@@ -86,7 +86,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   noteActivity(run?: StageRun, chunk?: Buffer): void {
-    this.lastActivity = performance.now();
+    this.idle.note();
     if (run && chunk && this.settings.promptWaitMs !== null) run.prompt.push(chunk);
   }
 
@@ -177,9 +177,7 @@ export class Supervisor implements DrainWatcher {
     return this.leftovers.list();
   }
 
-  // Stops one stage: its leader if it still runs, and whatever is left in its process group (a leader
-  // that exited may have left children holding its pipes). SIGCONT follows the signal so a stopped
-  // process can act on it; SIGKILL follows after kill-after for whatever remains, and those are listed.
+  // One stage, with the signal sequence of stop-stage.ts; `hang` is the snapshot of a stop of them all.
   private stop(
     run: StageRun,
     reason: StopReason,
@@ -187,46 +185,7 @@ export class Supervisor implements DrainWatcher {
     why: string,
     hang?: HangReport,
   ): void {
-    if (run.pid === null) return;
-    const pgid = run.pid;
-    if (!run.running && !groupExists(pgid) && !run.streamsOpen) return;
-    // A leader that already exited (not yet reaped) was not stopped: its own exit status stands.
-    const seen =
-      run.running && run.stoppedAs === null ? viewStage(hang ?? this.snapshot(), run.index, pgid) : null;
-    if (seen && !seen.exited) {
-      run.stoppedAs = reason;
-      const afterMs = Math.round(performance.now() - this.t0);
-      run.stopDetail = { reason: why, afterMs, signals: [], ...seen.detail };
-    }
-    run.requestStop();
-    if (run.running) run.stopDetail?.signals.push(signal);
-    else this.noteOutlivers(run, `outlived its stage; sent ${signal} (${why})`);
-    signalGroup(pgid, signal);
-    this.termedGroups.add(pgid);
-    if (signal !== 'SIGKILL') signalGroup(pgid, 'SIGCONT');
-    this.after(this.settings.killAfterMs, () => {
-      const remaining = findProcesses({ pgids: [pgid], window: this.marker.window });
-      if (remaining.length === 0) return;
-      if (run.running) run.stopDetail?.signals.push('SIGKILL');
-      this.noteOutlivers(
-        run,
-        `still running ${formatDuration(this.settings.killAfterMs)} after ${signal}; killed with SIGKILL`,
-        remaining,
-      );
-      signalGroup(pgid, 'SIGKILL');
-    });
-  }
-
-  // Members of a stage's group other than its leader are leftovers once the leader is gone or they
-  // needed SIGKILL: list them, or add to what is already said about them.
-  private noteOutlivers(
-    run: StageRun,
-    how: string,
-    members = findProcesses({ pgids: [run.pid!], window: this.marker.window }),
-  ): void {
-    for (const info of members) {
-      if (info.pid !== run.pid) this.leftovers.tell(info, run.spec.name, how);
-    }
+    stopStage(run, { reason, signal, why }, this.stopContext, hang);
   }
 
   // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
@@ -251,33 +210,9 @@ export class Supervisor implements DrainWatcher {
     this.timers.add(timer);
   }
 
-  // Bytes through the pipes between stages never pass through safe-run, so activity also counts as
-  // any change in the stages' read/write counters (/proc/PID/io on Linux).
   private checkIdle(idleMs: number): void {
-    let total = 0;
-    for (const run of this.runs) {
-      if (run.running) total += ioCounter(run.pid!);
-    }
-    if (total !== this.lastIoTotal) {
-      if (this.lastIoTotal !== -1) this.noteActivity();
-      this.lastIoTotal = total;
-    }
-    this.held ??= new HeldStages(idleMs, this.warnings);
-    if (this.held.check(this.runs, performance.now())) this.noteActivity();
-    if (!this.idleFired && performance.now() - this.lastActivity >= idleMs) {
-      this.idleFired = true;
+    if (this.idle.idleNow(this.runs, idleMs, this.warnings)) {
       this.stopAll('timeout', `the idle timeout (${formatDuration(idleMs)} without output)`);
     }
-  }
-}
-
-function ioCounter(pid: number): number {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
-    const read = /rchar:\s*(\d+)/.exec(text);
-    const written = /wchar:\s*(\d+)/.exec(text);
-    return Number(read?.[1] ?? 0) + Number(written?.[1] ?? 0);
-  } catch {
-    return 0;
   }
 }

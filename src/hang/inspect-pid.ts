@@ -1,4 +1,4 @@
-import { hasProc } from '../teardown/proc-scan.js';
+import { hasProc } from '../teardown/proc-read.js';
 import { buildHangReport, type HangReport } from './hang-report.js';
 import { maskHangReport } from './mask-hang.js';
 import { findTree, readLinks, readTree } from './read-tree.js';

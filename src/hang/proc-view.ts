@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
-import { readProcess, readText } from '../teardown/proc-scan.js';
+import { readProcess, readText } from '../teardown/proc-read.js';
 import { type DecodedCall, decodeSyscall } from './syscalls.js';
 
 export type FdKind = 'pipe' | 'fifo' | 'file' | 'terminal' | 'socket' | 'other';

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import type { Marker } from '../teardown/marker.js';
-import { findProcesses, listPids, type ProcInfo, readText } from '../teardown/proc-scan.js';
+import { listPids, type ProcInfo, readText } from '../teardown/proc-read.js';
+import { findProcesses } from '../teardown/proc-scan.js';
 import type { MemberView, TreeData } from './analyze.js';
 import { type ProcView, readProcView } from './proc-view.js';
 

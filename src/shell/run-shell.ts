@@ -31,91 +31,141 @@ export function startShellRun(
   settings: Settings,
   io: RunIO = {},
 ): ShellRunHandle {
-  const startedAt = new Date();
-  const t0 = performance.now();
-  let cancelled: NodeJS.Signals | null = null;
-  let current: RunHandle | null = null;
-  const result = (async () => {
-    let state = initial;
-    const outcomes: StepOutcome[] = [];
-    let stoppedBefore: Verdict | null = null;
-    let halted = false;
-    let written = 0;
-    for (const item of shell.script.items) {
-      const first = written;
-      written += item.pipeline.commands.length;
-      const skip = (): void => {
-        outcomes.push({ item, report: null, cwd: state.cwd, builtins: [], expansions: [] });
-      };
-      if (halted || stoppedBefore || cancelled || !shouldRun(item.connector, state.status)) {
-        skip();
-        continue;
-      }
-      const left = settings.timeoutMs === null ? null : settings.timeoutMs - (performance.now() - t0);
-      if (left !== null && left <= 0) {
-        stoppedBefore = {
-          ok: false,
-          exitCode: 124,
-          blamedStage: null,
-          reason: `the pipeline timeout fired before step ${outcomes.length + 1} could start`,
-        };
-        skip();
-        continue;
-      }
-      const cwd = state.cwd;
-      const planned = await planStep(item.pipeline, state, execsDirectly(item, shell.script.items));
-      let report: Report;
-      if (planned.assigns) {
-        state = applyAssignments(planned, state);
-        const argv =
-          item.pipeline.commands[0]!.words.length > 0
-            ? ['export', ...planned.assigns.map((a) => a.name)]
-            : planned.assigns.map((a) => `${a.name}=`);
-        report = stateStepReport(argv, argv[0] === 'export' ? 'export' : 'assignment', settings, new Date());
-        outcomes.push({ item, report, cwd, builtins: ['shell state'], expansions: planned.expansions });
-        continue;
-      }
-      planned.stages.forEach((stage, c) => {
-        stage.okCodes = shell.okCodes[first + c] ?? stage.okCodes;
-      });
-      const plan = {
-        source: 'inline' as const,
-        stages: planned.stages,
-        settings: { ...settings, timeoutMs: left === null ? null : Math.max(1, Math.round(left)) },
-        env: childEnvironment(state),
-        startEach: true,
-      };
-      current = startRun(plan, io);
-      if (cancelled) current.cancel(cancelled);
-      report = await current.report;
-      current = null;
-      state = { ...afterCd(planned, state, report), status: bashStepStatus(report, settings.policy) };
-      const builtins = planned.kinds.map((kind) => (kind ? BUILTIN_LABEL[kind] : null));
-      outcomes.push({ item, report, cwd, builtins, expansions: planned.expansions });
-      // The time limit ran out during this step: the rest is skipped, and its 124 stands.
-      if (settings.timeoutMs !== null && performance.now() - t0 >= settings.timeoutMs) halted = true;
-    }
-    const secrets = secretValuesFromEnv(childEnvironment(state), settings.mask);
-    const merged = mergeReports(outcomes, {
-      settings,
-      startedAt,
-      t0,
-      stoppedBefore,
-      streamedStdout: Boolean(io.stdout),
-    });
-    return { report: maskReport(merged, secrets), state };
-  })();
+  const run = new ShellRun(shell, settings, io);
+  const result = run.runAll(initial);
   return {
     result,
     report: result.then((r) => r.report),
-    cancel(signal) {
-      cancelled ??= signal;
-      current?.cancel(signal);
-    },
+    cancel: (signal) => run.cancel(signal),
     // The step that runs now: who waits for whom, and what its stages are doing.
-    inspect: () => current?.inspect() ?? null,
-    progress: () => current?.progress() ?? [],
+    inspect: () => run.current?.inspect() ?? null,
+    progress: () => run.current?.progress() ?? [],
   };
+}
+
+// What one step left: the state after it, and its outcome for the merged report.
+interface StepResult {
+  state: ShellState;
+  outcome: StepOutcome;
+}
+
+// One run of a -c list: the steps' outcomes so far, and the engine run of the step that runs now.
+class ShellRun {
+  // The engine run of the step that runs now, if any.
+  current: RunHandle | null = null;
+  private cancelled: NodeJS.Signals | null = null;
+  private readonly startedAt = new Date();
+  private readonly t0 = performance.now();
+  private readonly outcomes: StepOutcome[] = [];
+  private stoppedBefore: Verdict | null = null;
+  private halted = false;
+  private readonly shell: ShellPlan;
+  private readonly settings: Settings;
+  private readonly io: RunIO;
+
+  constructor(shell: ShellPlan, settings: Settings, io: RunIO) {
+    this.shell = shell;
+    this.settings = settings;
+    this.io = io;
+  }
+
+  cancel(signal: NodeJS.Signals): void {
+    this.cancelled ??= signal;
+    this.current?.cancel(signal);
+  }
+
+  async runAll(initial: ShellState): Promise<{ report: Report; state: ShellState }> {
+    let state = initial;
+    // The index in the whole list of each step's first command, for its --ok-codes.
+    let first = 0;
+    for (const item of this.shell.script.items) {
+      const done = await this.step(item, state, first);
+      this.outcomes.push(done.outcome);
+      state = done.state;
+      first += item.pipeline.commands.length;
+    }
+    const secrets = secretValuesFromEnv(childEnvironment(state), this.settings.mask);
+    const merged = mergeReports(this.outcomes, {
+      settings: this.settings,
+      startedAt: this.startedAt,
+      t0: this.t0,
+      stoppedBefore: this.stoppedBefore,
+      streamedStdout: Boolean(this.io.stdout),
+    });
+    return { report: maskReport(merged, secrets), state };
+  }
+
+  // One item of the list: skipped (bash's short circuit, a stop, the time limit), a state change, or
+  // an engine run.
+  private async step(item: ListItem, state: ShellState, first: number): Promise<StepResult> {
+    const skipped = { state, outcome: { item, report: null, cwd: state.cwd, builtins: [], expansions: [] } };
+    if (this.halted || this.stoppedBefore || this.cancelled || !shouldRun(item.connector, state.status)) {
+      return skipped;
+    }
+    const { timeoutMs } = this.settings;
+    const left = timeoutMs === null ? null : timeoutMs - (performance.now() - this.t0);
+    if (left !== null && left <= 0) {
+      this.stoppedBefore = {
+        ok: false,
+        exitCode: 124,
+        blamedStage: null,
+        reason: `the pipeline timeout fired before step ${this.outcomes.length + 1} could start`,
+      };
+      return skipped;
+    }
+    const planned = await planStep(item.pipeline, state, execsDirectly(item, this.shell.script.items));
+    if (planned.assigns) return stateChange(item, planned, state, this.settings);
+    return this.runStages(item, planned, state, { first, left });
+  }
+
+  private async runStages(
+    item: ListItem,
+    planned: PlannedStep,
+    state: ShellState,
+    at: { first: number; left: number | null },
+  ): Promise<StepResult> {
+    const { settings } = this;
+    planned.stages.forEach((stage, c) => {
+      stage.okCodes = this.shell.okCodes[at.first + c] ?? stage.okCodes;
+    });
+    const plan = {
+      source: 'inline' as const,
+      stages: planned.stages,
+      settings: { ...settings, timeoutMs: at.left === null ? null : Math.max(1, Math.round(at.left)) },
+      env: childEnvironment(state),
+      startEach: true,
+    };
+    this.current = startRun(plan, this.io);
+    if (this.cancelled) this.current.cancel(this.cancelled);
+    const report = await this.current.report;
+    this.current = null;
+    const next = { ...afterCd(planned, state, report), status: bashStepStatus(report, settings.policy) };
+    // The time limit ran out during this step: the rest is skipped, and its 124 stands.
+    if (settings.timeoutMs !== null && performance.now() - this.t0 >= settings.timeoutMs) this.halted = true;
+    const builtins = planned.kinds.map((kind) => (kind ? BUILTIN_LABEL[kind] : null));
+    return {
+      state: next,
+      outcome: { item, report, cwd: state.cwd, builtins, expansions: planned.expansions },
+    };
+  }
+}
+
+// NAME=value or export: safe-run changes the state itself, and the report shows it as a step.
+function stateChange(
+  item: ListItem,
+  planned: PlannedStep,
+  state: ShellState,
+  settings: Settings,
+): StepResult {
+  const next = applyAssignments(planned, state);
+  const assigns = planned.assigns ?? [];
+  const argv =
+    item.pipeline.commands[0]!.words.length > 0
+      ? ['export', ...assigns.map((a) => a.name)]
+      : assigns.map((a) => `${a.name}=`);
+  const report = stateStepReport(argv, argv[0] === 'export' ? 'export' : 'assignment', settings, new Date());
+  const outcome = { item, report, cwd: state.cwd, builtins: ['shell state'], expansions: planned.expansions };
+  return { state: next, outcome };
 }
 
 // After a `cd` step that succeeded, bash's $PWD and $OLDPWD, which it left in the step's state file.

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { assertMarker, type Marker } from './marker.js';
-import { type ProcInfo, type ProcScan, scanProcesses } from './proc-scan.js';
+import type { ProcInfo } from './proc-read.js';
+import { type ProcScan, scanProcesses } from './proc-scan.js';
 import type { ProcWindow } from './proc-window.js';
 import { assertGroup, identity, killGroups, sendSignal as send, stillThere } from './send-signal.js';
 

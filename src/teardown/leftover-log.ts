@@ -1,6 +1,6 @@
 import type { Leftover } from '../types.js';
 import type { Terminated } from './kill-tree.js';
-import type { ProcInfo } from './proc-scan.js';
+import type { ProcInfo } from './proc-read.js';
 import { stillThere } from './send-signal.js';
 
 interface Entry {

@@ -1,5 +1,5 @@
 import { fstatSync, readdirSync, statSync } from 'node:fs';
-import { listPids, type ProcInfo, readProcess, readText } from './proc-scan.js';
+import { listPids, type ProcInfo, readProcess, readText } from './proc-read.js';
 
 export type PipeEnd = 'read' | 'write' | 'any';
 

@@ -1,4 +1,4 @@
-import { type ProcInfo, readProcess } from './proc-scan.js';
+import { type ProcInfo, readProcess } from './proc-read.js';
 
 let ownPgid: number | null = null;
 

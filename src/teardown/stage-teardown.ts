@@ -2,7 +2,8 @@ import { type SignalledProcess, sweepMarked, type Terminated, terminate } from '
 import type { LeftoverLog } from './leftover-log.js';
 import type { Marker } from './marker.js';
 import { findPipeHolders } from './pipe-holders.js';
-import { findProcesses, type ProcInfo } from './proc-scan.js';
+import type { ProcInfo } from './proc-read.js';
+import { findProcesses } from './proc-scan.js';
 import { killGroups } from './send-signal.js';
 
 export { groupExists } from './send-signal.js';

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killGroups, sweepMarked, terminate } from '../../src/teardown/kill-tree.js';
-import { findByMarker, listProcesses, readProcess } from '../../src/teardown/proc-scan.js';
+import { listProcesses, readProcess } from '../../src/teardown/proc-read.js';
+import { findByMarker } from '../../src/teardown/proc-scan.js';
 import {
   exited,
   isAlive,

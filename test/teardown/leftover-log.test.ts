@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeftoverLog } from '../../src/teardown/leftover-log.js';
-import { readProcess } from '../../src/teardown/proc-scan.js';
+import { readProcess } from '../../src/teardown/proc-read.js';
 import { exited, isAlive, killEverything, newMarker, spawnStage, waitFor } from '../helpers/index.js';
 
 let marker = newMarker();

@@ -1,13 +1,8 @@
 import { closeSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  describeBlocked,
-  findByMarker,
-  findProcesses,
-  listProcesses,
-  readProcess,
-  scanProcesses,
-} from '../../src/teardown/proc-scan.js';
+import { describeBlocked } from '../../src/teardown/proc-blocked.js';
+import { listProcesses, readProcess } from '../../src/teardown/proc-read.js';
+import { findByMarker, findProcesses, scanProcesses } from '../../src/teardown/proc-scan.js';
 import { exited, killEverything, makePipe, newMarker, spawnStage, waitFor } from '../helpers/index.js';
 
 let marker = newMarker();

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findByMarker, readProcess } from '../../src/teardown/proc-scan.js';
+import { readProcess } from '../../src/teardown/proc-read.js';
+import { findByMarker } from '../../src/teardown/proc-scan.js';
 import { startWatchdog } from '../../src/teardown/watchdog.js';
 import {
   exited,

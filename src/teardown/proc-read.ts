@@ -1,0 +1,146 @@
+import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  // One letter from /proc/PID/stat: R running, S sleeping, D uninterruptible, T stopped, Z zombie...
+  state: string;
+  // The argv joined with spaces, or the kernel's short name when there is no argv (zombies, kernel threads).
+  command: string;
+  // Start time in clock ticks since boot: tells a reused pid from the process seen before.
+  start: number;
+}
+
+// Processes come and go while we read; every read below treats "gone" and "not ours to read" as absent.
+// One growing buffer serves every read, so a scan allocates almost nothing.
+let shared = Buffer.allocUnsafe(64 * 1024);
+
+// Reads a whole file into the shared buffer and returns its length, or -1 when it cannot be read.
+// The bytes stay valid until the next call.
+function readShared(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return -1;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === shared.length) {
+        const bigger = Buffer.allocUnsafe(shared.length * 2);
+        shared.copy(bigger, 0, 0, length);
+        shared = bigger;
+      }
+      const room = shared.length - length;
+      const count = readSync(fd, shared, length, room, null);
+      length += count;
+      // /proc files (seq_file, environ, cmdline) fill the whole request unless they reach the end, so
+      // a short read means the end, and saves a read that would return 0.
+      if (count < room) return length;
+    }
+  } catch {
+    return -1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// A /proc file as text, or null when the process is gone or not ours to read.
+export function readText(path: string): string | null {
+  const length = readShared(path);
+  return length < 0 ? null : shared.toString('utf8', 0, length);
+}
+
+// False where there is no /proc (macOS): every scan then finds nothing, and reports should say that
+// escaped processes and pipe holders were not looked for.
+export function hasProc(): boolean {
+  return existsSync('/proc/self/stat');
+}
+
+export function listPids(): number[] {
+  const pids: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const name of names) {
+    const code = name.charCodeAt(0);
+    if (code >= 48 && code <= 57) pids.push(Number(name));
+  }
+  // Newest first: a process that forks and exits faster than a scan (a "hopping" daemon) hands its
+  // marker to a child with a higher pid, which a scan in ascending order reaches too late.
+  return pids.sort((a, b) => b - a);
+}
+
+// /proc/PID/stat alone: what a scan needs to decide before it pays for the command line.
+export type StatFields = Omit<ProcInfo, 'command'> & { comm: string; flags: number };
+
+export function readStat(pid: number): StatFields | null {
+  const text = readText(`/proc/${pid}/stat`);
+  if (!text) return null;
+  // The name sits in parentheses and may itself contain spaces and parentheses: cut at the last ')'.
+  const close = text.lastIndexOf(')');
+  const fields = text.slice(close + 2).split(' ');
+  if (close < 0 || fields.length < 20) return null;
+  return {
+    pid,
+    ppid: Number(fields[1]),
+    pgid: Number(fields[2]),
+    sid: Number(fields[3]),
+    state: fields[0]!,
+    start: Number(fields[19]),
+    flags: Number(fields[6]),
+    comm: text.slice(text.indexOf('(') + 1, close),
+  };
+}
+
+export function withCommand(stat: StatFields): ProcInfo {
+  const length = readShared(`/proc/${stat.pid}/cmdline`);
+  let end = length;
+  while (end > 0 && shared[end - 1] === 0) end--;
+  const argv = end > 0 ? shared.toString('utf8', 0, end).replaceAll('\0', ' ') : '';
+  const { comm, flags, ...rest } = stat;
+  return { ...rest, command: argv || comm };
+}
+
+export function readProcess(pid: number): ProcInfo | null {
+  const stat = readStat(pid);
+  return stat ? withCommand(stat) : null;
+}
+
+export function listProcesses(): ProcInfo[] {
+  const found: ProcInfo[] = [];
+  for (const pid of listPids()) {
+    const info = readProcess(pid);
+    if (info) found.push(info);
+  }
+  return found;
+}
+
+// What a process's environment says of one NAME=value entry: 'unreadable' when the process is gone or
+// not ours to read, 'empty' for an environment that read empty, else whether it holds the entry.
+export type EnvironMatch = 'unreadable' | 'empty' | 'holds' | 'lacks';
+
+export function matchEnviron(pid: number, entry: Buffer): EnvironMatch {
+  const length = readShared(`/proc/${pid}/environ`);
+  if (length < 0) return 'unreadable';
+  if (length === 0) return 'empty';
+  return hasEntry(length, entry) ? 'holds' : 'lacks';
+}
+
+// True when the NUL-separated environment block in shared[0, length) has exactly this entry.
+function hasEntry(length: number, entry: Buffer): boolean {
+  const block = shared.subarray(0, length);
+  for (let at = block.indexOf(entry); at >= 0; at = block.indexOf(entry, at + 1)) {
+    if (at === 0 || block[at - 1] === 0) {
+      const after = at + entry.length;
+      if (after === length || block[after] === 0) return true;
+    }
+  }
+  return false;
+}
