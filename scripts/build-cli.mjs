@@ -6,6 +6,8 @@
 // The bundles do not share module instances: a lazy bundle carries its own copy of what it uses.
 // What crosses between them is plain data and errors, which are recognised by a brand, not by class
 // identity (src/errors.ts). A test runs every lazy bundle's path through bin/safe-run.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -80,4 +82,12 @@ export async function buildCli(root, outdir, version, { minify = true } = {}) {
     logLevel: 'warning',
     plugins: [lazyBundles(root), sharedBuiltins()],
   });
+  stampMain(path.join(outdir, 'main.cjs'));
+}
+
+// The first line of main.cjs names its text (bin/load-cli.cjs matches the code cache with it).
+function stampMain(file) {
+  const body = fs.readFileSync(file, 'utf8');
+  const digest = crypto.createHash('sha256').update(body).digest('hex').slice(0, 16);
+  fs.writeFileSync(file, `// safe-run build ${digest}\n${body}`);
 }

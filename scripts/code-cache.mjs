@@ -28,14 +28,15 @@ const sink = () =>
 
 async function writeCache(main, cache) {
   fs.rmSync(cache, { force: true });
-  const { cli, script } = loadCli(main, cache);
+  const { cli, script, stamp } = loadCli(main, cache);
+  if (stamp === null) throw new Error(`code cache: ${main} has no build stamp on its first line`);
   for (const args of WORKLOADS) {
     const { code } = await cli.main(args, { stdout: sink(), stderr: sink(), env: process.env, raw: null });
     if (code !== 0) throw new Error(`code cache: safe-run ${args.join(' ')} ended with ${code}`);
   }
   // Whole or not at all: a run that starts meanwhile finds no cache, or this one.
   const partial = `${cache}.${process.pid}.tmp`;
-  fs.writeFileSync(partial, script.createCachedData());
+  fs.writeFileSync(partial, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
   fs.renameSync(partial, cache);
 }
 

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without declarations
 import { LAZY_MODULES } from '../../scripts/build-cli.mjs';
 import { ROOT } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/index.js';
 
 const CLI = path.join(ROOT, 'dist', 'cli');
 const read = (name: string) => fs.readFileSync(path.join(CLI, name), 'utf8');
@@ -29,10 +30,38 @@ describe('the command line bundles in dist/cli/', () => {
     expect(new Set(required)).toEqual(new Set(names));
   });
 
-  it('load main.cjs with a code cache that this node accepts', () => {
-    const probe = `const { loadCli } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
+  // What V8 did with the cache: false (used), true (rejected), undefined (none was handed to it).
+  const cacheUse = (root: string) => {
+    const probe = `const { loadCli } = require(${JSON.stringify(path.join(root, 'bin', 'load-cli.cjs'))});
       process.stdout.write(String(loadCli().script.cachedDataRejected));`;
     const env = { ...process.env, NODE_OPTIONS: '' };
-    expect(execFileSync(process.execPath, ['-e', probe], { env, encoding: 'utf8' })).toBe('false');
+    return execFileSync(process.execPath, ['-e', probe], { env, encoding: 'utf8' });
+  };
+  const scratch = scratchDir('sr-bundles-');
+  afterAll(() => scratch.remove());
+
+  it('load main.cjs with a code cache that this node accepts', () => {
+    expect(cacheUse(ROOT)).toBe('false');
+  });
+
+  it('never hand V8 the cache of another build, whose text may have the same length', () => {
+    const copy = scratch.fresh();
+    fs.cpSync(path.join(ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
+    fs.cpSync(CLI, path.join(copy, 'dist', 'cli'), { recursive: true });
+    const main = path.join(copy, 'dist', 'cli', 'main.cjs');
+    const text = fs.readFileSync(main, 'utf8');
+    expect(text).toMatch(/^\/\/ safe-run build [0-9a-f]{16}\n/);
+    // Another build of the same length: only the stamp differs.
+    const other = text.replace(
+      /^(\/\/ safe-run build )([0-9a-f])/,
+      (_all, head: string, digit: string) => head + (digit === '0' ? '1' : '0'),
+    );
+    expect(other.length).toBe(text.length);
+    fs.writeFileSync(main, other);
+    expect(cacheUse(copy)).toBe('undefined');
+    const run = execFileSync(path.join(copy, 'bin', 'safe-run'), ['-q', '--', 'echo', 'still runs'], {
+      encoding: 'utf8',
+    });
+    expect(run).toBe('still runs\n');
   });
 });
