@@ -14,27 +14,53 @@ const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { 
 // its text on the first line (scripts/build-cli.mjs) and the cache file begins with the same line:
 // a cache is used only with the bundle it was made from.
 const STAMP = '// safe-run build ';
+// The cache of main.cjs is a few hundred kilobytes; anything far larger is not one.
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 function stampOf(text) {
   return text.startsWith(STAMP) ? text.slice(0, text.indexOf('\n') + 1) : null;
 }
 
-function readCache(file, stamp) {
+// The bundle's text, and when it was last written (read from one open file, so both are of one file).
+function readBundle(file) {
+  const fd = fs.openSync(file, 'r');
   try {
-    const data = fs.readFileSync(file);
-    const fits = stamp !== null && data.length > stamp.length && data.toString('latin1', 0, stamp.length) === stamp;
+    return { text: fs.readFileSync(fd, 'utf8'), mtimeMs: fs.fstatSync(fd).mtimeMs };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// The cache without its stamp line, or undefined. Only a regular file of a plausible size is read:
+// opened without blocking, a FIFO or a device in its place cannot stall or swamp start-up. A cache
+// older than the bundle is not used: a bundle edited in place keeps its stamp, and its length too
+// if the edit does, and V8 would then run the code of the old text.
+function readCache(file, stamp, bundleMtimeMs) {
+  if (stamp === null) return undefined;
+  let fd = null;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const stats = fs.fstatSync(fd);
+    const usable = stats.isFile() && stats.size > stamp.length && stats.size <= MAX_CACHE_BYTES;
+    if (!usable || stats.mtimeMs < bundleMtimeMs) return undefined;
+    const data = Buffer.allocUnsafe(stats.size);
+    const fits =
+      fs.readSync(fd, data, 0, stats.size, 0) === stats.size &&
+      data.toString('latin1', 0, stamp.length) === stamp;
     return fits ? data.subarray(stamp.length) : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
   }
 }
 
 function loadCli(file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), cacheFile = `${file}.cache`) {
-  const text = fs.readFileSync(file, 'utf8');
+  const { text, mtimeMs } = readBundle(file);
   const stamp = stampOf(text);
   const script = new vm.Script(WRAPPER[0] + text + WRAPPER[1], {
     filename: file,
-    cachedData: readCache(cacheFile, stamp),
+    cachedData: readCache(cacheFile, stamp, mtimeMs),
   });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
