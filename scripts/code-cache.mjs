@@ -19,6 +19,13 @@ const WORKLOADS = [
   ['-c', 'printf x | wc -c'],
 ];
 
+// The runs see PATH and HOME only: what the builder's environment says to safe-run (SAFE_RUN_OPTIONS,
+// a CI's GITHUB_STEP_SUMMARY, SAFE_RUN_FACTS) is for the builder's own runs, and must neither fail
+// the build nor have it write reports or summaries.
+const runEnv = Object.fromEntries(
+  ['PATH', 'HOME'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])),
+);
+
 const sink = () =>
   new Writable({
     write(_chunk, _encoding, done) {
@@ -31,7 +38,7 @@ async function writeCache(main, cache) {
   const { cli, script, stamp } = loadCli(main, cache);
   if (stamp === null) throw new Error(`code cache: ${main} has no build stamp on its first line`);
   for (const args of WORKLOADS) {
-    const { code } = await cli.main(args, { stdout: sink(), stderr: sink(), env: process.env, raw: null });
+    const { code } = await cli.main(args, { stdout: sink(), stderr: sink(), env: runEnv, raw: null });
     if (code !== 0) throw new Error(`code cache: safe-run ${args.join(' ')} ended with ${code}`);
   }
   // Whole or not at all: a run that starts meanwhile finds no cache, or this one.
