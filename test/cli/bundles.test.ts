@@ -35,7 +35,7 @@ describe('the command line bundles in dist/cli/', () => {
     const probe = `const { loadCli } = require(${JSON.stringify(path.join(root, 'bin', 'load-cli.cjs'))});
       process.stdout.write(String(loadCli().script.cachedDataRejected));`;
     const env = { ...process.env, NODE_OPTIONS: '' };
-    return execFileSync(process.execPath, ['-e', probe], { env, encoding: 'utf8' });
+    return execFileSync(process.execPath, ['-e', probe], { env, encoding: 'utf8', timeout: 30_000 });
   };
   const scratch = scratchDir('sr-bundles-');
   afterAll(() => scratch.remove());
@@ -44,11 +44,22 @@ describe('the command line bundles in dist/cli/', () => {
     expect(cacheUse(ROOT)).toBe('false');
   });
 
-  it('never hand V8 the cache of another build, whose text may have the same length', () => {
+  // bin/ and dist/cli/ copied into a scratch directory, to be damaged there.
+  const copyCli = () => {
     const copy = scratch.fresh();
     fs.cpSync(path.join(ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
     fs.cpSync(CLI, path.join(copy, 'dist', 'cli'), { recursive: true });
     const main = path.join(copy, 'dist', 'cli', 'main.cjs');
+    return { copy, main, cache: `${main}.cache` };
+  };
+  const runCopy = (copy: string) =>
+    execFileSync(path.join(copy, 'bin', 'safe-run'), ['-q', '--', 'echo', 'still runs'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+
+  it('never hand V8 the cache of another build, whose text may have the same length', () => {
+    const { copy, main } = copyCli();
     const text = fs.readFileSync(main, 'utf8');
     expect(text).toMatch(/^\/\/ safe-run build [0-9a-f]{16}\n/);
     // Another build of the same length: only the stamp differs.
@@ -59,9 +70,50 @@ describe('the command line bundles in dist/cli/', () => {
     expect(other.length).toBe(text.length);
     fs.writeFileSync(main, other);
     expect(cacheUse(copy)).toBe('undefined');
-    const run = execFileSync(path.join(copy, 'bin', 'safe-run'), ['-q', '--', 'echo', 'still runs'], {
-      encoding: 'utf8',
-    });
+    const run = runCopy(copy);
     expect(run).toBe('still runs\n');
+  });
+
+  // An edit keeps the stamp, and V8 would run the cached code of the old text in place of the new.
+  it('never hand V8 the cache of a bundle edited after the build, even at the same length', () => {
+    const { copy, main, cache } = copyCli();
+    const text = fs.readFileSync(main, 'utf8');
+    const edited = text.replace(': satisfied', ': SATISFIED');
+    expect(edited).not.toBe(text);
+    fs.writeFileSync(main, edited);
+    const built = fs.statSync(cache).mtime;
+    fs.utimesSync(main, built, new Date(built.getTime() + 10_000));
+    expect(cacheUse(copy)).toBe('undefined');
+  });
+
+  it('start without the cache when its place holds a FIFO, a device or a directory', () => {
+    const { copy, cache } = copyCli();
+    fs.rmSync(cache);
+    execFileSync('mkfifo', [cache]);
+    expect(cacheUse(copy)).toBe('undefined');
+    expect(runCopy(copy)).toBe('still runs\n');
+    fs.rmSync(cache);
+    fs.symlinkSync('/dev/zero', cache);
+    expect(cacheUse(copy)).toBe('undefined');
+    fs.rmSync(cache);
+    fs.mkdirSync(cache);
+    expect(runCopy(copy)).toBe('still runs\n');
+  });
+
+  // The build makes the cache from real runs: the builder's SAFE_RUN_OPTIONS and CI summary are not theirs.
+  it('make the cache with runs that the environment of the build does not reach', () => {
+    const { copy, cache } = copyCli();
+    const summary = path.join(copy, 'summary.md');
+    const env = {
+      ...process.env,
+      NODE_OPTIONS: '',
+      SAFE_RUN_OPTIONS: '--no-such-flag',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    };
+    const script = path.join(ROOT, 'scripts', 'code-cache.mjs');
+    execFileSync(process.execPath, [script, path.dirname(cache)], { env, stdio: 'pipe' });
+    expect(fs.existsSync(summary)).toBe(false);
+    expect(cacheUse(copy)).toBe('false');
   });
 });
