@@ -12,10 +12,12 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const dist = new URL('../dist', import.meta.url);
 const next = new URL(`../dist.${process.pid}.tmp`, import.meta.url);
+// A file path, not URL.pathname: that keeps %-escapes (a checkout in "/home/a b/" built into "a%20b").
+const nextDir = fileURLToPath(next);
 
 await build({
   entryPoints: { index: 'src/index.ts' },
-  outdir: next.pathname,
+  outdir: nextDir,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -30,7 +32,7 @@ await build({
     js: "import { createRequire as __safeRunRequire } from 'node:module'; const require = __safeRunRequire(import.meta.url);",
   },
 });
-await buildCli(root, `${next.pathname}/cli`, version);
+await buildCli(root, `${nextDir}/cli`, version);
 
 // The library's declarations (package.json "types"): tsc emits them incrementally into a cache, so a
 // build where no source changed pays about a second for them instead of a full type check.
@@ -49,7 +51,7 @@ execFileSync(
   ],
   { stdio: 'inherit' },
 );
-cpSync(`${cache}out`, `${next.pathname}/types`, { recursive: true });
+cpSync(`${cache}out`, `${nextDir}/types`, { recursive: true });
 
 // Swap the new build in whole, so a run that starts meanwhile sees the old build or the new one.
 rmSync(dist, { recursive: true, force: true });
