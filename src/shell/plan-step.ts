@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import type { Pipeline, SimpleCommand, Word } from '../model/shell-syntax.js';
 import type { StageSpec } from '../types.js';
 import type { BuiltinKind } from './builtins.js';
 import { exportArgOf } from './export-args.js';
+import { escapeText, refuseConstruct } from './refuse.js';
 import { isExported, type ShellState, type StateAssign } from './shell-state.js';
 import {
   argvOf,
@@ -31,6 +33,7 @@ export async function planStep(
   state: ShellState,
   execsLast = false,
 ): Promise<PlannedStep> {
+  checkDirectory(pipeline, state);
   const deferred = deferredTargets(pipeline);
   const expanded = await expandStep(pipeline, state, deferred);
   const { expansions, helperMs } = expanded;
@@ -38,6 +41,18 @@ export async function planStep(
   if (assigns !== null) return { stages: [], kinds: [], stateFile: null, assigns, expansions, helperMs };
   const { stages, kinds, stateFile } = stagesOf(pipeline, expanded, state, { execsLast, deferred });
   return { stages, kinds, stateFile, assigns: null, expansions, helperMs };
+}
+
+// bash runs a step in its directory even after an earlier step removed it (relative paths fail there,
+// the rest works), but no process can be started in a directory that is gone: the step is refused.
+function checkDirectory(pipeline: Pipeline, state: ShellState): void {
+  if (fs.statSync(state.cwd, { throwIfNoEntry: false })?.isDirectory()) return;
+  refuseConstruct(
+    'shell.directory-gone',
+    pipeline.text,
+    pipeline.col,
+    `runs in ${escapeText(state.cwd)}, which an earlier step removed`,
+  );
 }
 
 // What a step that safe-run carries out itself sets: NAME=value with no command, or export, alone in
