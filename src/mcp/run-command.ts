@@ -47,8 +47,9 @@ export async function runCommand(request: CommandRequest): Promise<CommandOutcom
   if (parsed.fallback) return runFallback(request, settings, parsed.fallback);
   const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {} };
   const { report, state: after } = await runShellText(text, start, settings, {}, signal);
-  // Shell-only variables do not leak to the next call (issue 11): only the directory and exports.
-  const next = forgetCallEnv({ ...after, vars: {} }, state, env);
+  // Shell-only variables do not leak to the next call (issue 11): only the directory and exports
+  // (not the names exported without a value, which a new bash -c would not see either).
+  const next = forgetCallEnv({ cwd: after.cwd, env: after.env, vars: {} }, state, env);
   return { report, state: next, fallback: null, stateKnown: true };
 }
 

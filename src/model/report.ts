@@ -87,6 +87,9 @@ export interface StepReport {
   stages: number[];
   // What the words that expand became (a word and its fields).
   expansions?: { word: string; fields: string[] }[];
+  // Set when it did not run for a reason other than the list's short circuit: 'timeout', the run's
+  // time limit had run out before it could start.
+  skippedBecause?: 'timeout';
 }
 
 export interface Verdict {

@@ -55,7 +55,8 @@ function stepHeadings(report: Report, chalk: ChalkInstance, out: string[]): (upT
       const previous = report.steps?.[step.index - 2];
       const moved = previous && previous.cwd !== step.cwd ? ` (in ${step.cwd})` : '';
       const text = `step ${step.index}: ${joined}${oneLine(step.text)}${moved}`;
-      out.push(step.ran ? chalk.cyan(text) : chalk.dim(`${text}: skipped`));
+      const skipped = step.skippedBecause === 'timeout' ? 'skipped (time limit)' : 'skipped';
+      out.push(step.ran ? chalk.cyan(text) : chalk.dim(`${text}: ${skipped}`));
     }
   };
 }

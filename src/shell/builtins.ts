@@ -102,6 +102,16 @@ export function builtinKind(name: string, command: SimpleCommand, alone: boolean
   if (name === 'kill' && command.words.some((w) => w.literal?.startsWith('%'))) {
     refuseConstruct('syntax.builtin', 'kill %job', col, "names one of the shell's jobs");
   }
+  // bash exports for `$E A=1` too; safe-run changes its state only for an export written as such,
+  // whose words it checked before the run.
+  if (alone && name === 'export' && command.words[0]?.literal !== 'export') {
+    refuseConstruct(
+      'syntax.builtin',
+      'export',
+      col,
+      'comes from an expansion: safe-run changes its state only for an export written as such',
+    );
+  }
   if (alone && (name === 'cd' || name === 'export')) return name;
   return 'bash';
 }

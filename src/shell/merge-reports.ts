@@ -9,6 +9,9 @@ export interface StepOutcome {
   cwd: string;
   builtins: (string | null)[];
   expansions: { word: string; fields: string[] }[];
+  // Why a step that did not run was skipped, when not by bash's short circuit: 'timeout', the run's
+  // time limit had run out.
+  skippedBecause: 'timeout' | null;
 }
 
 export interface MergeContext {
@@ -53,6 +56,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
       cwd: outcome.cwd,
       stages: (report?.stages ?? []).map((stage) => offset + stage.index),
       ...(outcome.expansions.length > 0 ? { expansions: outcome.expansions } : {}),
+      ...(outcome.skippedBecause ? { skippedBecause: outcome.skippedBecause } : {}),
     });
   });
   const final = last as { report: Report; offset: number; step: number } | null;
@@ -73,12 +77,18 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
   };
   return {
     ...merged,
-    next: nextStep(merged, context.streamedStdout),
+    next: context.stoppedBefore ? timeRanOut(outcomes) : nextStep(merged, context.streamedStdout),
     output: null,
     checks: [],
     steps,
     fallback: null,
   };
+}
+
+// What to do when the time limit ran out before a step could start: that step and the rest did not run.
+function timeRanOut(outcomes: StepOutcome[]): string {
+  const first = outcomes.findIndex((outcome) => outcome.skippedBecause === 'timeout') + 1;
+  return `step ${first} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`;
 }
 
 function shiftVerdict(

@@ -3,6 +3,7 @@ import type { Script, SimpleCommand } from '../model/shell-syntax.js';
 import type { FallbackInfo, Plan, StageSpec } from '../types.js';
 import { assignmentOf } from './assignment.js';
 import { builtinKind } from './builtins.js';
+import { checkExportWords } from './export-args.js';
 import { parseShell } from './parse-shell.js';
 import { isRefusal, refuseConstruct } from './refuse.js';
 
@@ -44,6 +45,7 @@ function checkBuiltins(script: Script): void {
         );
       }
       if (name === 'export') checkExportBraces(command);
+      if (alone && name === 'export') checkExportWords(command);
       if (alone && name === 'export' && command.assignments.length > 0) {
         refuseConstruct(
           'syntax.assignment',

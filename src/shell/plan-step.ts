@@ -1,18 +1,19 @@
+import fs from 'node:fs';
 import type { Pipeline, SimpleCommand, Word } from '../model/shell-syntax.js';
 import type { StageSpec } from '../types.js';
-import { assignmentOf } from './assignment.js';
 import type { BuiltinKind } from './builtins.js';
-import type { ShellState } from './shell-state.js';
-import { argvOf, type ExpandedStep, type Expansion, expandStep, isExport } from './step-expansion.js';
+import { exportArgOf } from './export-args.js';
+import { escapeText, refuseConstruct } from './refuse.js';
+import { isExported, type ShellState, type StateAssign } from './shell-state.js';
+import {
+  argvOf,
+  type ExpandedStep,
+  type Expansion,
+  expandStep,
+  fieldsPerWord,
+  isExport,
+} from './step-expansion.js';
 import { deferredTargets, stagesOf } from './step-stages.js';
-
-// A variable a NAME=value or export step sets: its value (null: export keeps the current one), and
-// whether it is exported.
-export interface StateAssign {
-  name: string;
-  value: string | null;
-  exported: boolean;
-}
 
 // One step ready to run: engine stages, or a state change safe-run makes itself (NAME=value, export).
 export interface PlannedStep {
@@ -32,6 +33,7 @@ export async function planStep(
   state: ShellState,
   execsLast = false,
 ): Promise<PlannedStep> {
+  checkDirectory(pipeline, state);
   const deferred = deferredTargets(pipeline);
   const expanded = await expandStep(pipeline, state, deferred);
   const { expansions, helperMs } = expanded;
@@ -39,6 +41,18 @@ export async function planStep(
   if (assigns !== null) return { stages: [], kinds: [], stateFile: null, assigns, expansions, helperMs };
   const { stages, kinds, stateFile } = stagesOf(pipeline, expanded, state, { execsLast, deferred });
   return { stages, kinds, stateFile, assigns: null, expansions, helperMs };
+}
+
+// bash runs a step in its directory even after an earlier step removed it (relative paths fail there,
+// the rest works), but no process can be started in a directory that is gone: the step is refused.
+function checkDirectory(pipeline: Pipeline, state: ShellState): void {
+  if (fs.statSync(state.cwd, { throwIfNoEntry: false })?.isDirectory()) return;
+  refuseConstruct(
+    'shell.directory-gone',
+    pipeline.text,
+    pipeline.col,
+    `runs in ${escapeText(state.cwd)}, which an earlier step removed`,
+  );
 }
 
 // What a step that safe-run carries out itself sets: NAME=value with no command, or export, alone in
@@ -53,16 +67,25 @@ function assignsOf(pipeline: Pipeline, expanded: ExpandedStep, state: ShellState
     return only.assignments.map((a, k) => ({
       name: a.name,
       value: values[k]!,
-      exported: a.name in state.env,
+      exported: isExported(state, a.name),
     }));
   }
   if (!isExport(only)) return null;
-  return only.words.slice(1).map((word, k): StateAssign => {
-    const assignment = assignmentOf(word);
-    return assignment
-      ? { name: assignment.name, value: results[requests.exports[k]!]![0]!, exported: true }
-      : { name: word.literal!, value: null, exported: true };
-  });
+  return exportAssigns(only, fieldsPerWord(expanded, 0).slice(1), state);
+}
+
+// export's arguments as its builtin reads them once expanded: every field of every word, in order
+// (NAME=value written as an assignment is one field). Each earlier NAME=value counts as held for
+// the arguments after it.
+function exportAssigns(command: SimpleCommand, fields: string[][], state: ShellState): StateAssign[] {
+  const known = new Set<string>();
+  return fields.flatMap((args, k) =>
+    args.map((arg) => {
+      const assign = exportArgOf(arg, command.words[k + 1]!.col, state, known);
+      if (assign.value !== null) known.add(assign.name);
+      return assign;
+    }),
+  );
 }
 
 export function wordsOf(command: SimpleCommand): Word[] {

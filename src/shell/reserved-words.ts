@@ -43,15 +43,18 @@ function show(raw: string): string {
 // Names bash will not let a command line assign as written (checked against bash 5.2).
 const READ_ONLY = new Set(['BASHOPTS', 'BASH_VERSINFO', 'EUID', 'PPID', 'SHELLOPTS', 'UID']);
 
+const SPECIAL =
+  /^(BASH_ARGC|BASH_ARGV|BASH_LINENO|BASH_SOURCE|FUNCNAME|GROUPS|_|RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|HISTCMD|EPOCHSECONDS|EPOCHREALTIME|BASH_COMMAND|BASH_SUBSHELL|PIPESTATUS|DIRSTACK|IFS|SHLVL|PWD|OLDPWD|BASH_ENV|ENV|POSIXLY_CORRECT|CDPATH|GLOBIGNORE|BASH_XTRACEFD|HISTFILE|TMOUT)$/;
+
+// Why bash does not treat `name` as an ordinary variable when a command line assigns or exports it,
+// or null when it does.
+export function specialName(name: string): string | null {
+  if (READ_ONLY.has(name)) return `${name}, which is read-only in bash`;
+  if (SPECIAL.test(name)) return `${name}, which bash treats specially`;
+  return null;
+}
+
 export function checkAssignedName(name: string, col: number): void {
-  if (READ_ONLY.has(name)) {
-    refuseConstruct('syntax.assignment', `${name}=`, col, `assigns ${name}, which is read-only in bash`);
-  }
-  if (
-    /^(BASH_ARGC|BASH_ARGV|BASH_LINENO|BASH_SOURCE|FUNCNAME|GROUPS|_|RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|HISTCMD|EPOCHSECONDS|EPOCHREALTIME|BASH_COMMAND|BASH_SUBSHELL|PIPESTATUS|DIRSTACK|IFS|SHLVL|PWD|OLDPWD|BASH_ENV|ENV|POSIXLY_CORRECT|CDPATH|GLOBIGNORE|BASH_XTRACEFD|HISTFILE|TMOUT)$/.test(
-      name,
-    )
-  ) {
-    refuseConstruct('syntax.assignment', `${name}=`, col, `assigns ${name}, which bash treats specially`);
-  }
+  const special = specialName(name);
+  if (special !== null) refuseConstruct('syntax.assignment', `${name}=`, col, `assigns ${special}`);
 }

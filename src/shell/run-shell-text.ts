@@ -10,6 +10,8 @@ export interface SessionState {
   cwd: string;
   env: Record<string, string>;
   vars: Record<string, string>;
+  // Names exported while they had no value (shell-state.ts), exported once a later call assigns them.
+  exportedUnset?: string[];
 }
 
 // Runs one command text as `bash -o pipefail -c TEXT` would (or refuses it with a RequestError before
@@ -32,5 +34,6 @@ export async function runShellText(
   const { report, state: after } = await handle.result.finally(() =>
     signal?.removeEventListener('abort', stop),
   );
-  return { report, state: { cwd: after.cwd, env: after.env, vars: after.vars } };
+  const { cwd, env, vars, exportedUnset } = after;
+  return { report, state: { cwd, env, vars, ...(exportedUnset ? { exportedUnset } : {}) } };
 }

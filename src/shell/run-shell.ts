@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
+import { formatDuration } from '../format-units.js';
 import type { ListItem } from '../model/shell-syntax.js';
+import { EXIT_TIMEOUT } from '../policy/verdict.js';
 import type { Report, Settings, ShellPlan, Verdict } from '../types.js';
 import { bashStepStatus } from './bash-status.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
@@ -20,6 +22,11 @@ function shouldRun(connector: ListItem['connector'], status: number): boolean {
   if (connector === '||') return status !== 0;
   return true;
 }
+
+// A step stopped by a time limit with less than this left of the run's own was stopped by the run's:
+// the engine's timer may fire a little before this clock says so (it counts from the event loop's
+// last tick), while an idle timeout or a prompt wait leaves the run its time.
+const LIMIT_MARGIN_MS = 50;
 
 const BUILTIN_LABEL = { bash: 'bash builtin', cd: 'bash builtin (cd)', export: 'shell state' } as const;
 
@@ -58,7 +65,8 @@ class ShellRun {
   private readonly t0 = performance.now();
   private readonly outcomes: StepOutcome[] = [];
   private stoppedBefore: Verdict | null = null;
-  private halted = false;
+  // Set when a step's own verdict was the run's time limit: the steps after it are skipped.
+  private endedByTimeLimit = false;
   private readonly shell: ShellPlan;
   private readonly settings: Settings;
   private readonly io: RunIO;
@@ -95,27 +103,43 @@ class ShellRun {
     return { report: maskReport(merged, secrets), state };
   }
 
-  // One item of the list: skipped (bash's short circuit, a stop, the time limit), a state change, or
-  // an engine run.
+  // One item of the list: skipped (the time limit, a stop, bash's short circuit), a state change, or
+  // an engine run. A step starts only while the run's time limit has time left: checked before its
+  // words are expanded, and again after (the expansion takes time too).
   private async step(item: ListItem, state: ShellState, first: number): Promise<StepResult> {
-    const skipped = { state, outcome: { item, report: null, cwd: state.cwd, builtins: [], expansions: [] } };
-    if (this.halted || this.stoppedBefore || this.cancelled || !shouldRun(item.connector, state.status)) {
-      return skipped;
-    }
-    const { timeoutMs } = this.settings;
-    const left = timeoutMs === null ? null : timeoutMs - (performance.now() - this.t0);
-    if (left !== null && left <= 0) {
-      this.stoppedBefore = {
-        ok: false,
-        exitCode: 124,
-        blamedStage: null,
-        reason: `the pipeline timeout fired before step ${this.outcomes.length + 1} could start`,
-      };
-      return skipped;
-    }
+    const skipped = (because: StepOutcome['skippedBecause']): StepResult => ({
+      state,
+      outcome: { item, report: null, cwd: state.cwd, builtins: [], expansions: [], skippedBecause: because },
+    });
+    if (this.endedByTimeLimit || this.stoppedBefore) return skipped('timeout');
+    if (this.cancelled || !shouldRun(item.connector, state.status)) return skipped(null);
+    if (this.outOfTime()) return skipped('timeout');
     const planned = await planStep(item.pipeline, state, execsDirectly(item, this.shell.script.items));
+    if (this.outOfTime()) return skipped('timeout');
     if (planned.assigns) return stateChange(item, planned, state, this.settings);
-    return this.runStages(item, planned, state, { first, left });
+    return this.runStages(item, planned, state, { first, left: this.timeLeft() });
+  }
+
+  // Milliseconds left of the run's time limit; null without one.
+  private timeLeft(): number | null {
+    const { timeoutMs } = this.settings;
+    return timeoutMs === null ? null : timeoutMs - (performance.now() - this.t0);
+  }
+
+  // Whether the time limit ran out before the next step could start: then the run ends there, as a
+  // timeout, whatever the steps before it did (a step may end just after the limit, before the
+  // engine's own timer fires).
+  private outOfTime(): boolean {
+    const left = this.timeLeft();
+    if (left === null || left > 0) return false;
+    const limit = formatDuration(this.settings.timeoutMs!);
+    this.stoppedBefore = {
+      ok: false,
+      exitCode: EXIT_TIMEOUT,
+      blamedStage: null,
+      reason: `the pipeline timeout (${limit}) ran out before step ${this.outcomes.length + 1} could start`,
+    };
+    return true;
   }
 
   private async runStages(
@@ -131,7 +155,8 @@ class ShellRun {
     const plan = {
       source: 'inline' as const,
       stages: planned.stages,
-      settings: { ...settings, timeoutMs: at.left === null ? null : Math.max(1, Math.round(at.left)) },
+      // Rounded up: the engine's timer never fires before the run's own limit is up.
+      settings: { ...settings, timeoutMs: at.left === null ? null : Math.max(1, Math.ceil(at.left)) },
       env: childEnvironment(state),
       startEach: true,
     };
@@ -140,12 +165,21 @@ class ShellRun {
     const report = await this.current.report;
     this.current = null;
     const next = { ...afterCd(planned, state, report), status: bashStepStatus(report, settings.policy) };
-    // The time limit ran out during this step: the rest is skipped, and its 124 stands.
-    if (settings.timeoutMs !== null && performance.now() - this.t0 >= settings.timeoutMs) this.halted = true;
+    // The run's time limit stopped this step: the rest is skipped, and its 124 stands. A step that
+    // ended otherwise after the limit leaves the stop to the check before the next step.
+    const left = this.timeLeft();
+    if (left !== null && left <= LIMIT_MARGIN_MS && stoppedByTimeLimit(report)) this.endedByTimeLimit = true;
     const builtins = planned.kinds.map((kind) => (kind ? BUILTIN_LABEL[kind] : null));
     return {
       state: next,
-      outcome: { item, report, cwd: state.cwd, builtins, expansions: planned.expansions },
+      outcome: {
+        item,
+        report,
+        cwd: state.cwd,
+        builtins,
+        expansions: planned.expansions,
+        skippedBecause: null,
+      },
     };
   }
 }
@@ -164,8 +198,26 @@ function stateChange(
       ? ['export', ...assigns.map((a) => a.name)]
       : assigns.map((a) => `${a.name}=`);
   const report = stateStepReport(argv, argv[0] === 'export' ? 'export' : 'assignment', settings, new Date());
-  const outcome = { item, report, cwd: state.cwd, builtins: ['shell state'], expansions: planned.expansions };
+  const { expansions } = planned;
+  const outcome = {
+    item,
+    report,
+    cwd: state.cwd,
+    builtins: ['shell state'],
+    expansions,
+    skippedBecause: null,
+  };
   return { state: next, outcome };
+}
+
+// Whether a step's verdict is a time limit: a stage it stopped, or the limit firing after the stages
+// had exited.
+function stoppedByTimeLimit(report: Report): boolean {
+  const { exitCode, blamedStage } = report.verdict;
+  return (
+    exitCode === EXIT_TIMEOUT &&
+    (blamedStage === null || report.stages[blamedStage - 1]?.status === 'timeout')
+  );
 }
 
 // After a `cd` step that succeeded, bash's $PWD and $OLDPWD, which it left in the step's state file.

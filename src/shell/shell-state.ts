@@ -8,6 +8,22 @@ export interface ShellState {
   env: Record<string, string>;
   vars: Record<string, string>;
   status: number;
+  // Names `export NAME` marked while they had no value: bash exports them once they get one, so a
+  // later NAME=value reaches the environment.
+  exportedUnset?: string[];
+}
+
+// A variable a NAME=value or export step sets: its value (null: export keeps the current one), and
+// whether it is exported.
+export interface StateAssign {
+  name: string;
+  value: string | null;
+  exported: boolean;
+}
+
+// Whether bash would export a variable that NAME=value assigns now: it has the export attribute.
+export function isExported(state: ShellState, name: string): boolean {
+  return name in state.env || (state.exportedUnset?.includes(name) ?? false);
 }
 
 // The state a fresh `bash -c` starts with in `dir`: $PWD is the inherited PWD when it names the same

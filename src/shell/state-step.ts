@@ -16,16 +16,24 @@ const NOTHING: StreamReport = {
 export function applyAssignments(step: PlannedStep, state: ShellState): ShellState {
   const env = { ...state.env };
   const vars = { ...state.vars };
+  const unset = new Set(state.exportedUnset);
   for (const { name, value, exported } of step.assigns ?? []) {
     if (exported) {
       const current = value ?? vars[name] ?? env[name];
       delete vars[name];
-      if (current !== undefined) env[name] = current;
+      if (current === undefined) unset.add(name);
+      else {
+        env[name] = current;
+        unset.delete(name);
+      }
     } else if (value !== null) {
       vars[name] = value;
     }
   }
-  return { ...state, env, vars, status: 0 };
+  const next: ShellState = { ...state, env, vars, status: 0 };
+  if (unset.size > 0) next.exportedUnset = [...unset];
+  else delete next.exportedUnset;
+  return next;
 }
 
 // The report of a step safe-run did itself: one stage, ok, exit 0, no process.

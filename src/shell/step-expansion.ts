@@ -15,7 +15,6 @@ interface CommandRequests {
   // one word, neither split nor globbed, as bash treats a declaration builtin's assignments).
   words: { request: number; name: string | null }[];
   assignments: number | null;
-  exports: number[];
   redirects: number[];
 }
 
@@ -48,8 +47,13 @@ export async function expandStep(
 
 // Command `c`'s argv: its words' fields, and export's NAME=value arguments as one field each.
 export function argvOf(expanded: ExpandedStep, c: number): string[] {
+  return fieldsPerWord(expanded, c).flat();
+}
+
+// The fields each word of command `c` became, in the order written.
+export function fieldsPerWord(expanded: ExpandedStep, c: number): string[][] {
   const { perCommand, results } = expanded;
-  return perCommand[c]!.words.flatMap(({ request, name }) =>
+  return perCommand[c]!.words.map(({ request, name }) =>
     name === null ? results[request]! : [`${name}=${results[request]![0]!}`],
   );
 }
@@ -61,15 +65,13 @@ function requestsOf(
   deferred: Set<Redirect>,
 ): CommandRequests {
   const add = (request: ExpansionRequest) => requests.push(request) - 1;
-  const out: CommandRequests = { words: [], assignments: null, exports: [], redirects: [] };
+  const out: CommandRequests = { words: [], assignments: null, redirects: [] };
   if (command.assignments.length > 0)
     out.assignments = add({ kind: 'values', assignments: command.assignments });
   command.words.forEach((word, i) => {
     const assignment = isExport && i > 0 ? assignmentOf(word) : null;
     if (assignment) {
-      const request = add({ kind: 'values', assignments: [assignment] });
-      out.exports.push(request);
-      out.words.push({ request, name: assignment.name });
+      out.words.push({ request: add({ kind: 'values', assignments: [assignment] }), name: assignment.name });
     } else out.words.push({ request: add({ kind: 'fields', word }), name: null });
   });
   for (const redirect of command.redirects) {

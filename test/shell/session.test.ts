@@ -31,6 +31,18 @@ describe('a session of command texts', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe(`hi there x\n${path.join(dir, 'sub')}\n`);
   });
 
+  it('exports in a later call a name exported earlier while it had no value, as bash would', async () => {
+    const start = initialState(dir, { PATH: process.env.PATH });
+    const first = await runShellText('export LATER B=1', start, settings);
+    expect(first.state.env).toMatchObject({ B: '1' });
+    expect(first.state.env).not.toHaveProperty('LATER');
+    expect(first.state.exportedUnset).toEqual(['LATER']);
+    const second = await runShellText('LATER=now', first.state, settings);
+    expect(second.state.env.LATER).toBe('now');
+    expect(second.state.vars).not.toHaveProperty('LATER');
+    expect(second.state.exportedUnset).toBeUndefined();
+  });
+
   it('keeps the state of the last step that ran when a cd fails', async () => {
     const start = initialState(dir, { PATH: process.env.PATH });
     const { report, state } = await runShellText('cd nowhere || cd sub', start, settings);
