@@ -1,14 +1,16 @@
 // The command line is several bundles, each with its own copy of these classes (scripts/build-cli.mjs),
-// so an error is recognised by a brand that every copy shares, never by `instanceof`.
-// A subclass brands itself again after its parent's constructor, so the brand is rewritable.
-const BRAND = Symbol.for('safe-run.error-kind');
+// so an error is recognised by brands that every copy shares, never by `instanceof`. Each class adds
+// its own brand, so a subclass keeps its parents' (a Refusal is a RequestError too).
+const brandKey = (kind: string) => Symbol.for(`safe-run.error.${kind}`);
 
 export function brandError(error: Error, kind: string): void {
-  Object.defineProperty(error, BRAND, { value: kind, enumerable: false, writable: true, configurable: true });
+  Object.defineProperty(error, brandKey(kind), { value: true, enumerable: false });
 }
 
 export function isBranded(value: unknown, kind: string): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === kind;
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brandKey(kind)] === true
+  );
 }
 
 // Problems with the request itself (bad flag, refused syntax, invalid spec). They are raised before
@@ -30,7 +32,7 @@ export class RequestError extends Error {
 
 // A RequestError or any error made from one (a Refusal of -c text).
 export function isRequestError(value: unknown): value is RequestError {
-  return isBranded(value, 'request') || isBranded(value, 'refusal');
+  return isBranded(value, 'request');
 }
 
 // safe-run was told to stop (SIGINT, SIGTERM, SIGHUP) while it waited for something before any stage
