@@ -1,4 +1,5 @@
 import { type RunHandle, type RunIO, startRun as startPipelineRun } from './engine/run-pipeline.js';
+import type { RunSupport } from './engine/run-support.js';
 import { startShellRun } from './shell/run-shell.js';
 import { initialState } from './shell/shell-state.js';
 import type { Plan, Report } from './types.js';
@@ -7,9 +8,20 @@ import type { Plan, Report } from './types.js';
 // step (src/shell/), each step an engine run. `env` is what a -c text starts from when the plan
 // carries none (safe-run's own environment).
 export function startRun(plan: Plan, io: RunIO = {}, env: NodeJS.ProcessEnv = process.env): RunHandle {
-  if (!plan.shell) return startPipelineRun(plan, io);
+  return startSupportedRun(plan, io, env, null);
+}
+
+// The same, with the watchdog and FIFOs the CLI started before it read its flags (not exported from
+// the library: a caller of run() gets a watchdog per run).
+export function startSupportedRun(
+  plan: Plan,
+  io: RunIO,
+  env: NodeJS.ProcessEnv,
+  support: RunSupport | null,
+): RunHandle {
+  if (!plan.shell) return startPipelineRun(plan, io, support && { support, more: false });
   const state = initialState(plan.cwd ?? process.cwd(), plan.env ?? env);
-  return startShellRun(plan.shell, state, plan.settings, io);
+  return startShellRun(plan.shell, state, plan.settings, io, support);
 }
 
 export function run(plan: Plan, io: RunIO = {}): Promise<Report> {

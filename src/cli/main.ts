@@ -1,10 +1,10 @@
 import type { RunHandle } from '../engine/run-pipeline.js';
+import { RunSupport } from '../engine/run-support.js';
 import { isRequestError, isStoppedError, RequestError } from '../errors.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
-import { startRun } from '../run.js';
-import { startWatchdog } from '../teardown/watchdog.js';
+import { startSupportedRun } from '../run.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
 import { buildPlan, checkOneInput } from './build-plan.js';
@@ -57,14 +57,16 @@ async function execute(
   io: CliIO,
 ): Promise<CliResult> {
   const { json } = choice;
-  // The CLI's own guard: removes a staged output or a report's temporary file if safe-run is killed.
-  const guard = delivery || choice.reportFile ? startWatchdog(null) : null;
+  // One watchdog for the run (every step of a -c text) and for the CLI's own guard, which removes a
+  // staged output or a report's temporary file if safe-run is killed.
+  const support = new RunSupport();
+  const guard = delivery || choice.reportFile ? support.lease(null) : null;
   const t0 = performance.now();
   let staging: ReturnType<typeof startDelivery> | null = null;
   try {
     staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;
   } catch (error) {
-    guard?.disarm();
+    support.close();
     throw error;
   }
   const signals = listenForSignals(io);
@@ -75,11 +77,11 @@ async function execute(
   const runIO = json ? (staging?.stdout ? { stdout } : {}) : { stdout, ...shown };
   // --atomic-redirects: the text's final `> FILE` writes the staged file instead.
   const staged = staging?.shell ? { ...plan, shell: staging.shell } : plan;
-  const handle = startRun(staged, runIO, io.env);
+  const handle = startSupportedRun(staged, runIO, io.env, support);
   session.watch(handle);
   signals.attach(handle);
   const stopWatchingReader = json && !staging ? watchStdoutReader(() => onReaderGone(handle, io)) : () => {};
-  let report: Report;
+  let report: Report | null = null;
   try {
     report = await handle.report;
     await session.stop();
@@ -96,7 +98,12 @@ async function execute(
     await session.stop();
     signals.release();
     guard?.disarm();
-    for (const problem of guard?.problems ?? []) io.stderr.write(`safe-run: warning: ${problem}\n`);
+    support.close();
+    // What happened to the watchdog during the run is in the report's warnings already.
+    const told = new Set(report?.warnings);
+    for (const problem of guard?.problems ?? []) {
+      if (!told.has(problem)) io.stderr.write(`safe-run: warning: ${problem}\n`);
+    }
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || signals.received() > 0 };
 }

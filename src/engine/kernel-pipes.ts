@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MKFIFO } from '../teardown/watchdog-process.js';
 
 // A real kernel pipe as two blocking file descriptors. Node has no pipe(2), and its stdio 'pipe' is a
 // socketpair, which changes what programs see (a writer to a closed reader gets ECONNRESET instead of
@@ -10,8 +11,6 @@ export interface KernelPipe {
   readFd: number;
   writeFd: number;
 }
-
-export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
 
 // The FIFOs of one run: named in a private directory before anyone makes them, so that the
 // watchdog's sh can make them (one process start fewer for safe-run) while Node goes on.
@@ -34,7 +33,6 @@ export function reserveFifos(count: number): FifoBatch {
 // Makes the batch's FIFOs here, when nobody made them for us.
 export function makeFifos(batch: FifoBatch): void {
   if (batch.paths.length === 0) return;
-  // By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
   execFileSync(MKFIFO, ['-m', '600', ...batch.paths], { stdio: 'ignore' });
 }
 

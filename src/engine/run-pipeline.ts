@@ -4,15 +4,15 @@ import type { HangReport } from '../hang/hang-report.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-read.js';
 import { groupExists } from '../teardown/stage-teardown.js';
-import { startWatchdog, type Watchdog } from '../teardown/watchdog.js';
+import type { Watchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
 import { finishRun, type RunClock, reportNothingStarted } from './finish-run.js';
-import { discardFifos, type FifoBatch, MKFIFO, reserveFifos } from './kernel-pipes.js';
 import { openStdin } from './open-stdin.js';
 import { PipelinePipes, pipeCount } from './pipeline-pipes.js';
 import type { StageProgress } from './progress.js';
 import { type ResolvedPlan, resolvePlan } from './resolve-plan.js';
 import { RunControl } from './run-control.js';
+import { type FifoOrder, RunSupport } from './run-support.js';
 import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
 import { connectStreams, type StreamWiring } from './stage-streams.js';
 import { startStages } from './start-stages.js';
@@ -38,11 +38,18 @@ export interface RunHandle {
   progress(): StageProgress[];
 }
 
+// What a run shares with the runs of the same process before and after it (src/engine/run-support.ts),
+// and whether a run comes after it (then the next run's FIFOs are made while this one runs).
+export interface SharedSupport {
+  support: RunSupport;
+  more: boolean;
+}
+
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
 // everything that happens to a stage is data in the report. The run goes through four phases, each
 // releasing what it opened on every path: prepare (resolve, preflight, facts, stdin), wire (pipes,
 // sinks, readers), supervise (spawn, limits, signals, drain), finish (leftovers, report).
-export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
+export function startRun(plan: Plan, io: RunIO = {}, shared: SharedSupport | null = null): RunHandle {
   // A -c plan makes its stages step by step: it runs through run()/startRun() of src/run.ts.
   if (plan.stages.length === 0) {
     throw new RequestError(
@@ -53,7 +60,9 @@ export function startRun(plan: Plan, io: RunIO = {}): RunHandle {
   const marker = createMarker();
   const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
   const control = new RunControl();
-  const report = runPhases(plan, io, { marker, clock, control }).finally(() => marker.window?.close());
+  const report = runPhases(plan, io, { marker, clock, control }, shared).finally(() =>
+    marker.window?.close(),
+  );
   return {
     report,
     cancel: (signal) => control.cancel(signal),
@@ -72,7 +81,12 @@ interface RunContext {
   control: RunControl;
 }
 
-async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report> {
+async function runPhases(
+  plan: Plan,
+  io: RunIO,
+  ctx: RunContext,
+  shared: SharedSupport | null,
+): Promise<Report> {
   const { clock, control } = ctx;
   // Prepare: nothing is started unless every stage can be.
   const resolved = resolvePlan(plan, ctx.marker.value);
@@ -88,23 +102,27 @@ async function runPhases(plan: Plan, io: RunIO, ctx: RunContext): Promise<Report
   const nothing = (timeLimit: string | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });
   if (!resolved.startable || control.cancelRequest) return nothing();
-  // The watchdog starts first and makes the run's FIFOs while Node goes on (opening stdin may wait for
-  // a writer). It is armed before any stage exists: stages are spawned only after its answer, which it
-  // gives from its script, with the marker line already queued on the pipe whose EOF makes it act.
-  const batch = reserveFifos(pipeCount(runs.length));
-  const watchdog = startWatchdog(ctx.marker, { mkfifo: MKFIFO, dir: batch.dir, count: batch.paths.length });
+  // The watchdog (started now, or earlier for the whole process) makes the run's FIFOs while Node goes
+  // on (opening stdin may wait for a writer). It knows the run's marker before any stage exists: the
+  // marker line is written into the pipe whose EOF makes it act before the FIFOs are asked for, and
+  // stages are spawned only once they exist.
+  const support = shared?.support ?? new RunSupport();
+  const watchdog = support.lease(ctx.marker);
+  const fifos = support.take(pipeCount(runs.length));
+  if (shared?.more) support.prepare(pipeCount(runs.length));
   try {
-    return await wireStages(resolved, runs, io, { ...ctx, facts, watchdog, batch, nothing });
+    return await wireStages(resolved, runs, io, { ...ctx, facts, watchdog, fifos, nothing });
   } finally {
     watchdog.disarm();
-    discardFifos(batch);
+    support.release(fifos);
+    if (!shared) support.close();
   }
 }
 
 interface WireContext extends RunContext {
   facts: RunFacts | null;
   watchdog: Watchdog;
-  batch: FifoBatch;
+  fifos: FifoOrder;
   nothing: (timeLimit?: string | null) => Report;
 }
 
@@ -134,8 +152,8 @@ async function wireStages(
     return ctx.nothing(control.cancelRequest ? null : stdin.why);
   }
   // Wire: the pipes are safe-run's until each is handed to a stage or a reader.
-  const made = await ctx.watchdog.fifosMade;
-  const pipes = new PipelinePipes(runs.length, stdin, { batch: ctx.batch, made });
+  const made = await ctx.fifos.made;
+  const pipes = new PipelinePipes(runs.length, stdin, { batch: ctx.fifos.batch, made });
   try {
     return await superviseStages(resolved, runs, pipes, io, ctx);
   } finally {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
+import { RunSupport } from '../engine/run-support.js';
 import { formatDuration } from '../format-units.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import { EXIT_TIMEOUT } from '../policy/verdict.js';
@@ -10,7 +11,7 @@ import { bashStepStatus } from './bash-status.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { childEnvironment, type ShellState } from './shell-state.js';
-import { applyAssignments, stateStepReport } from './state-step.js';
+import { type StepResult, stateChange } from './state-step.js';
 
 export interface ShellRunHandle extends RunHandle {
   readonly result: Promise<{ report: Report; state: ShellState }>;
@@ -31,15 +32,17 @@ const LIMIT_MARGIN_MS = 50;
 const BUILTIN_LABEL = { bash: 'bash builtin', cd: 'bash builtin (cd)', export: 'shell state' } as const;
 
 // Runs a parsed -c list step by step: each pipeline one engine run, in order, sharing the overall
-// time limit and cancellation; the state (directory, variables, $?) flows from step to step.
+// time limit and cancellation, and one watchdog (`support`: the caller's, or one opened at the first
+// engine run and closed at the end); the state (directory, variables, $?) flows from step to step.
 export function startShellRun(
   shell: ShellPlan,
   initial: ShellState,
   settings: Settings,
   io: RunIO = {},
+  support: RunSupport | null = null,
 ): ShellRunHandle {
-  const run = new ShellRun(shell, settings, io);
-  const result = run.runAll(initial);
+  const run = new ShellRun(shell, settings, io, support);
+  const result = run.runAll(initial).finally(() => run.closeSupport());
   return {
     result,
     report: result.then((r) => r.report),
@@ -48,12 +51,6 @@ export function startShellRun(
     inspect: () => run.current?.inspect() ?? null,
     progress: () => run.current?.progress() ?? [],
   };
-}
-
-// What one step left: the state after it, and its outcome for the merged report.
-interface StepResult {
-  state: ShellState;
-  outcome: StepOutcome;
 }
 
 // One run of a -c list: the steps' outcomes so far, and the engine run of the step that runs now.
@@ -70,11 +67,26 @@ class ShellRun {
   private readonly shell: ShellPlan;
   private readonly settings: Settings;
   private readonly io: RunIO;
+  private readonly given: RunSupport | null;
+  private own: RunSupport | null = null;
 
-  constructor(shell: ShellPlan, settings: Settings, io: RunIO) {
+  constructor(shell: ShellPlan, settings: Settings, io: RunIO, support: RunSupport | null) {
     this.shell = shell;
     this.settings = settings;
     this.io = io;
+    this.given = support;
+  }
+
+  // The watchdog the steps share: the caller's, or this text's own from its first engine run on.
+  private support(): RunSupport {
+    if (this.given) return this.given;
+    this.own ??= new RunSupport();
+    return this.own;
+  }
+
+  closeSupport(): void {
+    this.own?.close();
+    this.own = null;
   }
 
   cancel(signal: NodeJS.Signals): void {
@@ -160,7 +172,8 @@ class ShellRun {
       env: childEnvironment(state),
       startEach: true,
     };
-    this.current = startRun(plan, this.io);
+    const more = item !== this.shell.script.items.at(-1);
+    this.current = startRun(plan, this.io, { support: this.support(), more });
     if (this.cancelled) this.current.cancel(this.cancelled);
     const report = await this.current.report;
     this.current = null;
@@ -182,32 +195,6 @@ class ShellRun {
       },
     };
   }
-}
-
-// NAME=value or export: safe-run changes the state itself, and the report shows it as a step.
-function stateChange(
-  item: ListItem,
-  planned: PlannedStep,
-  state: ShellState,
-  settings: Settings,
-): StepResult {
-  const next = applyAssignments(planned, state);
-  const assigns = planned.assigns ?? [];
-  const argv =
-    item.pipeline.commands[0]!.words.length > 0
-      ? ['export', ...assigns.map((a) => a.name)]
-      : assigns.map((a) => `${a.name}=`);
-  const report = stateStepReport(argv, argv[0] === 'export' ? 'export' : 'assignment', settings, new Date());
-  const { expansions } = planned;
-  const outcome = {
-    item,
-    report,
-    cwd: state.cwd,
-    builtins: ['shell state'],
-    expansions,
-    skippedBecause: null,
-  };
-  return { state: next, outcome };
 }
 
 // Whether a step's verdict is a time limit: a stage it stopped, or the limit firing after the stages

@@ -1,4 +1,6 @@
+import type { ListItem } from '../model/shell-syntax.js';
 import type { Report, Settings, StageResult, StreamReport } from '../types.js';
+import type { StepOutcome } from './merge-reports.js';
 import type { PlannedStep } from './plan-step.js';
 import type { ShellState } from './shell-state.js';
 
@@ -75,4 +77,36 @@ export function stateStepReport(argv: string[], name: string, settings: Settings
     output: null,
     checks: [],
   };
+}
+
+// What one step left: the state after it, and its outcome for the merged report.
+export interface StepResult {
+  state: ShellState;
+  outcome: StepOutcome;
+}
+
+// NAME=value or export: safe-run changes the state itself, and the report shows it as a step.
+export function stateChange(
+  item: ListItem,
+  planned: PlannedStep,
+  state: ShellState,
+  settings: Settings,
+): StepResult {
+  const next = applyAssignments(planned, state);
+  const assigns = planned.assigns ?? [];
+  const argv =
+    item.pipeline.commands[0]!.words.length > 0
+      ? ['export', ...assigns.map((a) => a.name)]
+      : assigns.map((a) => `${a.name}=`);
+  const report = stateStepReport(argv, argv[0] === 'export' ? 'export' : 'assignment', settings, new Date());
+  const { expansions } = planned;
+  const outcome = {
+    item,
+    report,
+    cwd: state.cwd,
+    builtins: ['shell state'],
+    expansions,
+    skippedBecause: null,
+  };
+  return { state: next, outcome };
 }

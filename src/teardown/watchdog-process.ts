@@ -1,43 +1,62 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import type { Socket } from 'node:net';
 
+// By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
+export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
-// instead: it reads "g PGID", "u PGID", "m NAME=value", "f PATH" and "r PATH" lines from a pipe that
-// only Node holds, and when that pipe reaches EOF without a "q" line first (Node died), it kills every
-// listed group with SIGKILL, removes every listed file (a staged output, a report's temporary file:
-// "f" adds, "r" forgets; the path travels as octal escapes, so any byte survives the line protocol
-// and printf's format has no % in it), and then every process carrying the marker, scanning again
-// until two scans 50 ms apart find nobody (a process caught mid-exec reads an empty environ for a
-// moment), at most 50 scans (a process stuck in the kernel cannot be waited for). Written for dash, whose kill takes `kill -9 -PGID` but
-// not `--` or `-s KILL -PGID`.
-// Given a mkfifo program, a directory and a count ($1-$3), it first makes the run's FIFOs there and
-// says "made" or "failed" on its stdout, then lets go of that stdout: safe-run starts one process
-// fewer, and waits for the answer only when it needs the pipes, by which time the sh is long up.
-const SCRIPT = `if [ $# -eq 3 ]; then
-  mk=$1 dir=$2 n=$3 i=0
-  shift 3
-  while [ $i -lt $n ]; do set -- "$@" "$dir/p$i"; i=$((i + 1)); done
-  if "$mk" -m 600 "$@" 2>/dev/null; then echo made; else echo failed; fi
-fi
-exec >/dev/null
-groups= entry= files=
+// instead. It reads lines from a pipe that only Node holds:
+//   g PGID / u PGID   watch / stop watching a process group
+//   m ENTRY / n ENTRY watch / stop watching a marker (NAME=value in the environment of a run's processes)
+//   f PATH / r PATH   a file to remove / to leave alone
+//   p DIR N           make the FIFOs DIR/p0 .. DIR/p(N-1), answer "made" or "failed" on stdout, and
+//                     remove DIR if Node dies before it says "x DIR"
+//   d DIR             remove DIR if Node dies before it says "x DIR" (what "p" does, without the FIFOs)
+//   x DIR             remove DIR now (after the FIFOs it was asked for there), and forget it
+//   q                 Node ends normally: exit without doing anything
+// When the pipe reaches EOF without a "q" (Node died), it kills every watched group with SIGKILL,
+// removes every listed file and directory, and then kills every process carrying a watched marker,
+// scanning again until two scans 50 ms apart find nobody (a process caught mid-exec reads an empty
+// environ for a moment), at most 50 scans (a process stuck in the kernel cannot be waited for).
+// Paths travel as octal escapes, so any byte survives the line protocol, and printf's format has no %
+// in it. Markers are plain words (src/teardown/marker.ts). SIGPIPE is ignored: an answer that meets a
+// dead Node must not kill the one process that is to clean up after it. Written for dash, whose kill
+// takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`. $1 is the mkfifo program (an absolute path).
+const SCRIPT = `trap '' PIPE
+mk=$1
+groups= entries= files= dirs=
 while read -r cmd arg; do
   case $cmd in
     f) files="$files $arg" ;;
     r) kept=; for f in $files; do [ "$f" = "$arg" ] || kept="$kept $f"; done; files=$kept ;;
     g) case $arg in ''|*[!0-9]*) ;; *) [ "$arg" -gt 1 ] && groups="$groups $arg" ;; esac ;;
     u) kept=; for g in $groups; do [ "$g" = "$arg" ] || kept="$kept $g"; done; groups=$kept ;;
-    m) entry=$arg ;;
+    m) entries="$entries $arg" ;;
+    d) dirs="$dirs $arg" ;;
+    n) kept=; for e in $entries; do [ "$e" = "$arg" ] || kept="$kept $e"; done; entries=$kept ;;
+    p) d=\${arg% *} n=\${arg##* }
+      case $n in ''|*[!0-9]*) echo failed; continue ;; esac
+      dirs="$dirs $d"
+      p=$(printf "\${d}x"); p=\${p%x}
+      set --; i=0
+      while [ $i -lt "$n" ]; do set -- "$@" "$p/p$i"; i=$((i + 1)); done
+      if "$mk" -m 600 "$@" 2>/dev/null; then echo made; else echo failed; fi ;;
+    x) kept=; for d in $dirs; do [ "$d" = "$arg" ] || kept="$kept $d"; done; dirs=$kept
+      p=$(printf "\${arg}x"); p=\${p%x}
+      [ ! -e "$p" ] || rm -rf -- "$p" ;;
     q) exit 0 ;;
   esac
 done
 for g in $groups; do kill -9 -$g 2>/dev/null; done
 for f in $files; do p=$(printf "\${f}x"); rm -f -- "\${p%x}"; done
-[ -n "$entry" ] || exit 0
+for d in $dirs; do p=$(printf "\${d}x"); rm -rf -- "\${p%x}"; done
+[ -n "$entries" ] || exit 0
+set --; for e in $entries; do set -- "$@" -e "$e"; done
 round=0 empty=0
 while [ $round -lt 50 ]; do
   pids=
-  for f in $(grep -lszxF -e "$entry" /proc/[0-9]*/environ); do
+  for f in $(grep -lszxF "$@" /proc/[0-9]*/environ); do
     p=\${f#/proc/}; p=\${p%/environ}
     [ "$p" = $$ ] || pids="$pids $p"
   done
@@ -52,29 +71,22 @@ while [ $round -lt 50 ]; do
   round=$((round + 1))
 done`;
 
-// FIFOs for the watchdog to make: dir/p0 .. dir/p(count-1), with this mkfifo (an absolute path).
-export interface FifoRequest {
-  mkfifo: string;
-  dir: string;
-  count: number;
-}
-
-// One watchdog process: the pid it got, and the pipe into it.
+// One watchdog process: the pid it got, and the pipes into and out of it.
 export interface Guard {
   pid: number | null;
-  // Its stdout, where the first one answers whether it made the FIFOs; null for the others.
-  answer: Promise<boolean>;
   send(line: string): void;
+  // Sends a request that the sh answers with one line; true when that line is "made". False when it
+  // says otherwise, or dies or is ended before it answers.
+  ask(line: string): Promise<boolean>;
   end(): void;
 }
 
-// Spawns the sh. `onDeath` hears of its exit unless end() came first; `fifos` is for the first one.
-export function spawnGuard(onDeath: (guard: Guard, how: string) => void, fifos: FifoRequest | null): Guard {
-  const args = fifos ? [fifos.mkfifo, fifos.dir, String(fifos.count)] : [];
-  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', ...args], {
+// Spawns the sh. `onDeath` hears of its exit unless end() came first.
+export function spawnGuard(onDeath: (guard: Guard, how: string) => void): Guard {
+  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', MKFIFO], {
     argv0: 'safe-run-watchdog',
     detached: true,
-    stdio: ['pipe', fifos ? 'pipe' : 'ignore', 'ignore'],
+    stdio: ['pipe', 'pipe', 'ignore'],
     cwd: '/',
     // Its own environment has no marker, so its sweep never finds itself or its grep.
     env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
@@ -85,19 +97,27 @@ export function spawnGuard(onDeath: (guard: Guard, how: string) => void, fifos: 
   child.unref();
   input.unref();
   let alive = child.pid !== undefined;
+  const answers = new Answers(child.stdout as Socket);
   const guard: Guard = {
     pid: child.pid ?? null,
-    answer: fifos && alive ? answer(child.stdout as Socket) : Promise.resolve(false),
     // Writes to a pipe with an empty queue complete synchronously in libuv, so a line written just
     // before Node is SIGKILLed has reached the watchdog.
     send(line: string) {
       if (alive) input.write(`${line}\n`);
     },
+    ask(line: string) {
+      if (!alive) return Promise.resolve(false);
+      const answer = answers.next();
+      input.write(`${line}\n`);
+      return answer;
+    },
     end() {
       alive = false;
       input.end();
+      answers.close();
     },
   };
+  // Its answers are settled by its stdout's end, which comes after every line it wrote was read.
   child.on('exit', (code, signal) => {
     if (!alive) return;
     alive = false;
@@ -106,16 +126,39 @@ export function spawnGuard(onDeath: (guard: Guard, how: string) => void, fifos: 
   return guard;
 }
 
-// The sh's one line on its stdout; anything else (it died, the line never came) is "not made".
-// It stays referenced until then: a run waiting for it must keep Node alive.
-function answer(output: Socket): Promise<boolean> {
-  return new Promise((resolve) => {
-    let text = '';
+// The sh's answers, one line per request, in the order asked. Its stdout keeps Node alive only while
+// an answer is awaited: a run waiting for its FIFOs must not see Node exit under it, and an idle
+// watchdog must not keep Node from exiting.
+class Answers {
+  private readonly waiting: ((made: boolean) => void)[] = [];
+  private text = '';
+
+  constructor(private readonly output: Socket) {
     output.setEncoding('latin1');
-    output.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    output.on('error', () => resolve(false));
-    output.on('close', () => resolve(text === 'made\n'));
-  });
+    output.unref();
+    output.on('data', (chunk: string) => this.take(chunk));
+    output.on('error', () => this.close());
+    output.on('close', () => this.close());
+  }
+
+  next(): Promise<boolean> {
+    if (this.waiting.length === 0) this.output.ref();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  // Everything still awaited is "not made"; the stream is let go.
+  close(): void {
+    for (const resolve of this.waiting.splice(0)) resolve(false);
+    this.output.destroy();
+  }
+
+  private take(chunk: string): void {
+    this.text += chunk;
+    for (let end = this.text.indexOf('\n'); end !== -1; end = this.text.indexOf('\n')) {
+      const line = this.text.slice(0, end);
+      this.text = this.text.slice(end + 1);
+      this.waiting.shift()?.(line === 'made');
+      if (this.waiting.length === 0) this.output.unref();
+    }
+  }
 }

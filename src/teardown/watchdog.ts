@@ -1,12 +1,11 @@
 import { assertMarker, type Marker, markerEntry } from './marker.js';
-import { type FifoRequest, type Guard, spawnGuard } from './watchdog-process.js';
+import { type Guard, spawnGuard } from './watchdog-process.js';
 
+// What one run (or the CLI's own files) has the watchdog watch: the run's view of it.
 export interface Watchdog {
   // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded. After a
   // restart, the pid of the one on guard now.
   readonly pid: number | null;
-  // Whether it made the FIFOs it was asked for (false also when it was asked for none, or never started).
-  readonly fifosMade: Promise<boolean>;
   watchGroup(pgid: number): void;
   // For a group known to be empty: once no process is left in it, its id may be reused by some
   // unrelated group, which the watchdog must then not kill.
@@ -15,9 +14,10 @@ export interface Watchdog {
   watchFile(file: string): void;
   // The file was published, removed or kept on purpose: leave it alone.
   forgetFile(file: string): void;
-  // Normal end: the watchdog exits without killing anything.
+  // Normal end: the watchdog forgets this run's marker, groups and files; one that served only this
+  // run exits without killing anything.
   disarm(): void;
-  // What happened to the watchdog itself during the run (killed, restarted), for the report.
+  // What happened to the watchdog itself while this run had it (killed, restarted), for the report.
   readonly problems: readonly string[];
 }
 
@@ -27,32 +27,36 @@ export interface Watchdog {
 // told, at most this many times (a stage that kills it in a loop is told about, not raced for ever).
 const MAX_RESTARTS = 10;
 
-// Starts the watchdog for one run. It lives in its own process group and session so that whatever
-// kills safe-run does not kill it too, holds no descriptor but its stdin, sits in / so it keeps no
-// directory busy, and does not keep Node's event loop alive. Without a marker it only guards files
-// and the groups it is told about (the CLI's own guard for --output, --report and checkers).
-export function startWatchdog(marker: Marker | null, fifos: FifoRequest | null = null): Watchdog {
-  if (marker) assertMarker(marker);
-  return new RunWatchdog(marker, fifos);
+type Kind = 'm' | 'g' | 'f' | 'd';
+// The line that takes back each kind of watch line.
+const UNDO: Record<Kind, string> = { m: 'n', g: 'u', f: 'r', d: 'x' };
+
+// A watchdog for one run alone, started now. It lives in its own process group and session so that
+// whatever kills safe-run does not kill it too, holds no descriptor but its stdin and stdout, sits in
+// / so it keeps no directory busy, and does not keep Node's event loop alive. Without a marker it only
+// guards files and the groups it is told about (the CLI's own guard for --output, --report, checkers).
+export function startWatchdog(marker: Marker | null): Watchdog {
+  return new Warden().lease(marker, { own: true });
 }
 
-// The Node side of a run's watchdog: it keeps everything the one on guard was told (the marker, the
-// groups and files still watched), so that a fresh one can be told it all again.
-class RunWatchdog implements Watchdog {
+// One watchdog process shared by the runs of one safe-run process (the steps of a -c text one after
+// the other, the CLI's own files): each run leases it with its marker, and gives back what it watched
+// at its end. It keeps everything the one on guard was told, so that a fresh one can be told it all
+// again; a watch two leases share (a reused group id) is taken back only when both gave it back.
+export class Warden {
   readonly problems: string[] = [];
-  readonly fifosMade: Promise<boolean>;
-  private readonly marker: Marker | null;
-  private readonly groups = new Set<number>();
-  private readonly files = new Set<string>();
+  private readonly watched: Record<Kind, Map<string, number>> = {
+    m: new Map(),
+    g: new Map(),
+    f: new Map(),
+    d: new Map(),
+  };
   private armed = true;
   private restarts = 0;
   private guard: Guard | null;
 
-  constructor(marker: Marker | null, fifos: FifoRequest | null) {
-    this.marker = marker;
-    // Only the first one makes the run's FIFOs: a restarted one comes after they were made.
-    this.guard = this.spawn(fifos);
-    this.fifosMade = this.guard.answer;
+  constructor() {
+    this.guard = this.spawn();
     if (this.guard.pid === null) this.armed = false;
   }
 
@@ -60,29 +64,49 @@ class RunWatchdog implements Watchdog {
     return this.guard?.pid ?? null;
   }
 
-  watchGroup(pgid: number): void {
-    assertGroupId(pgid);
-    this.groups.add(pgid);
-    this.send(`g ${pgid}`);
+  // Whether a watchdog is on guard and listening (false without /bin/sh, and once closed).
+  get active(): boolean {
+    return this.armed && this.guard !== null;
   }
 
-  unwatchGroup(pgid: number): void {
-    assertGroupId(pgid);
-    this.groups.delete(pgid);
-    this.send(`u ${pgid}`);
+  lease(marker: Marker | null, { own = false } = {}): Watchdog {
+    return new Lease(this, marker, own);
   }
 
-  watchFile(file: string): void {
-    this.files.add(file);
-    this.send(`f ${octalEscaped(file)}`);
+  watch(kind: Kind, key: string): void {
+    const count = this.watched[kind].get(key) ?? 0;
+    this.watched[kind].set(key, count + 1);
+    if (count === 0) this.send(`${kind} ${key}`);
   }
 
-  forgetFile(file: string): void {
-    this.files.delete(file);
-    this.send(`r ${octalEscaped(file)}`);
+  unwatch(kind: Kind, key: string): void {
+    const count = this.watched[kind].get(key);
+    if (count === undefined) return;
+    if (count > 1) {
+      this.watched[kind].set(key, count - 1);
+      return;
+    }
+    this.watched[kind].delete(key);
+    this.send(`${UNDO[kind]} ${key}`);
   }
 
-  disarm(): void {
+  // Asks the watchdog to make dir/p0 .. dir/p(count-1); true once they exist. The directory is
+  // removed if safe-run dies before forgetDir(); false when there is no watchdog to ask.
+  makeFifos(dir: string, count: number): Promise<boolean> {
+    const key = octalEscaped(dir);
+    this.watched.d.set(key, (this.watched.d.get(key) ?? 0) + 1);
+    if (!this.armed || !this.guard) return Promise.resolve(false);
+    return this.guard.ask(`p ${key} ${count}`);
+  }
+
+  // The directory is gone, or is to go once the FIFOs asked for in it are made: the watchdog removes
+  // what is left of it (after making them: it reads its lines in order).
+  forgetDir(dir: string): void {
+    this.unwatch('d', octalEscaped(dir));
+  }
+
+  // Normal end of the process's last run: the watchdog exits without killing anything.
+  close(): void {
     this.send('q');
     this.armed = false;
     this.guard?.end();
@@ -93,11 +117,11 @@ class RunWatchdog implements Watchdog {
   }
 
   // A fresh watchdog, told everything, in the order it needs it.
-  private spawn(fifos: FifoRequest | null): Guard {
-    const guard = spawnGuard((dead, how) => this.onDeath(dead, how), fifos);
-    if (this.marker) guard.send(`m ${markerEntry(this.marker)}`);
-    for (const pgid of this.groups) guard.send(`g ${pgid}`);
-    for (const file of this.files) guard.send(`f ${octalEscaped(file)}`);
+  private spawn(): Guard {
+    const guard = spawnGuard((dead, how) => this.onDeath(dead, how));
+    for (const kind of ['m', 'g', 'f', 'd'] as const) {
+      for (const key of this.watched[kind].keys()) guard.send(`${kind} ${key}`);
+    }
     return guard;
   }
 
@@ -111,10 +135,74 @@ class RunWatchdog implements Watchdog {
       return;
     }
     this.restarts += 1;
-    this.guard = this.spawn(null);
+    this.guard = this.spawn();
     this.problems.push(
       `the watchdog (pid ${dead.pid}) ${how} while the run went on (a stage may have killed it); restarted as pid ${this.guard.pid}`,
     );
+  }
+}
+
+// One run's share of a warden: what it watches, given back by disarm().
+class Lease implements Watchdog {
+  private readonly groups = new Set<number>();
+  private readonly files = new Set<string>();
+  private readonly entry: string | null;
+  private readonly firstProblem: number;
+  private done = false;
+
+  constructor(
+    private readonly warden: Warden,
+    marker: Marker | null,
+    private readonly own: boolean,
+  ) {
+    if (marker) assertMarker(marker);
+    this.entry = marker ? markerEntry(marker) : null;
+    if (this.entry) warden.watch('m', this.entry);
+    this.firstProblem = warden.problems.length;
+  }
+
+  get pid(): number | null {
+    return this.warden.pid;
+  }
+
+  get problems(): readonly string[] {
+    return this.warden.problems.slice(this.firstProblem);
+  }
+
+  watchGroup(pgid: number): void {
+    assertGroupId(pgid);
+    if (this.done || this.groups.has(pgid)) return;
+    this.groups.add(pgid);
+    this.warden.watch('g', String(pgid));
+  }
+
+  unwatchGroup(pgid: number): void {
+    assertGroupId(pgid);
+    if (this.groups.delete(pgid)) this.warden.unwatch('g', String(pgid));
+  }
+
+  watchFile(file: string): void {
+    if (this.done || this.files.has(file)) return;
+    this.files.add(file);
+    this.warden.watch('f', octalEscaped(file));
+  }
+
+  forgetFile(file: string): void {
+    if (this.files.delete(file)) this.warden.unwatch('f', octalEscaped(file));
+  }
+
+  disarm(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.own) {
+      this.warden.close();
+      return;
+    }
+    for (const pgid of this.groups) this.warden.unwatch('g', String(pgid));
+    for (const file of this.files) this.warden.unwatch('f', octalEscaped(file));
+    if (this.entry) this.warden.unwatch('m', this.entry);
+    this.groups.clear();
+    this.files.clear();
   }
 }
 

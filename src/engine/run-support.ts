@@ -1,0 +1,66 @@
+import { Warden, type Watchdog } from '../teardown/watchdog.js';
+import { discardFifos, type FifoBatch, reserveFifos } from './kernel-pipes.js';
+
+// A run's FIFOs: where they are, and whether the watchdog made them (false: make them here).
+export interface FifoOrder {
+  readonly batch: FifoBatch;
+  readonly made: Promise<boolean>;
+  // Whether the watchdog has answered: until then its mkfifo may still be writing into the directory.
+  answered(): boolean;
+}
+
+// The FIFOs a spare batch holds at least: enough for a run of one stage (2) or two (4).
+const SPARE_COUNT = 4;
+
+// What the engine runs of one safe-run process share, one after the other: one watchdog (one sh for a
+// whole -c text instead of one per step), and FIFOs made ahead by it. The CLI opens one before it
+// reads its flags, so the watchdog starts and makes the first run's FIFOs while Node goes on; a -c
+// step with more steps after it has the next step's FIFOs made while it runs. A run given none opens
+// its own and closes it at its end.
+export class RunSupport {
+  readonly warden = new Warden();
+  private spare: FifoOrder | null = null;
+
+  // Has a batch made ahead for the next run, unless one is on its way.
+  prepare(count = SPARE_COUNT): void {
+    this.spare ??= this.order(Math.max(count, SPARE_COUNT));
+  }
+
+  // A run's view of the watchdog, with its marker (and so its sweep) added.
+  lease(marker: Parameters<Warden['lease']>[0]): Watchdog {
+    return this.warden.lease(marker);
+  }
+
+  // `count` FIFOs for a run: the spare batch when it holds enough, else a batch ordered now.
+  take(count: number): FifoOrder {
+    const spare = this.spare;
+    if (!spare || spare.batch.paths.length < count) return this.order(count);
+    this.spare = null;
+    return { ...spare, batch: { dir: spare.batch.dir, paths: spare.batch.paths.slice(0, count) } };
+  }
+
+  // The run is done with its batch (opened, or never used): nothing of it may stay on disk. While the
+  // watchdog may still be making it, removing it here could race its mkfifo; the watchdog removes it
+  // then, after making it (it reads its lines in order).
+  release(order: FifoOrder): void {
+    if (order.answered() || !this.warden.active) discardFifos(order.batch);
+    this.warden.forgetDir(order.batch.dir);
+  }
+
+  // The process's last run is over: the spare goes, and the watchdog exits without killing anything.
+  close(): void {
+    if (this.spare) this.release(this.spare);
+    this.spare = null;
+    this.warden.close();
+  }
+
+  private order(count: number): FifoOrder {
+    const batch = reserveFifos(count);
+    let settled = false;
+    const made = this.warden.makeFifos(batch.dir, count);
+    void made.then(() => {
+      settled = true;
+    });
+    return { batch, made, answered: () => settled };
+  }
+}
