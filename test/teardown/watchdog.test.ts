@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -21,14 +21,17 @@ let marker = newMarker();
 const watchdogs: number[] = [];
 let bundleDir = '';
 let parentScript = '';
+let wardenScript = '';
 
 // The parent fixture imports the TypeScript watchdog, which plain Node 20 cannot load: bundle it once.
 beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), 'safe-run-test-'));
   parentScript = join(bundleDir, 'watchdog-parent.mjs');
+  wardenScript = join(bundleDir, 'warden-parent.mjs');
   await build({
-    entryPoints: [teardownFixture('watchdog-parent.ts')],
-    outfile: parentScript,
+    entryPoints: [teardownFixture('watchdog-parent.ts'), teardownFixture('warden-parent.ts')],
+    outdir: bundleDir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -116,7 +119,7 @@ describe('startWatchdog', () => {
     }
   });
 
-  it('runs in its own group and session, away from any descriptor but its stdin', async () => {
+  it('runs in its own group and session, away from any descriptor but its stdin and stdout', async () => {
     const watchdog = startWatchdog(marker);
     watchdogs.push(watchdog.pid!);
     const info = await waitFor('the watchdog to run', () => readProcess(watchdog.pid!));
@@ -125,5 +128,36 @@ describe('startWatchdog', () => {
     expect(() => watchdog.watchGroup(1)).toThrow(RangeError);
     watchdog.disarm();
     await waitFor('the watchdog to exit', () => !isAlive(watchdog.pid!));
+  });
+});
+
+describe('Warden: one watchdog for the runs of one process', () => {
+  it('after a SIGKILL, kills what the runs still leasing it started, spares what a finished run gave back, and removes its FIFO directories', async () => {
+    const finished = newMarker();
+    const fifoDir = mkdtempSync(join(tmpdir(), 'safe-run-test-fifos-'));
+    try {
+      const argv = [process.execPath, wardenScript, finished.value, marker.value, fifoDir];
+      const parent = spawnStage(argv, parentMarker(), { stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
+      parent.stdout!.on('data', (chunk) => {
+        output += chunk;
+      });
+      const report = await waitFor('the parent to report its pids', () => {
+        return output.includes('\n') && (JSON.parse(output) as Record<string, number | boolean>);
+      });
+      watchdogs.push(report.watchdog as number);
+      expect(report.made).toBe(true);
+      for (const name of ['p0', 'p1', 'p2']) expect(lstatSync(join(fifoDir, name)).isFIFO()).toBe(true);
+
+      parent.kill('SIGKILL');
+      await exited(parent);
+      await waitFor('no process of the running lease left', () => !isAlive(report.kept as number), 2000);
+      await waitFor('the watchdog to exit', () => !isAlive(report.watchdog as number), 2000);
+      expect(existsSync(fifoDir)).toBe(false);
+      expect(isAlive(report.released as number)).toBe(true);
+    } finally {
+      await killEverything(finished);
+      rmSync(fifoDir, { recursive: true, force: true });
+    }
   });
 });
