@@ -108,17 +108,52 @@ export function stagesSection() {
 const FOUR_STEPS = 'cd src && ls | wc -l && git status --short | head';
 const ONE_STEP = 'ls src | wc -l';
 
+// What a further step costs: a text of STEPS × /bin/true against one, for safe-run and for bash.
+const STEPS = 11;
+const TRUE_STEPS = Array.from({ length: STEPS }, () => '/bin/true').join('; ');
+
 // A text of several steps pays start-up once. Needs the shell front end; until -c takes lists and cd
 // it refuses the text (exit 125), and the section is skipped with a note saying so.
 export function textSection() {
   return {
     id: 'text',
-    title: '7. A text of four steps against one step',
+    title: '7. A text of four steps against one step; what a further step costs',
     cases: [
       make('text-one', '1 step', [SR, '-q', '-c', ONE_STEP]),
       make('text-four', '4 steps', [SR, '-q', '-c', FOUR_STEPS], { vs: ['text-one'] }),
+      make('steps-sr-1', 'safe-run, 1 × true', [SR, '-q', '-c', '/bin/true']),
+      make('steps-sr-n', `safe-run, ${STEPS} × true`, [SR, '-q', '-c', TRUE_STEPS], {
+        display: `safe-run -q -c '/bin/true; ... (${STEPS} steps)'`,
+        vs: ['steps-sr-1'],
+      }),
+      make('steps-bash-1', 'bash, 1 × true', ['bash', '-c', '/bin/true']),
+      make('steps-bash-n', `bash, ${STEPS} × true`, ['bash', '-c', TRUE_STEPS], {
+        display: `bash -c '/bin/true; ... (${STEPS} steps)'`,
+        vs: ['steps-bash-1'],
+      }),
     ],
   };
+}
+
+// The wall time of one further step: per round, (STEPS steps - 1 step) / (STEPS - 1), then the median
+// over rounds; for safe-run and for bash. Null when the text section did not run.
+export function furtherStepCost(done) {
+  const text = done.find(({ section }) => section.id === 'text');
+  if (!text) return null;
+  const samples = Object.fromEntries(text.results.map((r) => [r.case.id, r.samples]));
+  const perStep = (one, many) => {
+    const costs = [];
+    for (const [round, a] of (samples[many] ?? []).entries()) {
+      const b = samples[one]?.[round];
+      if (a && b) costs.push((a.wallMs - b.wallMs) / (STEPS - 1));
+    }
+    costs.sort((x, y) => x - y);
+    return costs.length === 0 ? null : costs[Math.floor(costs.length / 2)];
+  };
+  const sr = perStep('steps-sr-1', 'steps-sr-n');
+  const bash = perStep('steps-bash-1', 'steps-bash-n');
+  if (sr === null || bash === null) return null;
+  return `A further step of a -c text (${STEPS} × /bin/true against 1, median per round): safe-run ${sr.toFixed(1)} ms, bash ${bash.toFixed(1)} ms (${(sr / bash).toFixed(1)}x)\n`;
 }
 
 // Null when the text section can run with this safe-run, else why not.

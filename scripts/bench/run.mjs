@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { dataSection, pipeSection, rssSection, startupSection, withBin } from './cases.mjs';
-import { procsSection, stagesSection, textRefusal, textSection } from './cost-cases.mjs';
+import { furtherStepCost, procsSection, stagesSection, textRefusal, textSection } from './cost-cases.mjs';
 import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
 import { hasGnuTime } from './measure.mjs';
 import { parseOptions, USAGE, UsageError } from './options.mjs';
@@ -97,6 +97,8 @@ async function benchmark(options, tmpDir) {
   const where = options.bin ? bin : path.join(repoRoot, 'bin', 'safe-run');
   const binNote = `\n"safe-run" above is \`${where}\`, run with only the variables shown set besides PATH and HOME.\n`;
   process.stdout.write(`${renderHeader(machine, options)}${legend}\n\n${renderTable(done)}`);
+  const stepCost = furtherStepCost(done);
+  if (stepCost) process.stdout.write(`\n${stepCost}`);
   if (notes.length > 0) process.stdout.write(`\nNot measured:\n${notes.join('\n')}\n`);
   const failures = renderFailures(done);
   if (failures) process.stdout.write(`${failures}${binNote}`);
