@@ -93,6 +93,9 @@ export interface ShellPlan {
   script: Script;
   // Accepted exit codes of each command of the text, in the order written (from --ok-codes).
   okCodes: number[][];
+  // Under --fallback bash: the stage that runs the whole text under bash instead, when a step is
+  // refused before any step started a process (a command name from an expansion, say).
+  fallback?: StageSpec;
 }
 
 // The text was run by bash as one stage, because of a construct safe-run does not interpret.

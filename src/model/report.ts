@@ -88,8 +88,9 @@ export interface StepReport {
   // What the words that expand became (a word and its fields).
   expansions?: { word: string; fields: string[] }[];
   // Set when it did not run for a reason other than the list's short circuit: 'timeout', the run's
-  // time limit had run out before it could start.
-  skippedBecause?: 'timeout';
+  // time limit had run out before it could start; 'refused', safe-run refused it when it was reached
+  // (the run's verdict says why); 'after-refusal', a step before it was refused.
+  skippedBecause?: 'timeout' | 'refused' | 'after-refusal';
 }
 
 export interface Verdict {

@@ -44,6 +44,14 @@ function pad(cells: string[][]): string[] {
   );
 }
 
+// How a step that did not run is shown, by why (report.ts, StepReport.skippedBecause).
+const SKIPPED = {
+  'short-circuit': 'skipped',
+  timeout: 'skipped (time limit)',
+  refused: 'refused',
+  'after-refusal': 'skipped (a step before it was refused)',
+} as const;
+
 // Shows the headings of the steps up to a stage's own (a -c list), each once, before its first stage.
 function stepHeadings(report: Report, chalk: ChalkInstance, out: string[]): (upTo: number) => void {
   const headed = new Set<number>();
@@ -55,7 +63,7 @@ function stepHeadings(report: Report, chalk: ChalkInstance, out: string[]): (upT
       const previous = report.steps?.[step.index - 2];
       const moved = previous && previous.cwd !== step.cwd ? ` (in ${step.cwd})` : '';
       const text = `step ${step.index}: ${joined}${oneLine(step.text)}${moved}`;
-      const skipped = step.skippedBecause === 'timeout' ? 'skipped (time limit)' : 'skipped';
+      const skipped = SKIPPED[step.skippedBecause ?? 'short-circuit'];
       out.push(step.ran ? chalk.cyan(text) : chalk.dim(`${text}: ${skipped}`));
     }
   };

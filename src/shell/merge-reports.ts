@@ -9,17 +9,18 @@ export interface StepOutcome {
   cwd: string;
   builtins: (string | null)[];
   expansions: { word: string; fields: string[] }[];
-  // Why a step that did not run was skipped, when not by bash's short circuit: 'timeout', the run's
-  // time limit had run out.
-  skippedBecause: 'timeout' | null;
+  // Why a step that did not run was skipped, when not by bash's short circuit (src/shell/run-stops.ts):
+  // the run's time limit had run out, the step was refused, or a step before it was.
+  skippedBecause: 'timeout' | 'refused' | 'after-refusal' | null;
 }
 
 export interface MergeContext {
   settings: Settings;
   startedAt: Date;
   t0: number;
-  // Set when the run stopped before a step could start (the time limit ran out between steps).
-  stoppedBefore: Verdict | null;
+  // Set when the run stopped before a step could start (the time limit ran out between steps, or the
+  // step was refused): the run's verdict, and what to do next.
+  stoppedBefore: { verdict: Verdict; next: string } | null;
   streamedStdout: boolean;
 }
 
@@ -60,7 +61,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
     });
   });
   const final = last as { report: Report; offset: number; step: number } | null;
-  const verdict: Verdict = context.stoppedBefore ?? shiftVerdict(final, several);
+  const verdict: Verdict = context.stoppedBefore?.verdict ?? shiftVerdict(final, several);
   const merged: Omit<Report, 'next' | 'output' | 'checks'> = {
     schemaVersion: 1,
     ok: verdict.ok,
@@ -77,18 +78,12 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
   };
   return {
     ...merged,
-    next: context.stoppedBefore ? timeRanOut(outcomes) : nextStep(merged, context.streamedStdout),
+    next: context.stoppedBefore?.next ?? nextStep(merged, context.streamedStdout),
     output: null,
     checks: [],
     steps,
     fallback: null,
   };
-}
-
-// What to do when the time limit ran out before a step could start: that step and the rest did not run.
-function timeRanOut(outcomes: StepOutcome[]): string {
-  const first = outcomes.findIndex((outcome) => outcome.skippedBecause === 'timeout') + 1;
-  return `step ${first} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`;
 }
 
 function shiftVerdict(

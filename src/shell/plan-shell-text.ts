@@ -26,8 +26,7 @@ export function planShellText(
   const withEnv = (stage: StageSpec): StageSpec =>
     options.env ? { ...stage, env: { ...options.env, ...stage.env } } : stage;
   if (parsed.fallback) {
-    const { policy } = Object.assign({ ...DEFAULT_SETTINGS }, ...request.layers) as Settings;
-    const stages = fallbackStages(text, policy, blankStage).map(withEnv);
+    const stages = fallbackStages(text, policyOf(request), blankStage).map(withEnv);
     return { ...assemblePlan({ source: 'inline', stages, ...request }), fallback: parsed.fallback };
   }
   const script = parsed.script!;
@@ -36,13 +35,31 @@ export function planShellText(
     '-c',
   );
   const written = assemblePlan({ source: 'inline', stages: writtenStages(script, blankStage), ...request });
+  const fallback = options.fallback ? { fallback: bashStage(text, request, withEnv) } : {};
   return {
     ...written,
     stages: [],
-    shell: { script, okCodes: written.stages.map((stage) => stage.okCodes) },
+    shell: { script, okCodes: written.stages.map((stage) => stage.okCodes), ...fallback },
     ...(request.cwd === null ? {} : { cwd: request.cwd }),
     ...(options.env ? { env: { ...definedOnly(options.base), ...options.env } } : {}),
   };
+}
+
+function policyOf(request: Omit<PlanRequest, 'source' | 'stages'>): Settings['policy'] {
+  return (Object.assign({ ...DEFAULT_SETTINGS }, ...request.layers) as Settings).policy;
+}
+
+// The bash stage --fallback bash runs when a step is refused once the text runs (before any step
+// started a process): the one the text would have become had the refusal come before the run. Only
+// --ok-codes that can name it (1, bash) apply: the others name commands as written.
+function bashStage(
+  text: string,
+  request: Omit<PlanRequest, 'source' | 'stages'>,
+  withEnv: (stage: StageSpec) => StageSpec,
+): StageSpec {
+  const stages = fallbackStages(text, policyOf(request), blankStage).map(withEnv);
+  const okCodes = request.okCodes.filter((entry) => entry.stage === '1' || entry.stage === 'bash');
+  return assemblePlan({ source: 'inline', stages, ...request, okCodes }).stages[0]!;
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -1,27 +1,21 @@
-import fs from 'node:fs';
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
-import { formatDuration } from '../format-units.js';
+import { isRequestError } from '../errors.js';
 import type { ListItem } from '../model/shell-syntax.js';
-import { EXIT_TIMEOUT } from '../policy/verdict.js';
-import type { Report, Settings, ShellPlan, Verdict } from '../types.js';
+import type { FallbackInfo, Plan, Report, Settings, ShellPlan } from '../types.js';
 import { bashStepStatus } from './bash-status.js';
+import { afterCd, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
+import { isRefusal } from './refuse.js';
+import { type RunStop, refusalStop, timeLimitStop } from './run-stops.js';
 import { childEnvironment, type ShellState } from './shell-state.js';
 import { type StepResult, stateChange } from './state-step.js';
 
 export interface ShellRunHandle extends RunHandle {
   readonly result: Promise<{ report: Report; state: ShellState }>;
-}
-
-// bash's short circuit: `&&` runs after success, `||` after failure, `;` always.
-function shouldRun(connector: ListItem['connector'], status: number): boolean {
-  if (connector === '&&') return status === 0;
-  if (connector === '||') return status !== 0;
-  return true;
 }
 
 // A step stopped by a time limit with less than this left of the run's own was stopped by the run's:
@@ -61,9 +55,14 @@ class ShellRun {
   private readonly startedAt = new Date();
   private readonly t0 = performance.now();
   private readonly outcomes: StepOutcome[] = [];
-  private stoppedBefore: Verdict | null = null;
+  // Set when the run ended before a step: the time limit ran out, or the step was refused.
+  private stoppedBefore: RunStop | null = null;
   // Set when a step's own verdict was the run's time limit: the steps after it are skipped.
   private endedByTimeLimit = false;
+  // Set once a step started processes: a step refused after that ends the run with a report.
+  private startedProcesses = false;
+  // Set when, under --fallback bash, a step was refused before any step started a process.
+  private fallbackFor: FallbackInfo | null = null;
   private readonly shell: ShellPlan;
   private readonly settings: Settings;
   private readonly io: RunIO;
@@ -100,6 +99,7 @@ class ShellRun {
     let first = 0;
     for (const item of this.shell.script.items) {
       const done = await this.step(item, state, first);
+      if (this.fallbackFor) return this.runFallback(initial);
       this.outcomes.push(done.outcome);
       state = done.state;
       first += item.pipeline.commands.length;
@@ -123,13 +123,53 @@ class ShellRun {
       state,
       outcome: { item, report: null, cwd: state.cwd, builtins: [], expansions: [], skippedBecause: because },
     });
-    if (this.endedByTimeLimit || this.stoppedBefore) return skipped('timeout');
+    if (this.stoppedBefore) return skipped(this.stoppedBefore.after);
+    if (this.endedByTimeLimit) return skipped('timeout');
     if (this.cancelled || !shouldRun(item.connector, state.status)) return skipped(null);
     if (this.outOfTime()) return skipped('timeout');
-    const planned = await planStep(item.pipeline, state, execsDirectly(item, this.shell.script.items));
+    let planned: PlannedStep;
+    try {
+      planned = await planStep(item.pipeline, state, execsDirectly(item, this.shell.script.items));
+    } catch (error) {
+      this.refuse(error);
+      return skipped('refused');
+    }
     if (this.outOfTime()) return skipped('timeout');
     if (planned.assigns) return stateChange(item, planned, state, this.settings);
     return this.runStages(item, planned, state, { first, left: this.timeLeft() });
+  }
+
+  // A step refused when it was reached (what it runs comes from an expansion, its directory is gone).
+  // Before any step started a process, nothing has happened that bash would not do again: the
+  // refusal stands as if it came before the run (one line, exit 125), or under --fallback bash the
+  // whole text runs under bash. After, the run ends at this step, with a report of what ran.
+  private refuse(error: unknown): void {
+    if (!isRequestError(error)) throw error;
+    if (!this.startedProcesses) {
+      if (!this.shell.fallback || !isRefusal(error)) throw error;
+      this.fallbackFor = { construct: error.construct, column: error.column ?? 1 };
+      return;
+    }
+    this.stoppedBefore = refusalStop(this.outcomes.length + 1, error.message, this.settings.policy);
+  }
+
+  // --fallback bash for a step refused before any process started: the whole text, from the state it
+  // started in, as the one bash stage it would have been had the refusal come before the run.
+  private async runFallback(initial: ShellState): Promise<{ report: Report; state: ShellState }> {
+    const left = this.timeLeft();
+    const plan: Plan = {
+      source: 'inline',
+      stages: [this.shell.fallback!],
+      settings: { ...this.settings, timeoutMs: left === null ? null : Math.max(1, Math.ceil(left)) },
+      env: childEnvironment(initial),
+      cwd: initial.cwd,
+      fallback: this.fallbackFor!,
+    };
+    this.current = startRun(plan, this.io, { support: this.support(), more: false });
+    if (this.cancelled) this.current.cancel(this.cancelled);
+    const report = await this.current.report;
+    this.current = null;
+    return { report, state: initial };
   }
 
   // Milliseconds left of the run's time limit; null without one.
@@ -144,13 +184,7 @@ class ShellRun {
   private outOfTime(): boolean {
     const left = this.timeLeft();
     if (left === null || left > 0) return false;
-    const limit = formatDuration(this.settings.timeoutMs!);
-    this.stoppedBefore = {
-      ok: false,
-      exitCode: EXIT_TIMEOUT,
-      blamedStage: null,
-      reason: `the pipeline timeout (${limit}) ran out before step ${this.outcomes.length + 1} could start`,
-    };
+    this.stoppedBefore = timeLimitStop(this.settings.timeoutMs!, this.outcomes.length + 1);
     return true;
   }
 
@@ -173,6 +207,7 @@ class ShellRun {
       startEach: true,
     };
     const more = item !== this.shell.script.items.at(-1);
+    this.startedProcesses = true;
     this.current = startRun(plan, this.io, { support: this.support(), more });
     if (this.cancelled) this.current.cancel(this.cancelled);
     const report = await this.current.report;
@@ -195,37 +230,4 @@ class ShellRun {
       },
     };
   }
-}
-
-// Whether a step's verdict is a time limit: a stage it stopped, or the limit firing after the stages
-// had exited.
-function stoppedByTimeLimit(report: Report): boolean {
-  const { exitCode, blamedStage } = report.verdict;
-  return (
-    exitCode === EXIT_TIMEOUT &&
-    (blamedStage === null || report.stages[blamedStage - 1]?.status === 'timeout')
-  );
-}
-
-// After a `cd` step that succeeded, bash's $PWD and $OLDPWD, which it left in the step's state file.
-function afterCd(planned: PlannedStep, state: ShellState, report: Report): ShellState {
-  if (!planned.stateFile) return state;
-  let text = '';
-  try {
-    text = fs.readFileSync(planned.stateFile, 'utf8');
-    fs.rmSync(planned.stateFile, { force: true });
-  } catch {
-    return state;
-  }
-  const [pwd, oldpwd] = text.split('\0');
-  if (report.exitCode !== 0 || !pwd) return state;
-  const env: Record<string, string> = { ...state.env, PWD: pwd };
-  if (oldpwd) env.OLDPWD = oldpwd;
-  return { ...state, cwd: pwd, env };
-}
-
-// bash -c runs the text's last pipeline (after `;` or a newline) in a way whose own messages for an
-// external command carry no "line N:" (observed with bash 5.2; docs/inline-grammar.md).
-function execsDirectly(item: ListItem, items: readonly ListItem[]): boolean {
-  return item === items.at(-1) && (item.connector === null || item.connector === ';');
 }

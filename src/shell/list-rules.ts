@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import type { ListItem } from '../model/shell-syntax.js';
+import { EXIT_TIMEOUT } from '../policy/verdict.js';
+import type { Report } from '../types.js';
+import type { PlannedStep } from './plan-step.js';
+import type { ShellState } from './shell-state.js';
+
+// bash's rules for the steps of a list, as the -c runner (run-shell.ts) applies them.
+
+// bash's short circuit: `&&` runs after success, `||` after failure, `;` always.
+export function shouldRun(connector: ListItem['connector'], status: number): boolean {
+  if (connector === '&&') return status === 0;
+  if (connector === '||') return status !== 0;
+  return true;
+}
+
+// Whether a step's verdict is a time limit: a stage it stopped, or the limit firing after the stages
+// had exited.
+export function stoppedByTimeLimit(report: Report): boolean {
+  const { exitCode, blamedStage } = report.verdict;
+  return (
+    exitCode === EXIT_TIMEOUT &&
+    (blamedStage === null || report.stages[blamedStage - 1]?.status === 'timeout')
+  );
+}
+
+// After a `cd` step that succeeded, bash's $PWD and $OLDPWD, which it left in the step's state file.
+export function afterCd(planned: PlannedStep, state: ShellState, report: Report): ShellState {
+  if (!planned.stateFile) return state;
+  let text = '';
+  try {
+    text = fs.readFileSync(planned.stateFile, 'utf8');
+    fs.rmSync(planned.stateFile, { force: true });
+  } catch {
+    return state;
+  }
+  const [pwd, oldpwd] = text.split('\0');
+  if (report.exitCode !== 0 || !pwd) return state;
+  const env: Record<string, string> = { ...state.env, PWD: pwd };
+  if (oldpwd) env.OLDPWD = oldpwd;
+  return { ...state, cwd: pwd, env };
+}
+
+// bash -c runs the text's last pipeline (after `;` or a newline) in a way whose own messages for an
+// external command carry no "line N:" (observed with bash 5.2; docs/inline-grammar.md).
+export function execsDirectly(item: ListItem, items: readonly ListItem[]): boolean {
+  return item === items.at(-1) && (item.connector === null || item.connector === ';');
+}
