@@ -27,14 +27,16 @@ export class PipelinePipes {
   readonly outPipe: KernelPipe;
   private readonly open = new Set<number>();
 
-  // Takes ownership of `stdin` (a descriptor of the first stage's input, or how to give it one), and of
-  // `fifos`, the run's reserved FIFOs (pipeCount(count) of them), made already or not.
+  // Takes ownership of `stdin` (a descriptor of the first stage's input, or how to give it one) unless
+  // it is `shared` (the steps of a -c text read one), and of `fifos`, the run's reserved FIFOs
+  // (pipeCount(count) of them), made already or not.
   constructor(
     count: number,
     readonly stdin: number | 'inherit' | 'ignore',
     fifos: { batch: FifoBatch; made: boolean } | null = null,
+    shared = false,
   ) {
-    if (typeof stdin === 'number') this.open.add(stdin);
+    if (typeof stdin === 'number' && !shared) this.open.add(stdin);
     let pipes: KernelPipe[];
     try {
       pipes = fifos ? openReserved(fifos.batch, fifos.made) : createKernelPipes(pipeCount(count));

@@ -43,6 +43,10 @@ export interface RunHandle {
 export interface SharedSupport {
   support: RunSupport;
   more: boolean;
+  // Where the steps of a -c text keep the descriptor of --stdin FILE, opened by the first run that
+  // needs it and read by every later one, as bash opens `< FILE` once for the whole text (a second
+  // open would start the file over, or wait for a new writer of a FIFO). The text's runner closes it.
+  stdin?: { fd: number | null };
 }
 
 // Runs a validated plan. Problems with the request reject with RequestError before anything starts;
@@ -111,7 +115,8 @@ async function runPhases(
   const fifos = support.take(pipeCount(runs.length));
   if (shared?.more) support.prepare(pipeCount(runs.length));
   try {
-    return await wireStages(resolved, runs, io, { ...ctx, facts, watchdog, fifos, nothing });
+    const sharedStdin = shared?.stdin ?? null;
+    return await wireStages(resolved, runs, io, { ...ctx, facts, watchdog, fifos, nothing, sharedStdin });
   } finally {
     watchdog.disarm();
     support.release(fifos);
@@ -123,6 +128,7 @@ interface WireContext extends RunContext {
   facts: RunFacts | null;
   watchdog: Watchdog;
   fifos: FifoOrder;
+  sharedStdin: { fd: number | null } | null;
   nothing: (timeLimit?: string | null) => Report;
 }
 
@@ -135,7 +141,9 @@ async function wireStages(
   const { plan } = resolved;
   const { clock, control } = ctx;
   // Opened after preflight: opening a FIFO is already a side effect on its writer.
-  const stdin = await openStdin(plan, control.interrupt, clock.t0);
+  const shared = ctx.sharedStdin;
+  const stdin = shared?.fd ?? (await openStdin(plan, control.interrupt, clock.t0));
+  if (shared && typeof stdin === 'number') shared.fd = stdin;
   if (typeof stdin === 'object') {
     for (const run of runs) {
       run.stoppedAs = control.cancelRequest ? 'cancelled' : 'timeout';
@@ -153,7 +161,7 @@ async function wireStages(
   }
   // Wire: the pipes are safe-run's until each is handed to a stage or a reader.
   const made = await ctx.fifos.made;
-  const pipes = new PipelinePipes(runs.length, stdin, { batch: ctx.fifos.batch, made });
+  const pipes = new PipelinePipes(runs.length, stdin, { batch: ctx.fifos.batch, made }, shared !== null);
   try {
     return await superviseStages(resolved, runs, pipes, io, ctx);
   } finally {

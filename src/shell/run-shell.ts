@@ -1,4 +1,5 @@
 import { secretValuesFromEnv } from '../capture/mask.js';
+import { closeQuietly } from '../engine/kernel-pipes.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
@@ -63,6 +64,8 @@ class ShellRun {
   private startedProcesses = false;
   // Set when, under --fallback bash, a step was refused before any step started a process.
   private fallbackFor: FallbackInfo | null = null;
+  // --stdin FILE, opened by the first step that runs and read by every step after it.
+  private readonly stdin: { fd: number | null } = { fd: null };
   private readonly shell: ShellPlan;
   private readonly settings: Settings;
   private readonly io: RunIO;
@@ -83,9 +86,12 @@ class ShellRun {
     return this.own;
   }
 
+  // The end of the text: its watchdog (when its own) and its --stdin descriptor are released.
   closeSupport(): void {
     this.own?.close();
     this.own = null;
+    closeQuietly(this.stdin.fd);
+    this.stdin.fd = null;
   }
 
   cancel(signal: NodeJS.Signals): void {
@@ -208,7 +214,7 @@ class ShellRun {
     };
     const more = item !== this.shell.script.items.at(-1);
     this.startedProcesses = true;
-    this.current = startRun(plan, this.io, { support: this.support(), more });
+    this.current = startRun(plan, this.io, { support: this.support(), more, stdin: this.stdin });
     if (this.cancelled) this.current.cancel(this.cancelled);
     const report = await this.current.report;
     this.current = null;
