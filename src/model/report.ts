@@ -89,8 +89,9 @@ export interface StepReport {
   expansions?: { word: string; fields: string[] }[];
   // Set when it did not run for a reason other than the list's short circuit: 'timeout', the run's
   // time limit had run out before it could start; 'refused', safe-run refused it when it was reached
-  // (the run's verdict says why); 'after-refusal', a step before it was refused.
-  skippedBecause?: 'timeout' | 'refused' | 'after-refusal';
+  // (the run's verdict says why); 'after-refusal', a step before it was refused; 'exit', an `exit`
+  // step before it ended the text.
+  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit';
 }
 
 export interface Verdict {

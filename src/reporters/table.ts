@@ -50,6 +50,7 @@ const SKIPPED = {
   timeout: 'skipped (time limit)',
   refused: 'refused',
   'after-refusal': 'skipped (a step before it was refused)',
+  exit: 'skipped (after exit)',
 } as const;
 
 // Shows the headings of the steps up to a stage's own (a -c list), each once, before its first stage.

@@ -16,6 +16,7 @@ const RUN_BY_BASH = new Set([
   'kill',
   'cd',
   'export',
+  'exit',
 ]);
 
 // Builtins that change or read the shell's own state, or its jobs: no separate process can do what
@@ -29,7 +30,6 @@ const REFUSED = new Map<string, string>([
   ['alias', 'defines an alias for later lines'],
   ['unalias', 'changes aliases'],
   ['exec', 'replaces the shell'],
-  ['exit', 'ends the shell'],
   ['return', 'returns from a function or script'],
   ['unset', "changes the shell's variables"],
   ['local', "changes the shell's variables"],
@@ -73,7 +73,7 @@ const REFUSED = new Map<string, string>([
   ['help', "prints bash's help"],
 ]);
 
-export type BuiltinKind = 'bash' | 'cd' | 'export' | null;
+export type BuiltinKind = 'bash' | 'cd' | 'export' | 'exit' | null;
 
 // How a command named `name` runs: null for a program; 'cd' and 'export' change the state when they
 // are a step of their own; 'bash' for the other builtins run by bash. Throws for refused builtins.
@@ -112,8 +112,15 @@ export function builtinKind(name: string, command: SimpleCommand, alone: boolean
       'comes from an expansion: safe-run changes its state only for an export written as such',
     );
   }
-  if (alone && (name === 'cd' || name === 'export')) return name;
+  if (alone && (name === 'cd' || name === 'export' || name === 'exit')) return name;
   return 'bash';
+}
+
+// `exit` with no argument ends with the status of the step before it ($?), which the builtin's own
+// bash has to be given.
+export function exitScript(line: number, status: number): string {
+  const gap = line <= 1 ? '; ' : '\n'.repeat(line - 1);
+  return `(exit ${status})${gap}"$@"`;
 }
 
 // Script run by bash for a builtin stage: the builtin with the stage's words, nothing else. The

@@ -10,8 +10,9 @@ export interface StepOutcome {
   builtins: (string | null)[];
   expansions: { word: string; fields: string[] }[];
   // Why a step that did not run was skipped, when not by bash's short circuit (src/shell/run-stops.ts):
-  // the run's time limit had run out, the step was refused, or a step before it was.
-  skippedBecause: 'timeout' | 'refused' | 'after-refusal' | null;
+  // the run's time limit had run out, the step was refused, or a step before it was; an `exit` step
+  // before it ended the text.
+  skippedBecause: 'timeout' | 'refused' | 'after-refusal' | 'exit' | null;
 }
 
 export interface MergeContext {

@@ -24,7 +24,12 @@ export interface ShellRunHandle extends RunHandle {
 // last tick), while an idle timeout or a prompt wait leaves the run its time.
 const LIMIT_MARGIN_MS = 50;
 
-const BUILTIN_LABEL = { bash: 'bash builtin', cd: 'bash builtin (cd)', export: 'shell state' } as const;
+const BUILTIN_LABEL = {
+  bash: 'bash builtin',
+  cd: 'bash builtin (cd)',
+  export: 'shell state',
+  exit: 'bash builtin (exit)',
+} as const;
 
 // Runs a parsed -c list step by step: each pipeline one engine run, in order, sharing the overall
 // time limit and cancellation, and one watchdog (`support`: the caller's, or one opened at the first
@@ -64,6 +69,8 @@ class ShellRun {
   private startedProcesses = false;
   // Set when, under --fallback bash, a step was refused before any step started a process.
   private fallbackFor: FallbackInfo | null = null;
+  // Set once an `exit` step ended the text: the steps after it are skipped, as in bash.
+  private exited = false;
   // --stdin FILE, opened by the first step that runs and read by every step after it.
   private readonly stdin: { fd: number | null } = { fd: null };
   private readonly shell: ShellPlan;
@@ -131,6 +138,7 @@ class ShellRun {
     });
     if (this.stoppedBefore) return skipped(this.stoppedBefore.after);
     if (this.endedByTimeLimit) return skipped('timeout');
+    if (this.exited) return skipped('exit');
     if (this.cancelled || !shouldRun(item.connector, state.status)) return skipped(null);
     if (this.outOfTime()) return skipped('timeout');
     let planned: PlannedStep;
@@ -219,6 +227,8 @@ class ShellRun {
     const report = await this.current.report;
     this.current = null;
     const next = { ...afterCd(planned, state, report), status: bashStepStatus(report, settings.policy) };
+    // `exit` ends bash -c whatever its arguments (a bad one only changes the status to 1 or 2).
+    if (planned.kinds[0] === 'exit') this.exited = true;
     // The run's time limit stopped this step: the rest is skipped, and its 124 stands. A step that
     // ended otherwise after the limit leaves the stop to the check before the next step.
     const left = this.timeLeft();

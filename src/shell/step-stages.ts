@@ -4,7 +4,7 @@ import { assignStageNames } from '../inputs/stage-names.js';
 import type { Pipeline, Redirect, SimpleCommand, Word } from '../model/shell-syntax.js';
 import type { StageRedirect, StageSpec } from '../types.js';
 import { bashPath } from './bash-path.js';
-import { type BuiltinKind, builtinKind, builtinScript, cdScript } from './builtins.js';
+import { type BuiltinKind, builtinKind, builtinScript, cdScript, exitScript } from './builtins.js';
 import { expandWords } from './expand-words.js';
 import type { ShellState } from './shell-state.js';
 import { argvOf, type ExpandedStep } from './step-expansion.js';
@@ -106,6 +106,8 @@ export function stagesOf(
     if (kind === 'cd') {
       step.stateFile = cdStateFile();
       spec.launch = bashRunning(cdScript(command.line), [step.stateFile, ...argv.slice(1)]);
+    } else if (kind === 'exit' && argv.length === 1) {
+      spec.launch = bashRunning(exitScript(command.line, state.status), argv);
     } else if (kind !== null) {
       spec.launch = bashRunning(argv.length === 0 ? ':' : builtinScript(command.line), argv);
     }

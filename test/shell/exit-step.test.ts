@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/types.js';
+import { runCli } from '../helpers/cli.js';
+
+// `exit` in a -c text ends it as it ends `bash -o pipefail -c TEXT`: with its argument's status
+// (modulo 256; 2 for a word that is no number, 1 for too many arguments), or $? without one; the
+// steps after it do not run. In a pipeline it ends only its own stage, as bash's subshell does.
+
+const env = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: process.env.HOME ?? '/',
+  LANG: 'C.UTF-8',
+  A: '6',
+};
+
+const TEXTS = [
+  'true || exit 1; echo after',
+  'false || exit 3; echo after',
+  'false; exit',
+  'false\nexit',
+  'echo a; exit 300; echo b',
+  'exit abc; echo no',
+  'exit 1 2; echo goes-on',
+  'echo x | exit 4; echo $?',
+  'cd / && exit 5; echo no',
+  'exit -- 5',
+  'exit $A; echo no',
+  'true && exit; echo no',
+];
+
+describe('exit as a step', () => {
+  it.each(TEXTS)('ends the text as bash does: %j', async (text) => {
+    const bash = spawnSync('bash', ['-o', 'pipefail', '-c', text], { env, encoding: 'utf8' });
+    const result = await runCli(['--no-facts', '--json', '-c', text], { env });
+    const report = JSON.parse(result.stdout) as Report;
+    expect(result.code).toBe(bash.status);
+    expect(report.stages.map((stage) => stage.stdout.text).join('')).toBe(bash.stdout);
+    const steps = report.steps ?? [];
+    const exitAt = steps.findIndex((step) => step.ran && /^exit\b/.test(step.text));
+    for (const step of steps.slice(exitAt + 1)) {
+      if (exitAt !== -1) expect(step.skippedBecause).toBe('exit');
+    }
+  });
+
+  it('shows the steps after it as skipped after exit', async () => {
+    const result = await runCli(['--no-facts', '-c', 'echo a; exit 3; echo b'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('a\n');
+    expect(result.stderr).toContain('step 3: ; echo b: skipped (after exit)\n');
+  });
+});
