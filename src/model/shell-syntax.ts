@@ -69,6 +69,8 @@ export interface SimpleCommand extends Position {
 export interface Pipeline extends Position {
   commands: SimpleCommand[];
   text: string;
+  // Written after `!` (an odd number of them): its status is inverted, 0 for a failure, 1 for success.
+  negated?: boolean;
 }
 
 // An item of a list: the pipeline and how it joins the previous one.

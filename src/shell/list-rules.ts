@@ -46,3 +46,9 @@ export function afterCd(planned: PlannedStep, state: ShellState, report: Report)
 export function execsDirectly(item: ListItem, items: readonly ListItem[]): boolean {
   return item === items.at(-1) && (item.connector === null || item.connector === ';');
 }
+
+// A step's $? after `!`: 1 for a success, 0 for a failure; as it is otherwise.
+export function negatedStatus(item: ListItem, status: number): number {
+  if (!item.pipeline.negated) return status;
+  return status === 0 ? 1 : 0;
+}

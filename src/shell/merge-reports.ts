@@ -31,7 +31,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
   const stages: StageResult[] = [];
   const steps: StepReport[] = [];
   const several = outcomes.length > 1;
-  let last: { report: Report; offset: number; step: number } | null = null;
+  let last: LastStep | null = null;
   const leftovers: Report['leftovers'] = [];
   const facts: Report['facts'] = [];
   const warnings: string[] = [];
@@ -44,7 +44,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
       stages.push({ ...stage, index: offset + stage.index, step, ...(builtin ? { builtin } : {}) });
     }
     if (report) {
-      last = { report, offset, step };
+      last = { report, offset, step, negated: outcome.item.pipeline.negated === true };
       leftovers.push(...report.leftovers);
       facts.push(...report.facts.map((fact) => ({ ...fact, stage: fact.stage + offset })));
       for (const warning of report.warnings) if (!warnings.includes(warning)) warnings.push(warning);
@@ -54,14 +54,14 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
       text: outcome.item.pipeline.text,
       connector: outcome.item.connector,
       ran: report !== null,
-      exitCode: report?.exitCode ?? null,
+      exitCode: report ? negatedCode(outcome.item, report.exitCode) : null,
       cwd: outcome.cwd,
       stages: (report?.stages ?? []).map((stage) => offset + stage.index),
       ...(outcome.expansions.length > 0 ? { expansions: outcome.expansions } : {}),
       ...(outcome.skippedBecause ? { skippedBecause: outcome.skippedBecause } : {}),
     });
   });
-  const final = last as { report: Report; offset: number; step: number } | null;
+  const final = last as LastStep | null;
   const verdict: Verdict = context.stoppedBefore?.verdict ?? shiftVerdict(final, several);
   const merged: Omit<Report, 'next' | 'output' | 'checks'> = {
     schemaVersion: 1,
@@ -79,7 +79,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
   };
   return {
     ...merged,
-    next: context.stoppedBefore?.next ?? nextStep(merged, context.streamedStdout),
+    next: context.stoppedBefore?.next ?? negatedNext(final) ?? nextStep(merged, context.streamedStdout),
     output: null,
     checks: [],
     steps,
@@ -87,16 +87,43 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
   };
 }
 
-function shiftVerdict(
-  last: { report: Report; offset: number; step: number } | null,
-  several: boolean,
-): Verdict {
+// The step that ran last, whose verdict is the run's.
+interface LastStep {
+  report: Report;
+  offset: number;
+  step: number;
+  negated: boolean;
+}
+
+// What to do when the run failed only because its last step is negated: nothing failed.
+function negatedNext(last: LastStep | null): string | null {
+  if (!last?.negated || !last.report.verdict.ok) return null;
+  return `nothing failed: the last step (${last.step}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`;
+}
+
+// A step's code after `!` (bash's $?): 1 for a success, 0 for a failure.
+function negatedCode(item: ListItem, code: number): number {
+  if (!item.pipeline.negated) return code;
+  return code === 0 ? 1 : 0;
+}
+
+function shiftVerdict(last: LastStep | null, several: boolean): Verdict {
   if (!last) return { ok: true, exitCode: 0, blamedStage: null, reason: 'no step ran' };
   const { verdict } = last.report;
-  const reason = several ? `step ${last.step} (the last that ran): ${verdict.reason}` : verdict.reason;
+  const shifted = verdict.reason.replace(
+    /\bstage (\d+)\b/g,
+    (_, n: string) => `stage ${Number(n) + last.offset}`,
+  );
+  if (last.negated) {
+    // `! pipeline` as the last step: its verdict inverted, saying so.
+    const where = several ? `step ${last.step} (the last that ran)` : 'the pipeline';
+    const said = verdict.ok ? 'it succeeded' : `it failed: ${shifted}`;
+    const ok = !verdict.ok;
+    return { ok, exitCode: ok ? 0 : 1, blamedStage: null, reason: `${where} is negated by !, and ${said}` };
+  }
   return {
     ...verdict,
     blamedStage: verdict.blamedStage === null ? null : verdict.blamedStage + last.offset,
-    reason: reason.replace(/\bstage (\d+)\b/g, (_, n: string) => `stage ${Number(n) + last.offset}`),
+    reason: several ? `step ${last.step} (the last that ran): ${shifted}` : shifted,
   };
 }

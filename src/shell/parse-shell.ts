@@ -113,12 +113,13 @@ class ShellParser {
     return refuseSyntax(
       'syntax.unexpected',
       col,
-      `unexpected ${what === 'end of text' ? 'end of text' : `"${what}"`} at column ${col} (a syntax error in bash)`,
+      `unexpected ${what === 'end of text' ? 'end of text' : what === '\n' ? 'end of line' : `"${what}"`} at column ${col} (a syntax error in bash)`,
     );
   }
 
   private parsePipeline(): Pipeline {
     const start = this.i;
+    const negated = this.parseBangs();
     const commands = [this.parseCommand()];
     for (;;) {
       this.skip(false);
@@ -142,7 +143,26 @@ class ShellParser {
       commands.push(this.parseCommand());
     }
     const text = this.source.slice(start, this.i).trim();
-    return { commands, text, col: start + 1, line: this.source.lineAt(start) };
+    return {
+      commands,
+      text,
+      col: start + 1,
+      line: this.source.lineAt(start),
+      ...(negated ? { negated } : {}),
+    };
+  }
+
+  // `!` as a word of its own before a pipeline (bash's reserved word; `!x` is a command named "!x"):
+  // whether an odd number of them invert its status.
+  private parseBangs(): boolean {
+    let negated = false;
+    for (;;) {
+      this.skip(false);
+      const after = this.source.chars[this.i + 1];
+      if (this.c !== '!' || (after !== ' ' && after !== '\t')) return negated;
+      negated = !negated;
+      this.i += 1;
+    }
   }
 
   private parseCommand(): SimpleCommand {

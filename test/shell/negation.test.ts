@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/types.js';
+import { runCli } from '../helpers/cli.js';
+
+// `! pipeline` inverts the pipeline's status as bash's reserved word does: what runs next after it, and
+// the run's exit code when it is the last step. `!x` is a command named "!x"; `a | ! b` is a syntax
+// error in bash and refused here.
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/', LANG: 'C.UTF-8' };
+
+const TEXTS = [
+  '! true; echo $?',
+  '! false',
+  '! true',
+  '! ! true; echo $?',
+  '! true | false; echo $?',
+  '! false | true && echo yes || echo no',
+  '! grep -q zz /dev/null && echo missing',
+  'true && ! false || echo no',
+  '!true; echo $?',
+];
+
+describe('! before a pipeline', () => {
+  it.each(TEXTS)('runs as bash runs it: %j', async (text) => {
+    const bash = spawnSync('bash', ['-o', 'pipefail', '-c', text], { env, encoding: 'utf8' });
+    const result = await runCli(['--no-facts', '--json', '-c', text], { env });
+    const report = JSON.parse(result.stdout) as Report;
+    expect(result.code).toBe(bash.status);
+    expect(report.stages.map((stage) => stage.stdout.text).join('')).toBe(bash.stdout);
+  });
+
+  it('says why a run whose last step succeeded failed, and the step codes are bash $?', async () => {
+    const result = await runCli(['--no-facts', '--json', '-c', 'false; ! true'], { env });
+    const report = JSON.parse(result.stdout) as Report;
+    expect(result.code).toBe(1);
+    expect(report.steps!.map((step) => step.exitCode)).toEqual([1, 1]);
+    expect(report.verdict.reason).toBe('step 2 (the last that ran) is negated by !, and it succeeded');
+    expect(report.next).toMatch(/^nothing failed: the last step \(2\) is negated by !/);
+  });
+
+  it('is refused after a |, where bash has a syntax error', async () => {
+    const result = await runCli(['--no-facts', '-c', 'echo a | ! true'], { env });
+    expect(result.code).toBe(125);
+    expect(result.stderr).toMatch(/^safe-run: -c: negation ! at column 10/);
+  });
+});
