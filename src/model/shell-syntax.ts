@@ -42,7 +42,7 @@ export interface Assignment extends Position {
   raw: string;
 }
 
-export type RedirectOp = '<' | '>' | '>>' | '>|' | '&>' | '&>>' | 'dup' | '<<' | '<<-';
+export type RedirectOp = '<' | '>' | '>>' | '>|' | '&>' | '&>>' | 'dup' | '<<' | '<<-' | '<<<';
 
 export interface Redirect extends Position {
   // As written, e.g. `2>&1`, `>> log.txt`.
@@ -50,7 +50,7 @@ export interface Redirect extends Position {
   op: RedirectOp;
   // The file descriptor redirected (0, 1 or 2); for &> and &>> both 1 and 2.
   fd: 0 | 1 | 2;
-  // The file (for < > >> >| &> &>>), or null.
+  // The file (for < > >> >| &> &>>), the word of a here-string (<<<), or null.
   target: Word | null;
   // For dup: the descriptor copied (2>&1: 1).
   dupFrom: 0 | 1 | 2 | null;

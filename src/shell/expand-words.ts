@@ -4,9 +4,13 @@ import { bashPath, quoteForBash } from './bash-path.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
 
 // What to expand: a word into fields (split and globbed, as a command argument or a redirection
-// target), or one command's NAME=value prefixes into values (no splitting, left to right, each seeing
-// the ones before it).
-export type ExpansionRequest = { kind: 'fields'; word: Word } | { kind: 'values'; assignments: Assignment[] };
+// target), one command's NAME=value prefixes into values (no splitting, left to right, each seeing
+// the ones before it), or the word of a here-string into the text bash feeds (`<<< WORD`: expanded
+// without splitting or globbing, and a newline added).
+export type ExpansionRequest =
+  | { kind: 'fields'; word: Word }
+  | { kind: 'values'; assignments: Assignment[] }
+  | { kind: 'here-string'; word: Word };
 
 export interface ExpansionRun {
   results: string[][];
@@ -21,9 +25,9 @@ const PRELUDE = [
 ];
 
 function needsBash(request: ExpansionRequest): boolean {
-  return request.kind === 'fields'
-    ? request.word.literal === null
-    : request.assignments.some((a) => a.value.literal === null);
+  return request.kind === 'values'
+    ? request.assignments.some((a) => a.value.literal === null)
+    : request.word.literal === null;
 }
 
 function substitutionsOf(word: Word): string {
@@ -34,6 +38,11 @@ function requestLine(request: ExpansionRequest, status: number): string {
   const setStatus = `__sr_q() { return ${status}; }; __sr_q; `;
   if (request.kind === 'fields') {
     return `${substitutionsOf(request.word)}${setStatus}__sr_out ${request.word.script}`;
+  }
+  if (request.kind === 'here-string') {
+    // bash itself reads its here-string back (to the end: -d ''), newline included.
+    const read = `IFS= read -r -d '' __sr_s <<< ${request.word.script}`;
+    return `${substitutionsOf(request.word)}${setStatus}${read}; __sr_out "$__sr_s"`;
   }
   const subs = request.assignments.map((a) => substitutionsOf(a.value)).join('');
   const assigns = request.assignments.map((a) => `${a.name}=${a.value.script}`).join(' ');
@@ -51,8 +60,11 @@ export function expansionScript(requests: ExpansionRequest[], state: ShellState)
 // Expands words exactly as bash does, in the step's directory and environment: literal words are
 // taken as they are; the others go to one `bash --norc --noprofile` run for all of them.
 export async function expandWords(requests: ExpansionRequest[], state: ShellState): Promise<ExpansionRun> {
-  const direct = (request: ExpansionRequest): string[] =>
-    request.kind === 'fields' ? [request.word.literal!] : request.assignments.map((a) => a.value.literal!);
+  const direct = (request: ExpansionRequest): string[] => {
+    if (request.kind === 'fields') return [request.word.literal!];
+    if (request.kind === 'here-string') return [`${request.word.literal!}\n`];
+    return request.assignments.map((a) => a.value.literal!);
+  };
   const asked = requests.filter(needsBash);
   if (asked.length === 0) return { results: requests.map(direct), helperMs: 0 };
   const t0 = performance.now();

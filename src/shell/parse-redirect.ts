@@ -78,7 +78,7 @@ export function parseRedirect(
     return { redirect: dupRedirect(written, digits, word, { raw, col, line }), end: j, heredoc: null };
   }
   const op = written as RedirectOp;
-  const fallback = op === '<' ? 0 : 1;
+  const fallback = op === '<' || op === '<<<' ? 0 : 1;
   const fd = op === '&>' || op === '&>>' ? 1 : fdOf(digits, fallback, col, raw);
   return {
     redirect: { raw, col, line, op, fd, target: word, dupFrom: null, body: null },
@@ -100,7 +100,6 @@ function refuseUnsupported(source: SourceText, i: number, j: number, match: RegE
       'is a process substitution (it runs a command)',
     );
   }
-  if (written === '<<<') refuseConstruct('syntax.here-string', '<<<', col, 'is a here-string');
   if (written === '<>') refuseConstruct('syntax.redirect', '<>', col, 'opens a file for reading and writing');
   if (isMeta(source.chars[j]) || source.chars[j] === '#') {
     refuseSyntax(

@@ -75,7 +75,8 @@ function requestsOf(
     } else out.words.push({ request: add({ kind: 'fields', word }), name: null });
   });
   for (const redirect of command.redirects) {
-    if (redirect.target && !deferred.has(redirect))
+    if (redirect.op === '<<<') out.redirects.push(add({ kind: 'here-string', word: redirect.target! }));
+    else if (redirect.target && !deferred.has(redirect))
       out.redirects.push(add({ kind: 'fields', word: redirect.target }));
   }
   return out;
@@ -83,7 +84,7 @@ function requestsOf(
 
 function expansionsOf(requests: ExpansionRequest[], results: string[][]): Expansion[] {
   return requests.flatMap((request, i) =>
-    request.kind === 'fields'
+    request.kind !== 'values'
       ? request.word.literal === null
         ? [{ word: request.word.raw, fields: results[i]! }]
         : []

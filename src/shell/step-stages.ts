@@ -37,7 +37,8 @@ export function deferredTargets(pipeline: Pipeline): Set<Redirect> {
   let created = false;
   for (const command of pipeline.commands) {
     for (const redirect of command.redirects) {
-      if (created && redirect.target && mayGlob(redirect.target)) deferred.add(redirect);
+      if (created && redirect.op !== '<<<' && redirect.target && mayGlob(redirect.target))
+        deferred.add(redirect);
       if (CREATES.has(redirect.op)) created = true;
     }
   }
@@ -54,6 +55,7 @@ function redirectsOf(
   return command.redirects.flatMap((r: Redirect): StageRedirect[] => {
     if (r.op === 'dup') return [{ kind: 'dup', fd: r.fd, from: r.dupFrom! }];
     if (r.op === '<<' || r.op === '<<-') return [{ kind: 'heredoc', fd: r.fd, body: r.body ?? '' }];
+    if (r.op === '<<<') return [{ kind: 'heredoc', fd: r.fd, body: fields[next++]![0]! }];
     const mode = r.op === '<' ? 'read' : r.op === '>>' || r.op === '&>>' ? 'append' : 'write';
     let file: StageRedirect;
     if (later.deferred.has(r)) {
