@@ -40,8 +40,9 @@ export function discardFifos(batch: FifoBatch): void {
   // Opened FIFOs are unlinked already, so the directory is usually empty: one rmdir, not a walk.
   try {
     fs.rmdirSync(batch.dir);
-  } catch {
-    fs.rmSync(batch.dir, { recursive: true, force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      fs.rmSync(batch.dir, { recursive: true, force: true });
   }
 }
 

@@ -9,9 +9,6 @@ export interface FifoOrder {
   answered(): boolean;
 }
 
-// The FIFOs a spare batch holds at least: enough for a run of one stage (2) or two (4).
-const SPARE_COUNT = 4;
-
 // What the engine runs of one safe-run process share, one after the other: one watchdog (one sh for a
 // whole -c text instead of one per step), and FIFOs made ahead by it. The CLI opens one before it
 // reads its flags, so the watchdog starts and makes the first run's FIFOs while Node goes on; a -c
@@ -21,9 +18,11 @@ export class RunSupport {
   readonly warden = new Warden();
   private spare: FifoOrder | null = null;
 
-  // Has a batch made ahead for the next run, unless one is on its way.
-  prepare(count = SPARE_COUNT): void {
-    this.spare ??= this.order(Math.max(count, SPARE_COUNT));
+  // Has a batch of `count` made ahead for the next run (the size of this one: the steps of a text are
+  // mostly alike, and a batch of exactly the size used leaves an empty directory, one rmdir to remove),
+  // unless one is on its way.
+  prepare(count: number): void {
+    this.spare ??= this.order(count);
   }
 
   // A run's view of the watchdog, with its marker (and so its sweep) added.

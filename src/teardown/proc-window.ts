@@ -51,8 +51,15 @@ function readNumber(path: string): number | null {
   return Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 
-// This process's start time from /proc/self/stat (field 22), or null.
+// This process's start time from /proc/self/stat (field 22), or null; read once (a -c text opens a
+// window per step).
+let ownStart: { ticks: number | null } | null = null;
 function ownStartTicks(): number | null {
+  ownStart ??= { ticks: readOwnStartTicks() };
+  return ownStart.ticks;
+}
+
+function readOwnStartTicks(): number | null {
   const text = readSmall('/proc/self/stat');
   if (!text) return null;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -61,12 +68,17 @@ function ownStartTicks(): number | null {
 }
 
 // /proc must show our own pid namespace, the one ns_last_pid counts in (a container can mount another).
+// Which /proc is mounted does not change under a running process in practice: asked once.
+let ours: boolean | null = null;
 function procIsOurs(): boolean {
-  try {
-    return readlinkSync('/proc/self') === String(process.pid);
-  } catch {
-    return false;
+  if (ours === null) {
+    try {
+      ours = readlinkSync('/proc/self') === String(process.pid);
+    } catch {
+      ours = false;
+    }
   }
+  return ours;
 }
 
 // Opens a window on the processes forked from now on; null where /proc cannot tell (no /proc, no

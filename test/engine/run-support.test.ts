@@ -25,7 +25,7 @@ afterEach(() => {
 describe('RunSupport', () => {
   it('hands a run the spare batch the watchdog made ahead, and leaves nothing on disk once released', async () => {
     const support = new RunSupport();
-    support.prepare();
+    support.prepare(4);
     const order = support.take(2);
     expect(order.batch.paths).toHaveLength(2);
     expect(await order.made).toBe(true);
@@ -36,7 +36,7 @@ describe('RunSupport', () => {
     expect(readdirSync(scratch)).toEqual([]);
 
     // Too many for a spare: ordered on the spot.
-    support.prepare();
+    support.prepare(4);
     const larger = support.take(6);
     expect(await larger.made).toBe(true);
     expect(readdirSync(larger.batch.dir)).toHaveLength(6);
