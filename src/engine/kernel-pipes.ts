@@ -30,10 +30,24 @@ export function reserveFifos(count: number): FifoBatch {
   return { dir, paths: Array.from({ length: count }, (_, i) => path.join(dir, `p${i}`)) };
 }
 
-// Makes the batch's FIFOs here, when nobody made them for us.
+// Makes the batch's FIFOs here, when nobody made them for us. A watchdog killed while its mkfifo ran
+// answers nothing, but that mkfifo goes on without it and may have made some of them: in the batch's
+// private directory (mode 700) a FIFO can only be one of ours, so one that is there already is used.
 export function makeFifos(batch: FifoBatch): void {
   if (batch.paths.length === 0) return;
-  execFileSync(MKFIFO, ['-m', '600', ...batch.paths], { stdio: 'ignore' });
+  try {
+    execFileSync(MKFIFO, ['-m', '600', ...batch.paths], { stdio: 'ignore' });
+  } catch (error) {
+    if (!batch.paths.every(isFifo)) throw error;
+  }
+}
+
+function isFifo(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isFIFO();
+  } catch {
+    return false;
+  }
 }
 
 export function discardFifos(batch: FifoBatch): void {
