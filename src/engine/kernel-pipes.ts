@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomHex } from '../random-hex.js';
 import { MKFIFO } from '../teardown/watchdog-process.js';
 
 // A real kernel pipe as two blocking file descriptors. Node has no pipe(2), and its stdio 'pipe' is a
@@ -19,15 +20,41 @@ export interface FifoBatch {
   readonly paths: readonly string[];
 }
 
-export function reserveFifos(count: number): FifoBatch {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-pipes-'));
-  try {
-    fs.chmodSync(dir, 0o700);
-  } catch (error) {
-    discardFifos({ dir, paths: [] });
-    throw error;
-  }
+// Who must know of a batch's directory before it exists: the watchdog, which removes it if safe-run
+// dies, hears its name first, so that there is no moment at which it exists unknown to the watchdog.
+export interface DirClaim {
+  announce(dir: string): void;
+  // The name was not ours after all (someone had it already): forget it without removing anything.
+  disown(dir: string): void;
+}
+
+export function reserveFifos(count: number, claim: DirClaim | null = null): FifoBatch {
+  const dir = freshDirectory(claim);
   return { dir, paths: Array.from({ length: count }, (_, i) => path.join(dir, `p${i}`)) };
+}
+
+// A new directory of our own (mode 700) under the temporary directory, named at random as mkdtemp
+// would, but announced before it is made.
+function freshDirectory(claim: DirClaim | null): string {
+  for (let attempt = 1; ; attempt++) {
+    const dir = path.join(os.tmpdir(), `safe-run-pipes-${randomHex(6)}`);
+    claim?.announce(dir);
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      claim?.disown(dir);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 5) continue;
+      throw error;
+    }
+    try {
+      // mkdir's mode passes through the umask.
+      fs.chmodSync(dir, 0o700);
+    } catch (error) {
+      discardFifos({ dir, paths: [] });
+      throw error;
+    }
+    return dir;
+  }
 }
 
 // Makes the batch's FIFOs here, when nobody made them for us. A watchdog killed while its mkfifo ran

@@ -10,10 +10,9 @@ export interface FifoOrder {
 }
 
 // What the engine runs of one safe-run process share, one after the other: one watchdog (one sh for a
-// whole -c text instead of one per step), and FIFOs made ahead by it. The CLI opens one before it
-// reads its flags, so the watchdog starts and makes the first run's FIFOs while Node goes on; a -c
-// step with more steps after it has the next step's FIFOs made while it runs. A run given none opens
-// its own and closes it at its end.
+// whole -c text instead of one per step), and FIFOs made by it while Node goes on. The CLI opens one
+// for its run (and its own guard); a -c step with more steps after it has the next step's FIFOs made
+// while it runs. A run given none opens its own and closes it at its end.
 export class RunSupport {
   readonly warden = new Warden();
   private spare: FifoOrder | null = null;
@@ -54,7 +53,10 @@ export class RunSupport {
   }
 
   private order(count: number): FifoOrder {
-    const batch = reserveFifos(count);
+    const batch = reserveFifos(count, {
+      announce: (dir) => this.warden.claimDir(dir),
+      disown: (dir) => this.warden.disownDir(dir),
+    });
     let settled = false;
     const made = this.warden.makeFifos(batch.dir, count);
     void made.then(() => {

@@ -10,10 +10,10 @@ export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.exist
 //   g PGID / u PGID   watch / stop watching a process group
 //   m ENTRY / n ENTRY watch / stop watching a marker (NAME=value in the environment of a run's processes)
 //   f PATH / r PATH   a file to remove / to leave alone
-//   p DIR N           make the FIFOs DIR/p0 .. DIR/p(N-1), answer "made" or "failed" on stdout, and
-//                     remove DIR if Node dies before it says "x DIR"
-//   d DIR             remove DIR if Node dies before it says "x DIR" (what "p" does, without the FIFOs)
+//   d DIR             remove DIR if Node dies before it says "x DIR" or "k DIR" (sent before DIR is made)
+//   p DIR N           make the FIFOs DIR/p0 .. DIR/p(N-1), answer "made" or "failed" on stdout
 //   x DIR             remove DIR now (after the FIFOs it was asked for there), and forget it
+//   k DIR             forget DIR without removing it (the name was someone else's)
 //   q                 Node ends normally: exit without doing anything
 // When the pipe reaches EOF without a "q" (Node died), it kills every watched group with SIGKILL,
 // removes every listed file and directory, and then kills every process carrying a watched marker,
@@ -37,7 +37,6 @@ while read -r cmd arg; do
     n) kept=; for e in $entries; do [ "$e" = "$arg" ] || kept="$kept $e"; done; entries=$kept ;;
     p) d=\${arg% *} n=\${arg##* }
       case $n in ''|*[!0-9]*) echo failed; continue ;; esac
-      dirs="$dirs $d"
       p=$(printf "\${d}x"); p=\${p%x}
       set --; i=0
       while [ $i -lt "$n" ]; do set -- "$@" "$p/p$i"; i=$((i + 1)); done
@@ -45,6 +44,7 @@ while read -r cmd arg; do
     x) kept=; for d in $dirs; do [ "$d" = "$arg" ] || kept="$kept $d"; done; dirs=$kept
       p=$(printf "\${arg}x"); p=\${p%x}
       [ ! -e "$p" ] || rm -rf -- "$p" ;;
+    k) kept=; for d in $dirs; do [ "$d" = "$arg" ] || kept="$kept $d"; done; dirs=$kept ;;
     q) exit 0 ;;
   esac
 done

@@ -90,13 +90,28 @@ export class Warden {
     this.send(`${UNDO[kind]} ${key}`);
   }
 
-  // Asks the watchdog to make dir/p0 .. dir/p(count-1); true once they exist. The directory is
-  // removed if safe-run dies before forgetDir(); false when there is no watchdog to ask.
-  makeFifos(dir: string, count: number): Promise<boolean> {
+  // A directory to remove if safe-run dies before forgetDir(): told before it is made.
+  claimDir(dir: string): void {
+    this.watch('d', octalEscaped(dir));
+  }
+
+  // A claimed name that turned out not to be ours: forgotten, nothing removed.
+  disownDir(dir: string): void {
     const key = octalEscaped(dir);
-    this.watched.d.set(key, (this.watched.d.get(key) ?? 0) + 1);
+    const count = this.watched.d.get(key);
+    if (count === undefined) return;
+    if (count > 1) this.watched.d.set(key, count - 1);
+    else {
+      this.watched.d.delete(key);
+      this.send(`k ${key}`);
+    }
+  }
+
+  // Asks the watchdog to make dir/p0 .. dir/p(count-1) in a claimed directory; true once they exist,
+  // false when there is no watchdog to ask.
+  makeFifos(dir: string, count: number): Promise<boolean> {
     if (!this.armed || !this.guard) return Promise.resolve(false);
-    return this.guard.ask(`p ${key} ${count}`);
+    return this.guard.ask(`p ${octalEscaped(dir)} ${count}`);
   }
 
   // The directory is gone, or is to go once the FIFOs asked for in it are made: the watchdog removes

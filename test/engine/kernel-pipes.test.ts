@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discardFifos, type FifoBatch, reserveFifos } from '../../src/engine/kernel-pipes.js';
 import { PipelinePipes } from '../../src/engine/pipeline-pipes.js';
@@ -20,5 +20,30 @@ describe('a batch the watchdog did not say it made', () => {
     expect(pipes.errPipes).toHaveLength(2);
     expect(existsSync(batch.dir)).toBe(false);
     pipes.release();
+  });
+});
+
+describe('a batch directory', () => {
+  it('is named to its claim before it exists, and a name someone else had is disowned, not removed', () => {
+    const announced: string[] = [];
+    const disowned: string[] = [];
+    batch = reserveFifos(2, {
+      announce(dir) {
+        expect(existsSync(dir)).toBe(false);
+        announced.push(dir);
+        // Someone else takes the first name between the announcement and the mkdir.
+        if (announced.length === 1) mkdirSync(dir);
+      },
+      disown: (dir) => disowned.push(dir),
+    });
+    try {
+      expect(announced).toHaveLength(2);
+      expect(disowned).toEqual([announced[0]]);
+      expect(batch.dir).toBe(announced[1]);
+      expect(existsSync(announced[0]!)).toBe(true);
+      expect(statSync(batch.dir).mode & 0o777).toBe(0o700);
+    } finally {
+      rmdirSync(announced[0]!);
+    }
   });
 });
