@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { StageError, StageRedirect } from '../types.js';
+import { type OpenStop, openTarget } from './fifo-open.js';
 
 export type StdioSlot = number | 'inherit' | 'ignore';
 
@@ -14,6 +15,8 @@ export interface RedirectOutcome {
   to: [string | null, string | null, string | null];
   // The first redirection that failed, as bash reports it; later ones were not attempted.
   failure: { code: string; message: string } | null;
+  // Set when a FIFO's open was still waiting for its other end as the run stopped.
+  stopped?: OpenStop;
 }
 
 const STRERROR: Record<string, string> = {
@@ -38,7 +41,7 @@ const FLAGS = {
   append: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND,
 };
 
-// Opens without blocking the event loop: opening a FIFO waits for its other end on libuv's pool.
+// Opens without blocking the event loop (a here-document's file is never a FIFO).
 function openAsync(file: string, flags: number): Promise<number> {
   return new Promise((resolve, reject) =>
     fs.open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
@@ -64,6 +67,7 @@ export async function applyRedirects(
   initial: [StdioSlot, StdioSlot, StdioSlot],
   redirects: readonly StageRedirect[],
   cwd: string,
+  stop: Promise<OpenStop> | null = null,
 ): Promise<RedirectOutcome> {
   const fds: RedirectOutcome['fds'] = [...initial];
   const to: RedirectOutcome['to'] = [null, null, null];
@@ -97,7 +101,8 @@ export async function applyRedirects(
       const fd =
         target.kind === 'heredoc'
           ? await openBody(target.body)
-          : await openAsync(inDirectory(cwd, target.path), FLAGS[target.mode]);
+          : await openTarget(inDirectory(cwd, target.path), FLAGS[target.mode], stop);
+      if (typeof fd !== 'number') return { fds, opened, to, failure: null, stopped: fd };
       opened.push(fd);
       fds[target.fd] = fd;
       to[target.fd] = target.kind === 'heredoc' ? 'here-document' : `file ${target.path}`;

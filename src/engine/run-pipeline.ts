@@ -6,6 +6,7 @@ import { hasProc } from '../teardown/proc-read.js';
 import { groupExists } from '../teardown/stage-teardown.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
+import { openStopper } from './fifo-open.js';
 import { finishRun, type RunClock, reportNothingStarted } from './finish-run.js';
 import { openStdin } from './open-stdin.js';
 import { PipelinePipes, pipeCount } from './pipeline-pipes.js';
@@ -190,7 +191,12 @@ async function superviseStages(
       linePrefix: io.linePrefix ?? null,
       supervisor,
     });
-    await startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts });
+    const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);
+    try {
+      await startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts, stop: stopper.stop });
+    } finally {
+      stopper.dispose();
+    }
     ctx.control.attach(supervisor);
     pipes.closeStageEnds();
     supervisor.start();

@@ -2,6 +2,7 @@ import type { RunFacts } from '../facts/run-facts.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { StageError } from '../types.js';
 import { applyRedirects, notFoundAsBash } from './apply-redirects.js';
+import type { OpenStop } from './fifo-open.js';
 import { closeQuietly } from './kernel-pipes.js';
 import { type PipelinePipes, stageStdio } from './pipeline-pipes.js';
 import { type StageFds, spawnStage } from './spawn-stage.js';
@@ -13,6 +14,8 @@ export interface StartContext {
   supervisor: Supervisor;
   watchdog: Watchdog;
   facts: RunFacts | null;
+  // Ends a redirection's wait for a FIFO's other end (src/engine/fifo-open.ts).
+  stop: Promise<OpenStop> | null;
 }
 
 // Spawns every stage, in order, each into its own process group, and hands it to the supervisor and
@@ -38,9 +41,19 @@ async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<Sta
     [base.stdin, base.stdout, base.stderr],
     run.spec.redirects ?? [],
     run.cwd,
+    ctx.stop,
   );
   run.redirectedTo = redirected.to;
   run.openedFds = redirected.opened;
+  if (redirected.stopped) {
+    // Under bash the stage would have started and waited in its open: it is stopped as it would be.
+    const { as, why, afterMs } = redirected.stopped;
+    run.stoppedAs = as;
+    const reason = `${why}, while a redirection waited for the other end of a FIFO`;
+    run.stopDetail = { reason, afterMs, signals: [], snapshot: [], deadlock: null, waitingForStage: null };
+    ctx.pipes.closeLinkReader(i);
+    return null;
+  }
   if (!redirected.failure && !run.preflightError) {
     const [stdin, stdout, stderr] = redirected.fds;
     return { stdin, stdout, stderr };

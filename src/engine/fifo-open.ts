@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import { formatDuration } from '../format-units.js';
+import type { Settings } from '../types.js';
+import { closeQuietly } from './kernel-pipes.js';
+
+// Why a stage's redirection stopped waiting for a FIFO's other end: the run's time limit ran out,
+// or safe-run was asked to stop.
+export interface OpenStop {
+  as: 'timeout' | 'cancelled';
+  why: string;
+  afterMs: number;
+}
+
+// What ends the waits of the stages' FIFO redirections: a signal to safe-run or the run's time
+// limit, counted from the run's start (the stages' own timers start only once all are spawned).
+export function openStopper(
+  interrupt: Promise<string>,
+  settings: Settings,
+  t0: number,
+): { stop: Promise<OpenStop>; dispose(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const afterMs = () => Math.round(performance.now() - t0);
+  const limit = new Promise<OpenStop>((resolve) => {
+    const { timeoutMs } = settings;
+    if (timeoutMs === null) return;
+    const left = Math.max(0, timeoutMs - (performance.now() - t0));
+    const why = `the pipeline timeout (${formatDuration(timeoutMs)})`;
+    timer = setTimeout(() => resolve({ as: 'timeout', why, afterMs: afterMs() }), left);
+  });
+  const cancel = interrupt.then((why): OpenStop => ({ as: 'cancelled', why, afterMs: afterMs() }));
+  return { stop: Promise.race([limit, cancel]), dispose: () => clearTimeout(timer) };
+}
+
+// Opens `file` for a redirection. A FIFO's open waits on libuv's pool for its other end, where no
+// time limit or signal reaches it and Node cannot exit until it returns: it is raced with `stop`,
+// and a stopped wait is ended by opening the other end for a moment (a waiting reader counts as a
+// reader, a waiting writer as a writer, so that open does not wait), then both are closed.
+export async function openTarget(
+  file: string,
+  flags: number,
+  stop: Promise<OpenStop> | null,
+): Promise<number | OpenStop> {
+  const opening = new Promise<number>((resolve, reject) =>
+    fs.open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
+  if (!stop || !fs.statSync(file, { throwIfNoEntry: false })?.isFIFO()) return opening;
+  const first = await Promise.race([opening, stop]);
+  if (typeof first === 'number') return first;
+  void opening.then(closeQuietly, () => {});
+  const writing = (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0;
+  try {
+    const other = writing ? fs.constants.O_RDONLY : fs.constants.O_WRONLY;
+    closeQuietly(fs.openSync(file, other | fs.constants.O_NONBLOCK));
+  } catch {
+    // the wait ended by itself meanwhile
+  }
+  return first;
+}
