@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { ListItem } from '../model/shell-syntax.js';
 import { EXIT_TIMEOUT } from '../policy/verdict.js';
-import type { Report } from '../types.js';
+import type { Policy, Report } from '../types.js';
+import { bashStepStatus } from './bash-status.js';
 import type { PlannedStep } from './plan-step.js';
 import type { ShellState } from './shell-state.js';
 
@@ -45,6 +46,17 @@ export function afterCd(planned: PlannedStep, state: ShellState, report: Report)
 // external command carry no "line N:" (observed with bash 5.2; docs/inline-grammar.md).
 export function execsDirectly(item: ListItem, items: readonly ListItem[]): boolean {
   return item === items.at(-1) && (item.connector === null || item.connector === ';');
+}
+
+// A step as it ran: whether it was an `exit` that ended the text, the item as the report shows it,
+// and bash's $? after it. `! exit N` ends bash with N: the shell is gone before its `!` could invert
+// the status. A redirection of exit's own that failed kept it from running, as it keeps any command:
+// bash then goes on, with status 1 (which `!` inverts).
+export function asRan(item: ListItem, planned: PlannedStep, report: Report, policy: Policy) {
+  const exited = planned.kinds[0] === 'exit' && report.stages[0]?.status !== 'not-started';
+  const ran =
+    exited && item.pipeline.negated ? { ...item, pipeline: { ...item.pipeline, negated: false } } : item;
+  return { exited, item: ran, status: negatedStatus(ran, bashStepStatus(report, policy)) };
 }
 
 // A step's $? after `!`: 1 for a success, 0 for a failure; as it is otherwise.

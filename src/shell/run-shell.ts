@@ -6,8 +6,7 @@ import { RunSupport } from '../engine/run-support.js';
 import { isRequestError } from '../errors.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import type { FallbackInfo, Plan, Report, Settings, ShellPlan } from '../types.js';
-import { bashStepStatus } from './bash-status.js';
-import { afterCd, execsDirectly, negatedStatus, shouldRun, stoppedByTimeLimit } from './list-rules.js';
+import { afterCd, asRan, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { isRefusal } from './refuse.js';
@@ -226,10 +225,10 @@ class ShellRun {
     if (this.cancelled) this.current.cancel(this.cancelled);
     const report = await this.current.report;
     this.current = null;
-    const status = negatedStatus(item, bashStepStatus(report, settings.policy));
-    const next = { ...afterCd(planned, state, report), status };
+    const ran = asRan(item, planned, report, settings.policy);
+    const next = { ...afterCd(planned, state, report), status: ran.status };
     // `exit` ends bash -c whatever its arguments (a bad one only changes the status to 1 or 2).
-    if (planned.kinds[0] === 'exit') this.exited = true;
+    this.exited = ran.exited;
     // The run's time limit stopped this step: the rest is skipped, and its 124 stands. A step that
     // ended otherwise after the limit leaves the stop to the check before the next step.
     const left = this.timeLeft();
@@ -238,7 +237,7 @@ class ShellRun {
     return {
       state: next,
       outcome: {
-        item,
+        item: ran.item,
         report,
         cwd: state.cwd,
         builtins,

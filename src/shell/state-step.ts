@@ -1,5 +1,6 @@
 import type { ListItem } from '../model/shell-syntax.js';
 import type { Report, Settings, StageResult, StreamReport } from '../types.js';
+import { negatedStatus } from './list-rules.js';
 import type { StepOutcome } from './merge-reports.js';
 import type { PlannedStep } from './plan-step.js';
 import type { ShellState } from './shell-state.js';
@@ -92,7 +93,8 @@ export function stateChange(
   state: ShellState,
   settings: Settings,
 ): StepResult {
-  const next = applyAssignments(planned, state);
+  // `! A=1` and `! export A` change the state, and their $? is 1, as in bash.
+  const next = { ...applyAssignments(planned, state), status: negatedStatus(item, 0) };
   const assigns = planned.assigns ?? [];
   const argv =
     item.pipeline.commands[0]!.words.length > 0

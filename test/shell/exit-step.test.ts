@@ -5,7 +5,7 @@ import { runCli } from '../helpers/cli.js';
 
 // `exit` in a -c text ends it as it ends `bash -o pipefail -c TEXT`: with its argument's status
 // (modulo 256; 2 for a word that is no number, 1 for too many arguments), or $? without one; the
-// steps after it do not run. In a pipeline it ends only its own stage, as bash's subshell does.
+// steps after it do not run (`! exit N` too; an exit whose own redirection failed did not run). In a pipeline it ends only its own stage, as bash's subshell does.
 
 const env = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -27,6 +27,14 @@ const TEXTS = [
   'exit -- 5',
   'exit $A; echo no',
   'true && exit; echo no',
+  // `!` does not invert an exit: the shell is gone first.
+  '! exit 3; echo no',
+  'false; ! exit',
+  '! ! exit 4',
+  // A redirection of exit's own that fails keeps it from running: bash goes on with status 1.
+  'exit 3 >/nonexist/x; echo after $?',
+  'exit 3 </nonexist/x || echo r$?',
+  '! exit 3 2>/nonexist/x && echo inverted',
 ];
 
 describe('exit as a step', () => {
@@ -37,7 +45,10 @@ describe('exit as a step', () => {
     expect(result.code).toBe(bash.status);
     expect(report.stages.map((stage) => stage.stdout.text).join('')).toBe(bash.stdout);
     const steps = report.steps ?? [];
-    const exitAt = steps.findIndex((step) => step.ran && /^exit\b/.test(step.text));
+    // The exit that ended the text: one that ran (its own redirection did not fail).
+    const started = (step: (typeof steps)[number]) =>
+      report.stages[step.stages[0]! - 1]?.status !== 'not-started';
+    const exitAt = steps.findIndex((step) => step.ran && /^(! )*exit\b/.test(step.text) && started(step));
     for (const step of steps.slice(exitAt + 1)) {
       if (exitAt !== -1) expect(step.skippedBecause).toBe('exit');
     }

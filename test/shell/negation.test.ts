@@ -19,6 +19,10 @@ const TEXTS = [
   '! grep -q zz /dev/null && echo missing',
   'true && ! false || echo no',
   '!true; echo $?',
+  // A state change negated: the variable set, $? 1.
+  '! A=1; echo $? $A',
+  '! export A=2; echo $? $A',
+  '! A=1',
 ];
 
 describe('! before a pipeline', () => {
