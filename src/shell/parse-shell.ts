@@ -156,13 +156,20 @@ class ShellParser {
   // whether an odd number of them invert its status.
   private parseBangs(): boolean {
     let negated = false;
+    let first: number | null = null;
     for (;;) {
       this.skip(false);
       const after = this.source.chars[this.i + 1];
-      if (this.c !== '!' || (after !== ' ' && after !== '\t')) return negated;
+      if (this.c !== '!' || (after !== ' ' && after !== '\t')) break;
+      first ??= this.i;
       negated = !negated;
       this.i += 1;
     }
+    // `! ;` is a negated empty pipeline to bash (status 1), nothing safe-run can run as a stage.
+    if (first !== null && (this.c === undefined || ';&|\n'.includes(this.c))) {
+      refuseConstruct('syntax.reserved', 'negation !', first + 1, 'with no command after it is bash syntax');
+    }
+    return negated;
   }
 
   private parseCommand(): SimpleCommand {

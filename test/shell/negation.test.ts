@@ -48,4 +48,13 @@ describe('! before a pipeline', () => {
     expect(result.code).toBe(125);
     expect(result.stderr).toMatch(/^safe-run: -c: negation ! at column 10/);
   });
+
+  it('with no command after it is refused, and runs under --fallback bash as bash runs it', async () => {
+    const refused = await runCli(['--no-facts', '-c', 'true && ! ;'], { env });
+    expect(refused.code).toBe(125);
+    expect(refused.stderr).toMatch(/^safe-run: -c: negation ! at column 9 .*add --fallback bash/);
+    const bash = spawnSync('bash', ['-o', 'pipefail', '-c', 'true && ! ;'], { env, encoding: 'utf8' });
+    const fallback = await runCli(['--no-facts', '-q', '--fallback', 'bash', '-c', 'true && ! ;'], { env });
+    expect(fallback.code).toBe(bash.status);
+  });
 });
