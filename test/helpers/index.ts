@@ -1,4 +1,5 @@
 // The one module tests import their helpers from; each file behind it holds one concern.
+export * from './against-bash.js';
 export * from './cli.js';
 export * from './json-schema.js';
 export * from './output-scratch.js';

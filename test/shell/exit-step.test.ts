@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import { againstBash } from '../helpers/against-bash.js';
 import { runCli } from '../helpers/cli.js';
 
 // `exit` in a -c text ends it as it ends `bash -o pipefail -c TEXT`: with its argument's status
@@ -39,11 +38,8 @@ const TEXTS = [
 
 describe('exit as a step', () => {
   it.each(TEXTS)('ends the text as bash does: %j', async (text) => {
-    const bash = spawnSync('bash', ['-o', 'pipefail', '-c', text], { env, encoding: 'utf8' });
-    const result = await runCli(['--no-facts', '--json', '-c', text], { env });
-    const report = JSON.parse(result.stdout) as Report;
-    expect(result.code).toBe(bash.status);
-    expect(report.stages.map((stage) => stage.stdout.text).join('')).toBe(bash.stdout);
+    const { bash, ours, report } = await againstBash(text, { env });
+    expect(ours).toEqual(bash);
     const steps = report.steps ?? [];
     // The exit that ended the text: one that ran (its own redirection did not fail).
     const started = (step: (typeof steps)[number]) =>

@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { againstBash } from '../helpers/against-bash.js';
 
 // `<<< WORD` feeds the word, expanded as bash expands it (no splitting, no globbing) and followed by
 // a newline, to the command's stdin (or the descriptor written before it).
@@ -31,9 +30,7 @@ const TEXTS = [
 
 describe('here-strings', () => {
   it.each(TEXTS)('feed what bash feeds: %j', async (text) => {
-    const bash = spawnSync('bash', ['-o', 'pipefail', '-c', text], { cwd: dir, env, encoding: 'utf8' });
-    const result = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir, env });
-    expect(result.code).toBe(bash.status);
-    expect(result.stdout).toBe(bash.stdout);
+    const { bash, ours } = await againstBash(text, { cwd: dir, env });
+    expect(ours).toEqual(bash);
   });
 });
