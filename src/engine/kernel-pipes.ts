@@ -114,19 +114,6 @@ export function openFifos(batch: FifoBatch): KernelPipe[] {
   }
 }
 
-// Makes `count` pipes with one mkfifo call; nothing is left on disk when this returns or throws.
-export function createKernelPipes(count: number): KernelPipe[] {
-  if (count === 0) return [];
-  const batch = reserveFifos(count);
-  try {
-    makeFifos(batch);
-  } catch (error) {
-    discardFifos(batch);
-    throw error;
-  }
-  return openFifos(batch);
-}
-
 export function closeQuietly(fd: number | null): void {
   if (fd === null) return;
   try {

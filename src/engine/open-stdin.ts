@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { RequestError } from '../errors.js';
-import { formatDuration } from '../format-units.js';
 import type { Plan } from '../types.js';
-import { closeQuietly } from './kernel-pipes.js';
+import { openStopper, openTarget } from './fifo-open.js';
 
 // The first stage's stdin. A FIFO is opened without blocking the event loop (its open waits for a
 // writer), and the wait is cut short by the pipeline timeout or a signal to safe-run.
@@ -25,28 +24,12 @@ export async function openStdin(
       return refuse(error);
     }
   }
-  const opening = new Promise<number>((resolve, reject) =>
-    fs.open(source.path, 'r', (error, fd) => (error ? reject(error) : resolve(fd))),
-  );
-  const { timeoutMs } = plan.settings;
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<string>((resolve) => {
-    if (timeoutMs !== null) {
-      const left = Math.max(0, timeoutMs - (performance.now() - t0));
-      timer = setTimeout(() => resolve(`the pipeline timeout (${formatDuration(timeoutMs)})`), left);
-    }
-  });
-  const first = await Promise.race([opening.catch(refuse), interrupt, limit]);
-  clearTimeout(timer);
-  if (typeof first === 'number') return first;
-  // The pending open holds a thread of libuv's pool, and Node cannot exit until it returns: become
-  // its writer for a moment (the waiting open already counts as a reader, so this does not block),
-  // which completes it, then close both ends.
-  void opening.then(closeQuietly, () => {});
+  const stopper = openStopper(interrupt, plan.settings, t0);
   try {
-    closeQuietly(fs.openSync(source.path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-  } catch {
-    // no pending reader any more
+    const opened = await openTarget(source.path, fs.constants.O_RDONLY, stopper.stop).catch(refuse);
+    if (typeof opened === 'number') return opened;
+    return { why: `${opened.why}, while the stdin FIFO ${source.path} still had no writer` };
+  } finally {
+    stopper.dispose();
   }
-  return { why: `${first}, while the stdin FIFO ${source.path} still had no writer` };
 }

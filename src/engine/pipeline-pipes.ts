@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import {
   closeQuietly,
-  createKernelPipes,
   discardFifos,
   type FifoBatch,
   type KernelPipe,
@@ -33,13 +32,13 @@ export class PipelinePipes {
   constructor(
     count: number,
     readonly stdin: number | 'inherit' | 'ignore',
-    fifos: { batch: FifoBatch; made: boolean } | null = null,
+    fifos: { batch: FifoBatch; made: boolean },
     shared = false,
   ) {
     if (typeof stdin === 'number' && !shared) this.open.add(stdin);
     let pipes: KernelPipe[];
     try {
-      pipes = fifos ? openReserved(fifos.batch, fifos.made) : createKernelPipes(pipeCount(count));
+      pipes = openReserved(fifos.batch, fifos.made);
     } catch (error) {
       this.release();
       throw error;

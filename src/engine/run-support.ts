@@ -1,3 +1,4 @@
+import type { Marker } from '../teardown/marker.js';
 import { Warden, type Watchdog } from '../teardown/watchdog.js';
 import { discardFifos, type FifoBatch, reserveFifos } from './kernel-pipes.js';
 
@@ -25,7 +26,7 @@ export class RunSupport {
   }
 
   // A run's view of the watchdog, with its marker (and so its sweep) added.
-  lease(marker: Parameters<Warden['lease']>[0]): Watchdog {
+  lease(marker: Marker | null): Watchdog {
     return this.warden.lease(marker);
   }
 

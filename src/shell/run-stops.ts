@@ -4,12 +4,10 @@ import type { Settings, Verdict } from '../types.js';
 import { WAY_OUT } from './refuse.js';
 
 // Why a -c run ended before one of its steps: the verdict of the whole run, what to do next, and how
-// the steps from there on are marked in the report.
+// the steps after that one are marked in the report.
 export interface RunStop {
   verdict: Verdict;
   next: string;
-  // The step it ended at, and the steps after it.
-  at: 'timeout' | 'refused';
   after: 'timeout' | 'after-refusal';
 }
 
@@ -24,7 +22,6 @@ export function timeLimitStop(timeoutMs: number, step: number): RunStop {
       reason: `the pipeline timeout (${formatDuration(timeoutMs)}) ran out before step ${step} could start`,
     },
     next: `step ${step} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`,
-    at: 'timeout',
     after: 'timeout',
   };
 }
@@ -44,7 +41,6 @@ export function refusalStop(step: number, message: string, policy: Settings['pol
       reason: `step ${step} was refused: ${why}`,
     },
     next: `the steps before step ${step} ran, it and the steps after it did not: safe-run saw this only when the step was reached, too late for --fallback bash (it takes over only while no step has started a process); to run such a text, give it whole to bash as one supervised stage: safe-run -- ${bash} 'TEXT'`,
-    at: 'refused',
     after: 'after-refusal',
   };
 }

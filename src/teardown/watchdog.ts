@@ -79,7 +79,8 @@ export class Warden {
     if (count === 0) this.send(`${kind} ${key}`);
   }
 
-  unwatch(kind: Kind, key: string): void {
+  // `undo` is the line that takes the watch back (a directory can also be forgotten without removal).
+  unwatch(kind: Kind, key: string, undo = UNDO[kind]): void {
     const count = this.watched[kind].get(key);
     if (count === undefined) return;
     if (count > 1) {
@@ -87,7 +88,7 @@ export class Warden {
       return;
     }
     this.watched[kind].delete(key);
-    this.send(`${UNDO[kind]} ${key}`);
+    this.send(`${undo} ${key}`);
   }
 
   // A directory to remove if safe-run dies before forgetDir(): told before it is made.
@@ -97,14 +98,7 @@ export class Warden {
 
   // A claimed name that turned out not to be ours: forgotten, nothing removed.
   disownDir(dir: string): void {
-    const key = octalEscaped(dir);
-    const count = this.watched.d.get(key);
-    if (count === undefined) return;
-    if (count > 1) this.watched.d.set(key, count - 1);
-    else {
-      this.watched.d.delete(key);
-      this.send(`k ${key}`);
-    }
+    this.unwatch('d', octalEscaped(dir), 'k');
   }
 
   // Asks the watchdog to make dir/p0 .. dir/p(count-1) in a claimed directory; true once they exist,
