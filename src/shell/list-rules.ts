@@ -15,6 +15,12 @@ export function shouldRun(connector: ListItem['connector'], status: number): boo
   return true;
 }
 
+// A step's time limit from what is left of the text's, rounded up: the engine's timer never fires
+// before the text's own limit is up.
+export function engineLimit(left: number | null): number | null {
+  return left === null ? null : Math.max(1, Math.ceil(left));
+}
+
 // Whether a step's verdict is a time limit: a stage it stopped, or the limit firing after the stages
 // had exited.
 export function stoppedByTimeLimit(report: Report): boolean {

@@ -1,6 +1,7 @@
 import { nextStep } from '../engine/report/next-step.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import type { Report, Settings, StageResult, StepReport, Verdict } from '../types.js';
+import { negatedStatus } from './list-rules.js';
 
 // One list item after the run: its report when it ran (stages numbered within the step), else null.
 export interface StepOutcome {
@@ -54,7 +55,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
       text: outcome.item.pipeline.text,
       connector: outcome.item.connector,
       ran: report !== null,
-      exitCode: report ? negatedCode(outcome.item, report.exitCode) : null,
+      exitCode: report ? negatedStatus(outcome.item, report.exitCode) : null,
       cwd: outcome.cwd,
       stages: (report?.stages ?? []).map((stage) => offset + stage.index),
       ...(outcome.expansions.length > 0 ? { expansions: outcome.expansions } : {}),
@@ -99,12 +100,6 @@ interface LastStep {
 function negatedNext(last: LastStep | null): string | null {
   if (!last?.negated || !last.report.verdict.ok) return null;
   return `nothing failed: the last step (${last.step}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`;
-}
-
-// A step's code after `!` (bash's $?): 1 for a success, 0 for a failure.
-function negatedCode(item: ListItem, code: number): number {
-  if (!item.pipeline.negated) return code;
-  return code === 0 ? 1 : 0;
 }
 
 function shiftVerdict(last: LastStep | null, several: boolean): Verdict {

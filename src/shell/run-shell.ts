@@ -1,12 +1,12 @@
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { closeQuietly } from '../engine/kernel-pipes.js';
 import { maskReport } from '../engine/report/mask-report.js';
-import { type RunHandle, type RunIO, startRun } from '../engine/run-pipeline.js';
+import { type RunHandle, type RunIO, type SharedSupport, startRun } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
 import { isRequestError } from '../errors.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import type { FallbackInfo, Plan, Report, Settings, ShellPlan } from '../types.js';
-import { afterCd, asRan, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
+import { afterCd, asRan, engineLimit, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { isRefusal } from './refuse.js';
@@ -72,18 +72,15 @@ class ShellRun {
   private exited = false;
   // --stdin FILE, opened by the first step that runs and read by every step after it.
   private readonly stdin: { fd: number | null } = { fd: null };
-  private readonly shell: ShellPlan;
-  private readonly settings: Settings;
-  private readonly io: RunIO;
-  private readonly given: RunSupport | null;
   private own: RunSupport | null = null;
 
-  constructor(shell: ShellPlan, settings: Settings, io: RunIO, support: RunSupport | null) {
-    this.shell = shell;
-    this.settings = settings;
-    this.io = io;
-    this.given = support;
-  }
+  constructor(
+    private readonly shell: ShellPlan,
+    private readonly settings: Settings,
+    private readonly io: RunIO,
+    // The watchdog the caller shares with the text, if any.
+    private readonly given: RunSupport | null,
+  ) {}
 
   // The watchdog the steps share: the caller's, or this text's own from its first engine run on.
   private support(): RunSupport {
@@ -169,20 +166,27 @@ class ShellRun {
   // --fallback bash for a step refused before any process started: the whole text, from the state it
   // started in, as the one bash stage it would have been had the refusal come before the run.
   private async runFallback(initial: ShellState): Promise<{ report: Report; state: ShellState }> {
-    const left = this.timeLeft();
     const plan: Plan = {
       source: 'inline',
       stages: [this.shell.fallback!],
-      settings: { ...this.settings, timeoutMs: left === null ? null : Math.max(1, Math.ceil(left)) },
+      settings: { ...this.settings, timeoutMs: engineLimit(this.timeLeft()) },
       env: childEnvironment(initial),
       cwd: initial.cwd,
       fallback: this.fallbackFor!,
     };
-    this.current = startRun(plan, this.io, { support: this.support(), more: false });
-    if (this.cancelled) this.current.cancel(this.cancelled);
-    const report = await this.current.report;
-    this.current = null;
+    const report = await this.engineRun(plan, { support: this.support(), more: false });
     return { report, state: initial };
+  }
+
+  // One engine run of the text, cancelled with it while it runs.
+  private async engineRun(plan: Plan, shared: SharedSupport): Promise<Report> {
+    this.current = startRun(plan, this.io, shared);
+    if (this.cancelled) this.current.cancel(this.cancelled);
+    try {
+      return await this.current.report;
+    } finally {
+      this.current = null;
+    }
   }
 
   // Milliseconds left of the run's time limit; null without one.
@@ -214,17 +218,13 @@ class ShellRun {
     const plan = {
       source: 'inline' as const,
       stages: planned.stages,
-      // Rounded up: the engine's timer never fires before the run's own limit is up.
-      settings: { ...settings, timeoutMs: at.left === null ? null : Math.max(1, Math.ceil(at.left)) },
+      settings: { ...settings, timeoutMs: engineLimit(at.left) },
       env: childEnvironment(state),
       startEach: true,
     };
     const more = item !== this.shell.script.items.at(-1);
     this.startedProcesses = true;
-    this.current = startRun(plan, this.io, { support: this.support(), more, stdin: this.stdin });
-    if (this.cancelled) this.current.cancel(this.cancelled);
-    const report = await this.current.report;
-    this.current = null;
+    const report = await this.engineRun(plan, { support: this.support(), more, stdin: this.stdin });
     const ran = asRan(item, planned, report, settings.policy);
     const next = { ...afterCd(planned, state, report), status: ran.status };
     // `exit` ends bash -c whatever its arguments (a bad one only changes the status to 1 or 2).

@@ -104,8 +104,8 @@ export class Warden {
   // Asks the watchdog to make dir/p0 .. dir/p(count-1) in a claimed directory; true once they exist,
   // false when there is no watchdog to ask.
   makeFifos(dir: string, count: number): Promise<boolean> {
-    if (!this.armed || !this.guard) return Promise.resolve(false);
-    return this.guard.ask(`p ${octalEscaped(dir)} ${count}`);
+    if (!this.active) return Promise.resolve(false);
+    return this.guard!.ask(`p ${octalEscaped(dir)} ${count}`);
   }
 
   // The directory is gone, or is to go once the FIFOs asked for in it are made: the watchdog removes
