@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
-import { commandOf, descendants, findBlocked, killAll, waitForPid, wchanOf } from '../hang/helpers.js';
+import {
+  commandOf,
+  descendants,
+  findBlocked,
+  killAll,
+  waitForPid,
+  wchanOf,
+  yesBlockedOnSleep,
+} from '../hang/helpers.js';
 import { BIN, FIXTURES, ROOT, runCli, waitFor } from '../helpers/index.js';
 import { validate } from '../helpers/json-schema.js';
 
@@ -153,11 +161,7 @@ describe('yes | sleep 100', () => {
     );
 
     const alone = startLive('sh', ['-c', 'yes | sleep 100']);
-    await waitForPid(
-      () => findBlocked(alone.child.pid!, /^yes$/, /pipe_write/),
-      20_000,
-      'yes to fill the pipe',
-    );
+    await yesBlockedOnSleep(alone.child.pid!, 20_000);
     const inspected = await runCli(['inspect', String(alone.child.pid), '--json'], { deadlineMs: 20_000 });
     const seen = JSON.parse(inspected.stdout) as { processes: BlockedProcess[] };
     expect(normalise(seen.processes)).toEqual(normalise(stop.snapshot));

@@ -75,3 +75,20 @@ export async function waitForPid(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+// `sh -c 'yes | sleep 100'` hung as the tests want it: yes blocked on the full pipe, and sleep started.
+// The pipe can fill before sh's second child has exec'd sleep (under load it is still a copy of sh).
+// Returns yes's pid.
+export async function yesBlockedOnSleep(root: number, deadlineMs: number): Promise<number> {
+  const yes = await waitForPid(
+    () => findBlocked(root, /^yes$/, /pipe_write/),
+    deadlineMs,
+    'yes to fill the pipe',
+  );
+  await waitForPid(
+    () => descendants(root).find((pid) => commandOf(pid) === 'sleep 100') ?? null,
+    deadlineMs,
+    'sleep to start',
+  );
+  return yes;
+}

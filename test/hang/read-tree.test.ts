@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildHangReport } from '../../src/hang/hang-report.js';
 import { findTree, readTree } from '../../src/hang/read-tree.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { descendants, findBlocked, killAll, waitForPid, wchanOf } from './helpers.js';
+import { descendants, findBlocked, killAll, waitForPid, wchanOf, yesBlockedOnSleep } from './helpers.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -24,11 +24,7 @@ function inspectTree(root: number) {
 describe('reading a real hung tree from /proc', () => {
   it('finds yes blocked writing to the pipe that sleep never reads', async () => {
     const root = start('sh', ['-c', 'yes | sleep 100']);
-    const yes = await waitForPid(
-      () => findBlocked(root, /^yes$/, /pipe_write/),
-      15_000,
-      'yes to fill the pipe',
-    );
+    const yes = await yesBlockedOnSleep(root, 15_000);
     const report = inspectTree(root);
     const sleep = report.processes.find((entry) => entry.command === 'sleep 100')!;
     const entry = report.processes.find((entry) => entry.pid === yes)!;

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
-import { descendants, findBlocked, killAll, waitForPid } from '../hang/helpers.js';
+import { descendants, killAll, yesBlockedOnSleep } from '../hang/helpers.js';
 import { BIN, FIXTURES } from '../helpers/cli.js';
 
 interface RunResult {
@@ -167,11 +167,7 @@ describe('safe-run mcp over stdio', () => {
   it('inspect explains a real hung tree: yes blocked on the pipe sleep never reads', async () => {
     const root = spawn('sh', ['-c', 'yes | sleep 100'], { stdio: 'ignore' });
     try {
-      const yes = await waitForPid(
-        () => findBlocked(root.pid!, /^yes$/, /pipe_write/),
-        15_000,
-        'yes to fill the pipe',
-      );
+      const yes = await yesBlockedOnSleep(root.pid!, 15_000);
       const result = await client.callTool({ name: 'inspect', arguments: { pid: root.pid! } });
       expect(result.isError).toBeFalsy();
       const document = result.structuredContent as { root: number; processes: BlockedProcess[] };
