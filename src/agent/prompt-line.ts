@@ -1,3 +1,5 @@
+import { monotonicMs } from '../monotonic-ms.js';
+
 // Recognises the last line a program printed before it went quiet as a question for a human: a
 // program that asks and then waits for an answer that never comes (stdin closed, no terminal) would
 // otherwise sit until the time limit.
@@ -42,7 +44,7 @@ const TAIL_BYTES = 400;
 
 export class PromptWatch {
   private tail = '';
-  private changedAt = performance.now();
+  private changedAt = monotonicMs();
   private fullScreen = false;
 
   // Only the chunk's last bytes are decoded: a stream of gigabytes costs a byte search per chunk.
@@ -52,11 +54,11 @@ export class PromptWatch {
     if (on !== off) this.fullScreen = on > off;
     const text = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES)).toString('utf8');
     this.tail = (this.tail + text).slice(-TAIL_BYTES);
-    this.changedAt = performance.now();
+    this.changedAt = monotonicMs();
   }
 
   // The prompt line when the stream has been quiet for at least `quietMs` after printing one.
-  waitingPrompt(quietMs: number, now = performance.now()): string | null {
+  waitingPrompt(quietMs: number, now = monotonicMs()): string | null {
     if (now - this.changedAt < quietMs) return null;
     if (this.fullScreen) return 'a full-screen program (an editor or a pager) opened the terminal screen';
     return promptIn(this.tail);

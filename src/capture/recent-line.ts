@@ -1,3 +1,4 @@
+import { monotonicMs } from '../monotonic-ms.js';
 import { maskCut } from './mask-cut.js';
 
 // Keeps the end of a stream (at most `keep` bytes) so a progress display can show the last line a
@@ -6,7 +7,7 @@ export class RecentLine {
   private tail: Buffer = Buffer.alloc(0);
   // True once bytes were dropped from the front: the first line kept may be cut.
   private dropped = false;
-  // performance.now() of the last byte, or null before any.
+  // monotonicMs() of the last byte, or null before any.
   at: number | null = null;
 
   // `secrets`: masked in the line, also the piece of one left where the line is cut (the kept
@@ -18,7 +19,7 @@ export class RecentLine {
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    this.at = performance.now();
+    this.at = monotonicMs();
     const joined =
       chunk.length >= this.keep
         ? chunk.subarray(chunk.length - this.keep)

@@ -1,5 +1,6 @@
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import { applyDelivery } from '../output/apply-delivery.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, type DeliveryPlan, settleOutput, stageOutput } from '../output/deliver.js';
 import { stageFinalRedirect } from '../output/final-redirect.js';
@@ -8,7 +9,7 @@ import type { Plan, Report, ShellPlan } from '../types.js';
 
 export interface SettleContext {
   plan: Plan;
-  // When the run started (performance.now()): a checker gets what is left of --timeout.
+  // When the run started (monotonicMs()): a checker gets what is left of --timeout.
   t0: number;
   stop: Promise<NodeJS.Signals>;
   // With the stages' own variables and --mask, it gives the values masked in check details.
@@ -36,7 +37,7 @@ export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null, shell:
         : shell,
     async settle(report: Report, context: SettleContext): Promise<Report> {
       const { settings, stages } = context.plan;
-      const left = settings.timeoutMs === null ? null : settings.timeoutMs - (performance.now() - context.t0);
+      const left = settings.timeoutMs === null ? null : settings.timeoutMs - (monotonicMs() - context.t0);
       const outcome = await settleOutput(plan, staged, report, {
         checkTimeoutMs: left === null ? DEFAULT_CHECK_TIMEOUT_MS : Math.max(1, Math.round(left)),
         killAfterMs: settings.killAfterMs,

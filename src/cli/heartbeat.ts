@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { StageProgress } from '../engine/progress.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import { commandText } from '../reporters/ci/command-text.js';
 import { describeBlocked } from '../teardown/proc-blocked.js';
 import { findProcesses } from '../teardown/proc-scan.js';
@@ -86,12 +87,12 @@ export function startHeartbeat(
   write: (text: string) => void,
 ): Heartbeat {
   let seen = -1;
-  let quietSince = performance.now();
+  let quietSince = monotonicMs();
   const timer = setInterval(
     () => {
       const stages = run.progress();
       const bytes = printedBytes(stages);
-      const now = performance.now();
+      const now = monotonicMs();
       if (bytes !== seen) {
         seen = bytes;
         quietSince = now;

@@ -1,6 +1,7 @@
 import type { RunHandle } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
 import { isRequestError, isStoppedError, RequestError } from '../errors.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
@@ -61,7 +62,7 @@ async function execute(
   // staged output or a report's temporary file if safe-run is killed.
   const support = new RunSupport();
   const guard = delivery || choice.reportFile ? support.lease(null) : null;
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   let staging: ReturnType<typeof startDelivery> | null = null;
   try {
     staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;

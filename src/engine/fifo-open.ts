@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { formatDuration } from '../format-units.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Settings } from '../types.js';
 import { closeQuietly } from './kernel-pipes.js';
 
@@ -19,11 +20,11 @@ export function openStopper(
   t0: number,
 ): { stop: Promise<OpenStop>; dispose(): void } {
   let timer: NodeJS.Timeout | undefined;
-  const afterMs = () => Math.round(performance.now() - t0);
+  const afterMs = () => Math.round(monotonicMs() - t0);
   const limit = new Promise<OpenStop>((resolve) => {
     const { timeoutMs } = settings;
     if (timeoutMs === null) return;
-    const left = Math.max(0, timeoutMs - (performance.now() - t0));
+    const left = Math.max(0, timeoutMs - (monotonicMs() - t0));
     const why = `the pipeline timeout (${formatDuration(timeoutMs)})`;
     timer = setTimeout(() => resolve({ as: 'timeout', why, afterMs: afterMs() }), left);
   });

@@ -1,17 +1,18 @@
 import fs from 'node:fs';
+import { monotonicMs } from '../monotonic-ms.js';
 import { HeldStages } from './held-stages.js';
 import type { StageRun } from './stage-run.js';
 
 // When the pipeline last did anything, for --idle-timeout: output through safe-run (noted by the
 // streams), bytes through the pipes between stages, or a stage held by safe-run's own output.
 export class IdleClock {
-  private lastActivity = performance.now();
+  private lastActivity = monotonicMs();
   private lastIoTotal = -1;
   private held: HeldStages | null = null;
   private fired = false;
 
   note(): void {
-    this.lastActivity = performance.now();
+    this.lastActivity = monotonicMs();
   }
 
   // True once: at the first check that finds `idleMs` gone by without activity.
@@ -27,8 +28,8 @@ export class IdleClock {
       this.lastIoTotal = total;
     }
     this.held ??= new HeldStages(idleMs, warnings);
-    if (this.held.check(runs, performance.now())) this.note();
-    if (this.fired || performance.now() - this.lastActivity < idleMs) return false;
+    if (this.held.check(runs, monotonicMs())) this.note();
+    if (this.fired || monotonicMs() - this.lastActivity < idleMs) return false;
     this.fired = true;
     return true;
   }

@@ -1,4 +1,5 @@
 import { maskText } from '../capture/mask.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { StageRun } from './stage-run.js';
 
 // One stage as it runs, for a live display or a heartbeat. Read-only: taking it changes nothing.
@@ -17,7 +18,7 @@ export interface StageProgress {
 }
 
 export function snapshotProgress(runs: readonly StageRun[], secrets: readonly string[]): StageProgress[] {
-  const now = performance.now();
+  const now = monotonicMs();
   return runs.map((run) => {
     const out = run.stdoutSinks?.progress() ?? null;
     const err = run.stderrSinks?.progress() ?? null;

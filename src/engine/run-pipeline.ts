@@ -1,6 +1,7 @@
 import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import type { HangReport } from '../hang/hang-report.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
 import { hasProc } from '../teardown/proc-read.js';
 import { groupExists } from '../teardown/stage-teardown.js';
@@ -63,7 +64,7 @@ export function startRun(plan: Plan, io: RunIO = {}, shared: SharedSupport | nul
     );
   }
   const marker = createMarker();
-  const clock: RunClock = { startedAt: new Date(), t0: performance.now() };
+  const clock: RunClock = { startedAt: new Date(), t0: monotonicMs() };
   const control = new RunControl();
   const report = runPhases(plan, io, { marker, clock, control }, shared).finally(() =>
     marker.window?.close(),
@@ -148,7 +149,7 @@ async function wireStages(
   if (typeof stdin === 'object') {
     for (const run of runs) {
       run.stoppedAs = control.cancelRequest ? 'cancelled' : 'timeout';
-      const afterMs = Math.round(performance.now() - clock.t0);
+      const afterMs = Math.round(monotonicMs() - clock.t0);
       run.stopDetail = {
         reason: stdin.why,
         afterMs,

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { PromptWatch } from '../agent/prompt-line.js';
 import type { FactsStage } from '../facts/run-facts.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Settings, StageError, StageSpec, StageStop } from '../types.js';
 import type { Resolution } from './resolve/resolve-program.js';
 import type { ResolvedStage } from './resolve-plan.js';
@@ -74,7 +75,7 @@ export class StageRun {
 
   markExited(code: number | null, signal: string | null): void {
     if (this.exit !== null) return;
-    this.endNs ??= performance.now();
+    this.endNs ??= monotonicMs();
     this.exit = { code, signal };
     this.resolveExited();
   }

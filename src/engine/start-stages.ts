@@ -1,4 +1,5 @@
 import type { RunFacts } from '../facts/run-facts.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { StageError } from '../types.js';
 import { applyRedirects, notFoundAsBash } from './apply-redirects.js';
@@ -81,7 +82,7 @@ async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<
   }
   for (const fd of run.openedFds) closeQuietly(fd);
   run.startedAt = new Date();
-  run.startNs = performance.now();
+  run.startNs = monotonicMs();
   const child = run.child;
   if (!child) {
     run.markExited(null, null);
@@ -96,7 +97,7 @@ async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<
     }
   });
   child.on('exit', (code, signal) => {
-    run.endNs = performance.now();
+    run.endNs = monotonicMs();
     run.markExited(code, signal);
     supervisor.onStageExit(run);
   });

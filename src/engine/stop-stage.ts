@@ -1,6 +1,7 @@
 import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { viewStage } from '../hang/run-snapshot.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import { findProcesses } from '../teardown/proc-scan.js';
@@ -22,7 +23,7 @@ export interface StopContext {
   settings: Settings;
   marker: Marker;
   leftovers: LeftoverLog;
-  // When the run began (performance.now()), for how long after it a stage was stopped.
+  // When the run began (monotonicMs()), for how long after it a stage was stopped.
   t0: number;
   // Stage groups sent their first signal, so that the last sweep does not send it again.
   termedGroups: Set<number>;
@@ -45,7 +46,7 @@ export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext,
     run.running && run.stoppedAs === null ? viewStage(hang ?? ctx.snapshot(), run.index, pgid) : null;
   if (seen && !seen.exited) {
     run.stoppedAs = reason;
-    const afterMs = Math.round(performance.now() - ctx.t0);
+    const afterMs = Math.round(monotonicMs() - ctx.t0);
     run.stopDetail = { reason: why, afterMs, signals: [], ...seen.detail };
   }
   run.requestStop();

@@ -1,6 +1,7 @@
 import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { snapshotRun } from '../hang/run-snapshot.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
@@ -20,7 +21,7 @@ export class Supervisor implements DrainWatcher {
   private readonly runs: readonly StageRun[];
   private readonly marker: Marker;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly t0 = performance.now();
+  private readonly t0 = monotonicMs();
   private readonly idle = new IdleClock();
   private interrupted: NodeJS.Signals | null = null;
   private timeLimit: string | null = null;

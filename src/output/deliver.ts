@@ -1,4 +1,5 @@
 import type { Expectation } from '../inputs/read-expectation.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { CheckResult, OutputReport, Report } from '../types.js';
 import { type CheckCommand, runCheckCommand } from './check-command.js';
@@ -107,9 +108,9 @@ async function runChecks(
     return names.map((check) => ({ check, status: 'skipped', detail, durationMs: null }));
   }
   const results: CheckResult[] = [];
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const verdicts = plan.expect.length > 0 ? evaluateExpectations(staged.path, plan.expect) : [];
-  const builtInMs = Math.round(performance.now() - t0);
+  const builtInMs = Math.round(monotonicMs() - t0);
   for (const [i, verdict] of verdicts.entries()) {
     results.push({
       check: names[i]!,
@@ -128,7 +129,7 @@ async function runChecks(
       results.push({ check, status: 'skipped', detail: 'safe-run was stopped first', durationMs: null });
       continue;
     }
-    const started = performance.now();
+    const started = monotonicMs();
     const verdict = await runCheckCommand(command, staged.path, {
       timeoutMs: options.checkTimeoutMs,
       killAfterMs: options.killAfterMs,
@@ -139,7 +140,7 @@ async function runChecks(
       check,
       status: verdict.passed ? 'passed' : 'failed',
       detail: verdict.detail,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicMs() - started),
     });
   }
   return results;

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { Assignment, Word } from '../model/shell-syntax.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import { bashPath, quoteForBash } from './bash-path.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
 
@@ -67,9 +68,9 @@ export async function expandWords(requests: ExpansionRequest[], state: ShellStat
   };
   const asked = requests.filter(needsBash);
   if (asked.length === 0) return { results: requests.map(direct), helperMs: 0 };
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const output = await runHelper(expansionScript(asked, state), state);
-  const helperMs = performance.now() - t0;
+  const helperMs = monotonicMs() - t0;
   const fields = output.split('\0');
   let at = 0;
   const expanded = asked.map(() => {

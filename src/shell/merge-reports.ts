@@ -1,5 +1,6 @@
 import { nextStep } from '../engine/report/next-step.js';
 import type { ListItem } from '../model/shell-syntax.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Report, Settings, StageResult, StepReport, Verdict } from '../types.js';
 import { negatedStatus } from './list-rules.js';
 
@@ -71,7 +72,7 @@ export function mergeReports(outcomes: StepOutcome[], context: MergeContext): Re
     policy: context.settings.policy,
     verdict,
     startedAt: context.startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - context.t0),
+    durationMs: Math.round(monotonicMs() - context.t0),
     stages,
     settings: context.settings,
     leftovers,

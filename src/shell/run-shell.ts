@@ -5,6 +5,7 @@ import { type RunHandle, type RunIO, type SharedSupport, startRun } from '../eng
 import { RunSupport } from '../engine/run-support.js';
 import { isRequestError } from '../errors.js';
 import type { ListItem } from '../model/shell-syntax.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { FallbackInfo, Plan, Report, Settings, ShellPlan } from '../types.js';
 import { afterCd, asRan, engineLimit, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
@@ -58,7 +59,7 @@ class ShellRun {
   current: RunHandle | null = null;
   private cancelled: NodeJS.Signals | null = null;
   private readonly startedAt = new Date();
-  private readonly t0 = performance.now();
+  private readonly t0 = monotonicMs();
   private readonly outcomes: StepOutcome[] = [];
   // Set when the run ended before a step: the time limit ran out, or the step was refused.
   private stoppedBefore: RunStop | null = null;
@@ -192,7 +193,7 @@ class ShellRun {
   // Milliseconds left of the run's time limit; null without one.
   private timeLeft(): number | null {
     const { timeoutMs } = this.settings;
-    return timeoutMs === null ? null : timeoutMs - (performance.now() - this.t0);
+    return timeoutMs === null ? null : timeoutMs - (monotonicMs() - this.t0);
   }
 
   // Whether the time limit ran out before the next step could start: then the run ends there, as a

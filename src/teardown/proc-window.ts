@@ -1,4 +1,5 @@
 import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { monotonicMs } from '../monotonic-ms.js';
 
 // Every process a run has to find (a stage, its children, an escaped grandchild carrying the marker)
 // was forked after the run began, so its pid was allocated after the run's first look at
@@ -90,11 +91,11 @@ export function openProcWindow(): ProcWindow | null {
   if (startTicks === null || first === null || pidMax === null || !procIsOurs()) return null;
   let last = first;
   let travelled = 0;
-  let sampledAt = performance.now();
+  let sampledAt = monotonicMs();
   let open = true;
   const sample = () => {
     if (!open) return;
-    const now = performance.now();
+    const now = monotonicMs();
     const pid = readNumber('/proc/sys/kernel/ns_last_pid');
     if (pid === null || now - sampledAt > MAX_GAP_MS) {
       open = false;

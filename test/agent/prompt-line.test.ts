@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PromptWatch, promptIn } from '../../src/agent/prompt-line.js';
+import { monotonicMs } from '../../src/monotonic-ms.js';
 
 describe('promptIn', () => {
   it.each([
@@ -42,7 +43,7 @@ describe('PromptWatch', () => {
   it('reports a prompt only once the stream has been quiet long enough', () => {
     const watch = new PromptWatch();
     watch.push(Buffer.from('Continue? [y/N] '));
-    const now = performance.now();
+    const now = monotonicMs();
     expect(watch.waitingPrompt(1000, now)).toBeNull();
     expect(watch.waitingPrompt(1000, now + 1500)).toBe('Continue? [y/N]');
   });
@@ -51,19 +52,19 @@ describe('PromptWatch', () => {
     const watch = new PromptWatch();
     watch.push(Buffer.from('Continue? [y/N] '));
     watch.push(Buffer.from('y\ninstalled 3 packages\n'));
-    expect(watch.waitingPrompt(0, performance.now() + 10)).toBeNull();
+    expect(watch.waitingPrompt(0, monotonicMs() + 10)).toBeNull();
   });
 
   it('takes a quiet full-screen program for one waiting, whatever it printed last', () => {
     const watch = new PromptWatch();
     watch.push(Buffer.from('\x1b[?1049h\x1b[H\x1b[2J# Please enter the commit message\n~\n~\n'));
-    expect(watch.waitingPrompt(0, performance.now() + 10)).toMatch(/^a full-screen program/);
+    expect(watch.waitingPrompt(0, monotonicMs() + 10)).toMatch(/^a full-screen program/);
   });
 
   it('forgets the full screen once the program leaves it', () => {
     const watch = new PromptWatch();
     watch.push(Buffer.from('\x1b[?1049hless output'));
     watch.push(Buffer.from('\x1b[?1049lstill working\n'));
-    expect(watch.waitingPrompt(0, performance.now() + 10)).toBeNull();
+    expect(watch.waitingPrompt(0, monotonicMs() + 10)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { explainExit } from '../../contracts/explain-exit.js';
 import type { RunFacts } from '../../facts/run-facts.js';
+import { monotonicMs } from '../../monotonic-ms.js';
 import { signalNumber } from '../../policy/signals.js';
 import { classifyEnding } from '../../policy/stage-status.js';
 import { decideVerdict, successes } from '../../policy/verdict.js';
@@ -57,7 +58,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
     policy: plan.settings.policy,
     verdict,
     startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - t0),
+    durationMs: Math.round(monotonicMs() - t0),
     stages,
     settings: plan.settings,
     leftovers,
