@@ -3,10 +3,15 @@
 // the same rounds, as every other section does. The case shape is cases.mjs's.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const SR = 'safe-run';
 export const IDLE_PROCESSES = 2000;
 const STAGES = 32;
+// The bare shape of a Node-hosted safe-run (bare-shape.mjs), run by this Node whatever the cwd.
+const BARE_SHAPE = fileURLToPath(new URL('./bare-shape.mjs', import.meta.url));
+const bareShape = (mode, count) => [process.execPath, BARE_SHAPE, mode, String(count)];
+const bareDisplay = (mode, count) => `node scripts/bench/bare-shape.mjs ${mode} ${count}`;
 
 const expect = (text) => (sample) =>
   sample.stdout.trim() === text
@@ -77,7 +82,8 @@ export function procsSection(count = IDLE_PROCESSES) {
 
 // 32 stages that move one byte: what starting them costs, against bash, and against bash with each
 // stage in a session of its own (what Node's detached spawn does: setsid, and so a scheduler autogroup
-// of its own where autogroups are on).
+// of its own where autogroups are on). The two bare shapes, with none of safe-run's code, are the
+// least any Node-hosted design pays: Node spawning every stage, or one sh forking them for Node.
 export function stagesSection() {
   const middle = Array.from({ length: STAGES - 2 }, () => 'cat');
   const line = ['printf x', ...middle, 'wc -c'].join(' | ');
@@ -96,10 +102,25 @@ export function stagesSection() {
         display: `bash -c 'printf x | setsid -w cat ×${STAGES - 2} | setsid -w wc -c'`,
         vs: ['stages-bash'],
       }),
+      make(
+        'stages-node-bare',
+        `node, bare shape: spawns ${STAGES} stages itself`,
+        bareShape('stages-node', STAGES),
+        {
+          check,
+          display: bareDisplay('stages-node', STAGES),
+          vs: ['stages-bash'],
+        },
+      ),
+      make('stages-sh-bare', 'node + one sh forking the stages', bareShape('stages-sh', STAGES), {
+        check,
+        display: bareDisplay('stages-sh', STAGES),
+        vs: ['stages-bash'],
+      }),
       make('stages-sr', 'safe-run', [SR, '-q', '-c', line], {
         check,
         display: `safe-run -q -c 'printf x | cat ×${STAGES - 2} | wc -c'`,
-        vs: ['stages-bash', 'stages-setsid'],
+        vs: ['stages-bash', 'stages-setsid', 'stages-node-bare'],
       }),
     ],
   };
@@ -108,7 +129,8 @@ export function stagesSection() {
 const FOUR_STEPS = 'cd src && ls | wc -l && git status --short | head';
 const ONE_STEP = 'ls src | wc -l';
 
-// What a further step costs: a text of STEPS × /bin/true against one, for safe-run and for bash.
+// What a further step costs: a text of STEPS × /bin/true against one, for safe-run and for bash, and
+// the floor of it in Node: STEPS spawns of /bin/true from a bare Node program against one.
 const STEPS = 11;
 const TRUE_STEPS = Array.from({ length: STEPS }, () => '/bin/true').join('; ');
 
@@ -131,12 +153,20 @@ export function textSection() {
         display: `bash -c '/bin/true; ... (${STEPS} steps)'`,
         vs: ['steps-bash-1'],
       }),
+      make('steps-node-1', 'node, 1 × spawn true', bareShape('steps', 1), {
+        display: bareDisplay('steps', 1),
+      }),
+      make('steps-node-n', `node, ${STEPS} × spawn true`, bareShape('steps', STEPS), {
+        display: bareDisplay('steps', STEPS),
+        vs: ['steps-node-1'],
+      }),
     ],
   };
 }
 
 // The wall time of one further step: per round, (STEPS steps - 1 step) / (STEPS - 1), then the median
-// over rounds; for safe-run and for bash. Null when the text section did not run.
+// over rounds; for safe-run, for bash and for a bare Node program that only spawns (the floor of any
+// Node host). Null when the text section did not run.
 export function furtherStepCost(done) {
   const text = done.find(({ section }) => section.id === 'text');
   if (!text) return null;
@@ -152,8 +182,10 @@ export function furtherStepCost(done) {
   };
   const sr = perStep('steps-sr-1', 'steps-sr-n');
   const bash = perStep('steps-bash-1', 'steps-bash-n');
+  const bare = perStep('steps-node-1', 'steps-node-n');
   if (sr === null || bash === null) return null;
-  return `A further step of a -c text (${STEPS} × /bin/true against 1, median per round): safe-run ${sr.toFixed(1)} ms, bash ${bash.toFixed(1)} ms (${(sr / bash).toFixed(1)}x)\n`;
+  const floor = bare === null ? '' : `, bare Node spawn ${bare.toFixed(1)} ms`;
+  return `A further step of a -c text (${STEPS} × /bin/true against 1, median per round): safe-run ${sr.toFixed(1)} ms, bash ${bash.toFixed(1)} ms (${(sr / bash).toFixed(1)}x)${floor}\n`;
 }
 
 // Null when the text section can run with this safe-run, else why not.
