@@ -97,22 +97,17 @@ export function stagesSection() {
         check,
         display: `bash -c 'printf x | cat ×${STAGES - 2} | wc -c'`,
       }),
-      make('stages-setsid', 'bash, setsid stages', ['bash', '-c', setsidLine], {
+      make('stages-setsid', 'bash setsid', ['bash', '-c', setsidLine], {
         check,
         display: `bash -c 'printf x | setsid -w cat ×${STAGES - 2} | setsid -w wc -c'`,
         vs: ['stages-bash'],
       }),
-      make(
-        'stages-node-bare',
-        `node, bare shape: spawns ${STAGES} stages itself`,
-        bareShape('stages-node', STAGES),
-        {
-          check,
-          display: bareDisplay('stages-node', STAGES),
-          vs: ['stages-bash'],
-        },
-      ),
-      make('stages-sh-bare', 'node + one sh forking the stages', bareShape('stages-sh', STAGES), {
+      make('stages-node-bare', 'bare node spawns', bareShape('stages-node', STAGES), {
+        check,
+        display: bareDisplay('stages-node', STAGES),
+        vs: ['stages-bash'],
+      }),
+      make('stages-sh-bare', 'bare node + sh forks', bareShape('stages-sh', STAGES), {
         check,
         display: bareDisplay('stages-sh', STAGES),
         vs: ['stages-bash'],
