@@ -2,7 +2,7 @@ import type { ListItem, Pipeline, Script, SimpleCommand, Word } from '../model/s
 import { assignmentOf } from './assignment.js';
 import { isInertBody, readHeredocBody } from './heredoc-substitution.js';
 import { isRedirectStart, type PendingHeredoc, parseRedirect } from './parse-redirect.js';
-import { refuseConstruct, refuseSyntax } from './refuse.js';
+import { KEEP_JOBS, refuseConstruct, refuseSyntax } from './refuse.js';
 import { checkAssignedName, checkCommandWord } from './reserved-words.js';
 import { scanWord } from './scan-word.js';
 import { checkControlCharacters, SourceText } from './source-text.js';
@@ -95,7 +95,7 @@ class ShellParser {
         this.skip(false);
         if (this.c === ';') this.unexpected(';');
       } else if (c === '&') {
-        refuseConstruct('syntax.background', '&', this.i + 1, 'runs a command in the background');
+        refuseConstruct('syntax.background', '&', this.i + 1, 'runs a command in the background', KEEP_JOBS);
       } else this.unexpected(c);
     }
     if (items.length === 0) {
@@ -107,6 +107,9 @@ class ShellParser {
 
   private unexpected(what: string): never {
     const col = this.i + 1;
+    if (what === '(' && this.source.chars[this.i + 1] === '(') {
+      refuseConstruct('syntax.arithmetic', 'arithmetic command (( ... ))', col, 'evaluates arithmetic');
+    }
     if (what === '(' || what === ')') {
       refuseConstruct('syntax.subshell', 'subshell ( ... )', col, 'runs commands in a subshell');
     }

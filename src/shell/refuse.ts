@@ -1,8 +1,12 @@
 import { brandError, isBranded, RequestError } from '../errors.js';
 
-// Advice that keeps the meaning: bash runs the text, still supervised, or a spec file says it plainly.
-export const WAY_OUT =
-  'add --fallback bash to run the whole text as one supervised bash stage, or write the pipeline as a spec file (-f)';
+// Advice that keeps the meaning: bash runs the text, still supervised. (A spec file is one pipeline of
+// argv stages: it can say none of what is refused here, lists, loops, jobs or the shell's own state.)
+export const WAY_OUT = 'add --fallback bash to run the whole text as one supervised bash stage';
+
+// A background job outlives the bash stage that started it, and a process left behind is killed when
+// the run ends unless it is told otherwise: an agent starting a server wants it kept.
+export const KEEP_JOBS = '(with --leftovers keep if the job is to outlive the run)';
 
 // User text inside a one-line message: control characters escaped, long text cut.
 export function escapeText(text: string): string {
@@ -34,8 +38,9 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 // Refuses a construct bash would interpret differently from anything safe-run can do exactly.
-export function refuseConstruct(code: string, construct: string, col: number, why: string): never {
-  throw new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${WAY_OUT}`);
+export function refuseConstruct(code: string, construct: string, col: number, why: string, more = ''): never {
+  const advice = more === '' ? WAY_OUT : `${WAY_OUT} ${more}`;
+  throw new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${advice}`);
 }
 
 // Refuses text that is not valid shell at all: the fix is in the text, not a fallback.

@@ -11,18 +11,17 @@ const CONSTRUCTS = new Map<string, string>([
   ['case', 'case statement'],
   ['function', 'function definition'],
   ['{', 'group { ...; }'],
-  ['}', 'group { ...; }'],
   ['[[', 'conditional [[ ... ]]'],
-  [']]', 'conditional [[ ... ]]'],
   ['!', 'negation !'],
   ['time', 'time keyword'],
   ['coproc', 'coproc'],
 ]);
-const STRAY = new Set(['then', 'else', 'elif', 'fi', 'do', 'done', 'esac', 'in']);
+const STRAY = new Set(['then', 'else', 'elif', 'fi', 'do', 'done', 'esac', 'in', '}', ']]']);
 
-// Reserved words count only when written unquoted in command position.
+// Reserved words count only when written unquoted in command position. The raw text decides, not the
+// parts: `[[` scans as a glob pattern and `{` as a brace, yet bash reads both as reserved words (and
+// any quoting or escape makes the raw text differ from the word).
 export function checkCommandWord(word: Word): void {
-  if (word.parts.length !== 1 || word.parts[0]!.kind !== 'literal') return;
   const construct = CONSTRUCTS.get(word.raw);
   if (construct !== undefined) {
     refuseConstruct('syntax.reserved', construct, word.col, `(${show(word.raw)}) is bash syntax`);

@@ -31,7 +31,7 @@ export function timeLimitStop(timeoutMs: number, step: number): RunStop {
 // after an earlier step started processes: those steps ran, and the run ends there with 125. Running
 // the text again under --fallback bash would repeat them, so the advice is the bash stage written out.
 export function refusalStop(step: number, message: string, policy: Settings['policy']): RunStop {
-  const why = message.replace(/^-c: /, '').replace(`; ${WAY_OUT}`, '');
+  const why = message.replace(/^-c: /, '').split(`; ${WAY_OUT}`)[0];
   const bash = policy === 'last' ? 'bash -c' : 'bash -o pipefail -c';
   return {
     verdict: {

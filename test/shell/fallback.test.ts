@@ -40,7 +40,7 @@ describe('--fallback bash', () => {
     const result = await runCli(['--no-facts', '-c', 'echo $((1 + 2))']);
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      'safe-run: -c: $(( at column 6 is arithmetic expansion; add --fallback bash to run the whole text as one supervised bash stage, or write the pipeline as a spec file (-f)\n',
+      'safe-run: -c: $(( at column 6 is arithmetic expansion; add --fallback bash to run the whole text as one supervised bash stage\n',
     );
   });
 });

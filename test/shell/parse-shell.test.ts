@@ -92,6 +92,13 @@ describe('refusals', () => {
     ['export A=1 > f', 'syntax.redirect', 12, /export with a redirection/],
     ['X=1 export X', 'syntax.assignment', 1, /NAME=value before export at column 1/],
     ['export X={a,} | cat', 'syntax.brace', 10, /\{ in export X=\{a,\} at column 10/],
+    // `[[` scans as a glob and `{` as a brace, yet bash reads both as reserved words.
+    ['[[ -f x ]] && echo y', 'syntax.reserved', 1, /conditional \[\[ \.\.\. \]\] at column 1/],
+    ['ls && ! X=1 [[ -n $HOME ]]', 'syntax.reserved', 13, /conditional \[\[/],
+    ['{ ls; }', 'syntax.reserved', 1, /group \{ \.\.\.; \} at column 1/],
+    ['((i++))', 'syntax.arithmetic', 1, /arithmetic command \(\( \.\.\. \)\) at column 1/],
+    ['( (ls) )', 'syntax.subshell', 1, /subshell/],
+    ['time ls', 'syntax.reserved', 1, /time keyword/],
   ];
   it.each(cases)('refuses %j with its code, column and the way out', (text, code, column, message) => {
     const found = refusal(text);
@@ -100,6 +107,22 @@ describe('refusals', () => {
     expect(found.message).toMatch(message);
     expect(found.message).toMatch(/--fallback bash/);
     expect(found.message).not.toMatch(/quote it/);
+  });
+
+  it('advises --fallback bash alone (a spec file is one pipeline), and --leftovers keep for a background job', () => {
+    expect(refusal('for f in *; do echo $f; done').message).not.toMatch(/spec file/);
+    expect(refusal('npm run dev & sleep 1').message).toMatch(
+      /--fallback bash to run the whole text as one supervised bash stage \(with --leftovers keep if the job is to outlive the run\)$/,
+    );
+  });
+
+  it('keeps quoted or escaped [[ and { as words, and calls a stray ]] or } a syntax error', () => {
+    for (const text of ['"[[" -f x ]]', '\\[[ -f x ]]', 'echo [[ ]] { }', '{a,b}', '{ls']) {
+      expect(() => parseShell(text), text).not.toThrow();
+    }
+    for (const text of [']]', 'echo a; }', '{ls;}']) {
+      expect(refusal(text).message).toMatch(/reserved word out of place \(a syntax error in bash\)/);
+    }
   });
 
   it('refuses a carriage return, saying where, without printing it raw', () => {
