@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/index.js';
 
 function sh(script: string): string {
-  return execFileSync('bash', ['-c', script], {
+  return execFileSync('bash', ['--norc', '-c', script], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, BIN, NO_COLOR: '1' },

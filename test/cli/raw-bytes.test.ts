@@ -15,7 +15,7 @@ function bash(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; out: Buffer; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], {
+    const child = spawn('bash', ['--norc', '-c', script], {
       env: {
         ...process.env,
         SR: `"${process.execPath}" "${BIN}" --no-facts`,

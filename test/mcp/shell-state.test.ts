@@ -13,7 +13,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function bash(text: string) {
   fs.rmSync(files.cwd, { force: true });
   fs.rmSync(files.env, { force: true });
-  return spawnSync('bash', ['-o', 'pipefail', '-c', `${stateTrap(files)}\n${text}`], {
+  return spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', `${stateTrap(files)}\n${text}`], {
     cwd: '/',
     encoding: 'utf8',
   });

@@ -32,7 +32,7 @@ describe('command text', () => {
     const word = "a\nb'\\\t\x1b";
     const text = commandText(['printf', word]);
     expect(text).toBe("printf $'a\\nb\\'\\\\\\t\\x1b'");
-    const back = spawnSync('bash', ['-c', `printf '%s' ${text.slice('printf '.length)}`], {
+    const back = spawnSync('bash', ['--norc', '-c', `printf '%s' ${text.slice('printf '.length)}`], {
       encoding: 'utf8',
     });
     expect(back.stdout).toBe(word);
