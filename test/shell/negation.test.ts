@@ -51,7 +51,10 @@ describe('! before a pipeline', () => {
     const refused = await runCli(['--no-facts', '-c', 'true && ! ;'], { env });
     expect(refused.code).toBe(125);
     expect(refused.stderr).toMatch(/^safe-run: -c: negation ! at column 9 .*add --fallback bash/);
-    const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', 'true && ! ;'], { env, encoding: 'utf8' });
+    const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', 'true && ! ;'], {
+      env,
+      encoding: 'utf8',
+    });
     const fallback = await runCli(['--no-facts', '-q', '--fallback', 'bash', '-c', 'true && ! ;'], { env });
     expect(fallback.code).toBe(bash.status);
   });
