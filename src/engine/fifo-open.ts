@@ -44,7 +44,7 @@ export async function openTarget(
   const opening = new Promise<number>((resolve, reject) =>
     fs.open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
   );
-  if (!stop || !fs.statSync(file, { throwIfNoEntry: false })?.isFIFO()) return opening;
+  if (!stop || !isFifo(file)) return opening;
   const first = await Promise.race([opening, stop]);
   if (typeof first === 'number') return first;
   void opening.then(closeQuietly, () => {});
@@ -56,4 +56,14 @@ export async function openTarget(
     // the wait ended by itself meanwhile
   }
   return first;
+}
+
+// Whether `file` is a FIFO now. A path the open will fail on anyway (ENOTDIR, ELOOP, ENAMETOOLONG,
+// EACCES: statSync throws these even with throwIfNoEntry off) is not one: the open reports the error.
+function isFifo(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFIFO() ?? false;
+  } catch {
+    return false;
+  }
 }

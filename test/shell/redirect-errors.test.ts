@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { againstBash } from '../helpers/against-bash.js';
+
+// A redirection whose path the kernel refuses for a reason other than a missing file (a path through
+// a regular file, a symlink loop, a name too long) fails its command as bash fails it: the message on
+// stderr, status 1, and the text goes on. It used to end safe-run with an unhandled rejection.
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redirect-errors-'));
+fs.writeFileSync(path.join(dir, 'a.txt'), 'hi\n');
+fs.symlinkSync('loop', path.join(dir, 'loop'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' };
+const LONG = 'n'.repeat(300);
+
+const TEXTS = [
+  'echo x > a.txt/f; echo $?',
+  'cat < a.txt/f; echo $?',
+  'echo x 2> a.txt/x/ && echo ran || echo failed',
+  'echo x >> loop; echo $?',
+  `echo x > ${LONG}; echo $?`,
+  'echo x > a.txt/f 2>&1 | cat; echo $? done',
+];
+
+describe('a redirection the kernel refuses', () => {
+  it.each(TEXTS)('fails its command as bash does: %j', async (text) => {
+    const { bash, ours } = await againstBash(text, { cwd: dir, env });
+    expect(ours).toEqual(bash);
+    expect(fs.readdirSync(dir).sort()).toEqual(['a.txt', 'loop']);
+  });
+});
