@@ -137,6 +137,20 @@ function checkClosedStdout(io: CliIO, json: boolean, reportFile: boolean, delive
   }
 }
 
+// A run resolves programs, redirections and `cd` against the directory safe-run was started in; one
+// removed after the shell entered it has no path any more (bash warns and goes on in it; a stage
+// started there could not name it either).
+function checkWorkingDirectory(): void {
+  try {
+    process.cwd();
+  } catch {
+    throw new RequestError(
+      'cwd.removed',
+      'the current directory no longer exists (it was removed after the shell entered it); cd to an existing directory and run safe-run again',
+    );
+  }
+}
+
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
 export interface CliResult {
   code: number;
@@ -168,6 +182,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
+    checkWorkingDirectory();
     const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;

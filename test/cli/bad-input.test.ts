@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-bad-input-'));
 const marker = path.join(dir, 'started');
@@ -46,5 +47,22 @@ describe('bad input that used to be accepted', () => {
     const result = await runCli(['--no-facts', '-f', '/dev/zero']);
     expect(result.code).toBe(125);
     expect(result.stderr).toBe('safe-run: /dev/zero: more than 1.0 MiB; a spec file is at most 1.0 MiB\n');
+  });
+});
+
+describe('a working directory removed before safe-run starts', () => {
+  it('is one line and exit 125, not an internal error, and nothing starts', () => {
+    const gone = path.join(dir, 'gone');
+    // A shell enters the directory and removes it, then becomes safe-run, still standing in it.
+    const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" --no-facts -q -- touch "$4"';
+    const result = spawnSync('sh', ['-c', script, 'sh', gone, process.execPath, BIN, marker], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(result.status).toBe(125);
+    expect(result.stderr).toBe(
+      'safe-run: the current directory no longer exists (it was removed after the shell entered it); cd to an existing directory and run safe-run again\n',
+    );
+    expect(fs.existsSync(marker)).toBe(false);
   });
 });
