@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { StageError, StageRedirect } from '../types.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
+import { openAlias, stdioAlias } from './stdio-alias.js';
 
 export type StdioSlot = number | 'inherit' | 'ignore';
 
@@ -98,13 +99,10 @@ export async function applyRedirects(
       target = { ...redirect, path: fields[0]! };
     }
     try {
-      const fd =
-        target.kind === 'heredoc'
-          ? await openBody(target.body)
-          : await openTarget(inDirectory(cwd, target.path), FLAGS[target.mode], stop);
-      if (typeof fd !== 'number') return { fds, opened, to, failure: null, stopped: fd };
-      opened.push(fd);
-      fds[target.fd] = fd;
+      const got = await openOne(target, fds, cwd, stop);
+      if (!('fd' in got)) return { fds, opened, to, failure: null, stopped: got };
+      if (got.opened) opened.push(got.fd);
+      fds[target.fd] = got.fd;
       to[target.fd] = target.kind === 'heredoc' ? 'here-document' : `file ${target.path}`;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
@@ -114,6 +112,21 @@ export async function applyRedirects(
     }
   }
   return { fds, opened, to, failure: null };
+}
+
+// One file or here-document redirection's descriptor, and whether it was opened here (a name for the
+// stage's own pipe end is that end).
+async function openOne(
+  target: Extract<StageRedirect, { kind: 'file' | 'heredoc' }>,
+  fds: readonly StdioSlot[],
+  cwd: string,
+  stop: Promise<OpenStop> | null,
+): Promise<{ fd: number; opened: boolean } | OpenStop> {
+  if (target.kind === 'heredoc') return { fd: await openBody(target.body), opened: true };
+  const alias = stdioAlias(target.path);
+  if (alias !== null) return openAlias(alias, fds, FLAGS[target.mode], stop);
+  const fd = await openTarget(inDirectory(cwd, target.path), FLAGS[target.mode], stop);
+  return typeof fd === 'number' ? { fd, opened: true } : fd;
 }
 
 // The path the kernel would open for `file` relative to `cwd`, not normalised: `..` after a symbolic
