@@ -61,6 +61,16 @@ export function parseRedirect(
   j = end;
   const raw = shown();
   if (written === '<<' || written === '<<-') {
+    // bash removes the $ of $'...' and $"..." in a delimiter (<<$'EOF' ends at a line EOF), with the
+    // escapes of each form: not read here, so not guessed.
+    if (/\$['"]/.test(word.raw)) {
+      refuseConstruct(
+        'syntax.heredoc',
+        `${written}${word.raw}`,
+        col,
+        "has a $'...' or $\"...\" delimiter; write it as <<'EOF'",
+      );
+    }
     const { delimiter, quoted } = heredocDelimiter(word.raw);
     const redirect: Redirect = {
       raw,
@@ -136,7 +146,11 @@ function dupRedirect(
   if (written === '<&' || digits !== '') {
     refuseConstruct('syntax.redirect', raw, col, 'names a file descriptor that is not a plain number');
   }
-  // `>&file` is bash's older spelling of `&>file`.
+  // `>&file` is bash's older spelling of `&>file`, decided after expansion: a word that expands to a
+  // number or `-` duplicates or closes a descriptor instead. Taken only as written plainly.
+  if (!word.parts.every((part) => part.kind === 'literal') || word.literal !== word.raw) {
+    refuseConstruct('syntax.redirect', raw, col, 'is a descriptor or a file only once expanded');
+  }
   const redirect: Redirect = { raw, col, line, op: '&>', fd: 1, target: word, dupFrom: null, body: null };
   return redirect;
 }

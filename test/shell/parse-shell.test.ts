@@ -99,6 +99,11 @@ describe('refusals', () => {
     ['((i++))', 'syntax.arithmetic', 1, /arithmetic command \(\( \.\.\. \)\) at column 1/],
     ['( (ls) )', 'syntax.subshell', 1, /subshell/],
     ['time ls', 'syntax.reserved', 1, /time keyword/],
+    ["cat <<$'EOF'\nx\nEOF", 'syntax.heredoc', 5, /\$'\.\.\.' or \$"\.\.\." delimiter/],
+    ['X[0]=1; echo $X', 'syntax.assignment', 1, /X\[ at column 1 assigns an array element/],
+    ['X["a b"]=1 env', 'syntax.assignment', 1, /assigns an array element/],
+    ['X=2; echo hi >&$X', 'syntax.redirect', 14, /a descriptor or a file only once expanded/],
+    ['echo hi >&"-"', 'syntax.redirect', 9, /only once expanded/],
   ];
   it.each(cases)('refuses %j with its code, column and the way out', (text, code, column, message) => {
     const found = refusal(text);
@@ -122,6 +127,12 @@ describe('refusals', () => {
     }
     for (const text of [']]', 'echo a; }', '{ls;}']) {
       expect(refusal(text).message).toMatch(/reserved word out of place \(a syntax error in bash\)/);
+    }
+    expect(refusal('true | ! false').message).toMatch(
+      /^-c: "!" at column 8 after a "\|" is a syntax error in bash/,
+    );
+    for (const text of ['echo X[0]=1', 'a[b', 'ls >&out.txt', 'cat <<"EOF"\nx\nEOF']) {
+      expect(() => parseShell(text), text).not.toThrow();
     }
   });
 
