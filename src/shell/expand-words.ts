@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { Assignment, Word } from '../model/shell-syntax.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { bashPath, quoteForBash } from './bash-path.js';
+import { refuseConstruct } from './refuse.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
 
 // What to expand: a word into fields (split and globbed, as a command argument or a redirection
@@ -71,7 +72,7 @@ export async function expandWords(requests: ExpansionRequest[], state: ShellStat
   const t0 = monotonicMs();
   const output = await runHelper(expansionScript(asked, state), state);
   const helperMs = monotonicMs() - t0;
-  const fields = output.split('\0');
+  const fields = decodeFields(output, asked);
   let at = 0;
   const expanded = asked.map(() => {
     const count = Number(fields[at]);
@@ -83,7 +84,46 @@ export async function expandWords(requests: ExpansionRequest[], state: ShellStat
   return { results: requests.map((r) => (needsBash(r) ? expanded[next++]! : direct(r))), helperMs };
 }
 
-function runHelper(script: string, state: ShellState): Promise<string> {
+// The helper's NUL-separated fields as text. A field that is not UTF-8 (`$'\xe9'`, a file name in
+// Latin-1) could only reach a stage altered, since Node passes arguments as UTF-8 strings: the step is
+// refused when it is reached, naming the word, rather than run with other bytes than bash would use.
+function decodeFields(output: Buffer, asked: ExpansionRequest[]): string[] {
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const fields: string[] = [];
+  let start = 0;
+  for (let nul = output.indexOf(0); nul >= 0; nul = output.indexOf(0, start)) {
+    const bytes = output.subarray(start, nul);
+    try {
+      fields.push(strict.decode(bytes));
+    } catch {
+      refuseBytes(asked, fields);
+    }
+    start = nul + 1;
+  }
+  fields.push(output.subarray(start).toString('utf8'));
+  return fields;
+}
+
+// Refuses the word whose expansion was being read when `fields` (the fields read so far) stopped.
+function refuseBytes(asked: ExpansionRequest[], fields: string[]): never {
+  let at = 0;
+  let request = asked[0]!;
+  for (const candidate of asked) {
+    request = candidate;
+    const count = Number(fields[at]);
+    if (at + 1 + count > fields.length) break;
+    at += 1 + count;
+  }
+  const word = request.kind === 'values' ? request.assignments[0]!.value : request.word;
+  refuseConstruct(
+    'expansion.bytes',
+    word.raw,
+    word.col,
+    'expands to bytes that are not UTF-8, which safe-run cannot pass to a program unchanged',
+  );
+}
+
+function runHelper(script: string, state: ShellState): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       bashPath(),
@@ -93,10 +133,11 @@ function runHelper(script: string, state: ShellState): Promise<string> {
         cwd: state.cwd,
         env: helperEnvironment(state),
         maxBuffer: 256 * 1024 * 1024,
-        encoding: 'utf8',
+        encoding: 'buffer',
       },
-      (error: Error | null, stdout: string, stderr: string) => {
-        if (error) reject(new Error(`the expansion helper failed: ${stderr.trim() || error.message}`));
+      (error: Error | null, stdout: Buffer, stderr: Buffer) => {
+        if (error)
+          reject(new Error(`the expansion helper failed: ${stderr.toString().trim() || error.message}`));
         else resolve(stdout);
       },
     );
