@@ -1,5 +1,6 @@
 import type { Word } from '../model/shell-syntax.js';
 import { refuseConstruct, refuseSyntax } from './refuse.js';
+import { HELPER_PREFIX } from './scan-dollar.js';
 
 // What bash makes of a reserved word in command position, by the name people know it by.
 const CONSTRUCTS = new Map<string, string>([
@@ -48,6 +49,7 @@ const SPECIAL =
 // Why bash does not treat `name` as an ordinary variable when a command line assigns or exports it,
 // or null when it does.
 export function specialName(name: string): string | null {
+  if (name.startsWith(HELPER_PREFIX)) return `${name}, a name safe-run's expansion helper uses itself`;
   if (READ_ONLY.has(name)) return `${name}, which is read-only in bash`;
   if (SPECIAL.test(name)) return `${name}, which bash treats specially`;
   return null;

@@ -27,9 +27,18 @@ const DYNAMIC = new Set([
   'BASH_REMATCH',
   'COMP_WORDS',
   'DIRSTACK',
+  // The helper bash that expands the words is not the bash that would run the text: its text, and
+  // options and shopts that differ (pipefail), would show.
+  'BASH_EXECUTION_STRING',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'BASH_ARGV0',
 ]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+// The expansion helper's own functions and variables (expand-words.ts): a user's would collide.
+export const HELPER_PREFIX = '__sr_';
 
 function checkName(name: string, col: number, raw: string): void {
   if (name === '$' || name === '!') {
@@ -40,7 +49,7 @@ function checkName(name: string, col: number, raw: string): void {
       'names a process id that differs from the one bash would give',
     );
   }
-  if (DYNAMIC.has(name)) {
+  if (DYNAMIC.has(name) || name.startsWith(HELPER_PREFIX)) {
     refuseConstruct(
       'syntax.dynamic-parameter',
       raw,

@@ -104,6 +104,10 @@ describe('refusals', () => {
     ['X["a b"]=1 env', 'syntax.assignment', 1, /assigns an array element/],
     ['X=2; echo hi >&$X', 'syntax.redirect', 14, /a descriptor or a file only once expanded/],
     ['echo hi >&"-"', 'syntax.redirect', 9, /only once expanded/],
+    ['echo $SHELLOPTS', 'syntax.dynamic-parameter', 6, /\(SHELLOPTS\) that safe-run cannot give/],
+    ['echo ${#BASH_EXECUTION_STRING}', 'syntax.dynamic-parameter', 6, /BASH_EXECUTION_STRING/],
+    ['__sr_n=$HOME; echo $__sr_n', 'syntax.assignment', 1, /a name safe-run's expansion helper uses itself/],
+    ['echo $__sr_z', 'syntax.dynamic-parameter', 6, /__sr_z/],
   ];
   it.each(cases)('refuses %j with its code, column and the way out', (text, code, column, message) => {
     const found = refusal(text);
