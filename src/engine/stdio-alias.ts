@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { StdioSlot } from './apply-redirects.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
 
 // Names under which a process opens one of its own descriptors: a redirection to `/dev/stdout` is
@@ -25,7 +24,8 @@ export function stdioAlias(file: string): number | null {
 // flags (O_TRUNC truncates it). A descriptor the stage will not have fails as the kernel fails it.
 export async function openAlias(
   n: number,
-  fds: readonly StdioSlot[],
+  // The stage's stdin, stdout and stderr so far (apply-redirects.ts's StdioSlot).
+  fds: readonly (number | 'inherit' | 'ignore')[],
   flags: number,
   stop: Promise<OpenStop> | null,
 ): Promise<{ fd: number; opened: boolean } | OpenStop> {

@@ -3,13 +3,9 @@ import { assignmentOf } from './assignment.js';
 import { isInertBody, readHeredocBody } from './heredoc-substitution.js';
 import { isRedirectStart, type PendingHeredoc, parseRedirect } from './parse-redirect.js';
 import { KEEP_JOBS, refuseConstruct, refuseSyntax } from './refuse.js';
-import { checkAssignedName, checkCommandWord } from './reserved-words.js';
+import { checkAssignedName, checkCommandWord, checkLeadingWord } from './reserved-words.js';
 import { scanWord } from './scan-word.js';
 import { checkControlCharacters, SourceText } from './source-text.js';
-
-const APPEND = /^([A-Za-z_][A-Za-z0-9_]*)\+=/;
-// NAME[subscript]=value (or +=) before the command: bash assigns an array element.
-const ELEMENT = /^([A-Za-z_][A-Za-z0-9_]*)\[.*\]\+?=/s;
 
 // Parses -c text into lists of pipelines of simple commands. Anything bash would read as another
 // construct (loops, groups, subshells, functions, background jobs...) is refused with its column.
@@ -237,19 +233,7 @@ class ShellParser {
 
   private addWord(command: SimpleCommand, word: Word): void {
     if (command.words.length === 0) {
-      const append = APPEND.exec(word.raw);
-      if (append) refuseConstruct('syntax.assignment', `${append[1]}+=`, word.col, 'appends to a variable');
-      const element = ELEMENT.exec(word.raw);
-      if (element)
-        refuseConstruct('syntax.assignment', `${element[1]}[`, word.col, 'assigns an array element');
-      // A pipeline's leading `!`s are read before its first command: one here follows a `|`.
-      if (word.raw === '!' && command.assignments.length === 0) {
-        refuseSyntax(
-          'syntax.reserved',
-          word.col,
-          `"!" at column ${word.col} after a "|" is a syntax error in bash; to negate the pipeline, put ! before all of it (! a | b)`,
-        );
-      }
+      checkLeadingWord(word, command.assignments.length > 0);
       const assignment = assignmentOf(word);
       if (assignment) {
         checkAssignedName(assignment.name, word.col);

@@ -36,6 +36,27 @@ export function checkCommandWord(word: Word): void {
   }
 }
 
+const APPEND = /^([A-Za-z_][A-Za-z0-9_]*)\+=/;
+// NAME[subscript]=value (or +=) before the command: bash assigns an array element.
+const ELEMENT = /^([A-Za-z_][A-Za-z0-9_]*)\[.*\]\+?=/s;
+
+// A word before the command name (or the name itself): forms bash reads as assignments safe-run does
+// not make, and a `!` that cannot negate (a pipeline's leading ones are read before its first command,
+// so one here follows a `|`, unless NAME=value words came first, when bash runs a command named `!`).
+export function checkLeadingWord(word: Word, afterAssignments: boolean): void {
+  const append = APPEND.exec(word.raw);
+  if (append) refuseConstruct('syntax.assignment', `${append[1]}+=`, word.col, 'appends to a variable');
+  const element = ELEMENT.exec(word.raw);
+  if (element) refuseConstruct('syntax.assignment', `${element[1]}[`, word.col, 'assigns an array element');
+  if (word.raw === '!' && !afterAssignments) {
+    refuseSyntax(
+      'syntax.reserved',
+      word.col,
+      `"!" at column ${word.col} after a "|" is a syntax error in bash; to negate the pipeline, put ! before all of it (! a | b)`,
+    );
+  }
+}
+
 function show(raw: string): string {
   return `"${raw}"`;
 }
