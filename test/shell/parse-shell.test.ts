@@ -105,6 +105,7 @@ describe('refusals', () => {
     ['X=2; echo hi >&$X', 'syntax.redirect', 14, /a descriptor or a file only once expanded/],
     ['echo hi >&"-"', 'syntax.redirect', 9, /only once expanded/],
     ['echo $SHELLOPTS', 'syntax.dynamic-parameter', 6, /\(SHELLOPTS\) that safe-run cannot give/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     ['echo ${#BASH_EXECUTION_STRING}', 'syntax.dynamic-parameter', 6, /BASH_EXECUTION_STRING/],
     ['__sr_n=$HOME; echo $__sr_n', 'syntax.assignment', 1, /a name safe-run's expansion helper uses itself/],
     ['echo $__sr_z', 'syntax.dynamic-parameter', 6, /__sr_z/],
