@@ -70,7 +70,7 @@ export async function expandWords(requests: ExpansionRequest[], state: ShellStat
   const asked = requests.filter(needsBash);
   if (asked.length === 0) return { results: requests.map(direct), helperMs: 0 };
   const t0 = monotonicMs();
-  const output = await runHelper(expansionScript(asked, state), state);
+  const output = await runHelper(expansionScript(asked, state), state, asked);
   const helperMs = monotonicMs() - t0;
   const fields = decodeFields(output, asked);
   let at = 0;
@@ -123,23 +123,47 @@ function refuseBytes(asked: ExpansionRequest[], fields: string[]): never {
   );
 }
 
-function runHelper(script: string, state: ShellState): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      bashPath(),
-      // `bash` as $0, as in `bash -c TEXT` (argv0 does not reach bash through execFile).
-      ['--norc', '--noprofile', '-c', script, 'bash'],
-      {
-        cwd: state.cwd,
-        env: helperEnvironment(state),
-        maxBuffer: 256 * 1024 * 1024,
-        encoding: 'buffer',
-      },
-      (error: Error | null, stdout: Buffer, stderr: Buffer) => {
-        if (error)
-          reject(new Error(`the expansion helper failed: ${stderr.toString().trim() || error.message}`));
-        else resolve(stdout);
-      },
+// The helper gets the shell's variables and the words in one `bash -c` string, which the kernel takes
+// up to 128 KiB (bash, holding them in its own memory, has no such limit): past it, the step is
+// refused when reached rather than failing as an internal error.
+function tooLarge(asked: ExpansionRequest[]): Error {
+  const request = asked[0]!;
+  const word = request.kind === 'values' ? request.assignments[0]!.value : request.word;
+  try {
+    return refuseConstruct(
+      'expansion.size',
+      word.raw,
+      word.col,
+      "needs the shell's variables and words in one command line, over the kernel's limit of 128 KiB for one string",
     );
+  } catch (refusal) {
+    return refusal as Error;
+  }
+}
+
+function runHelper(script: string, state: ShellState, asked: ExpansionRequest[]): Promise<Buffer> {
+  const failed = (error: Error, stderr = '') =>
+    (error as NodeJS.ErrnoException).code === 'E2BIG'
+      ? tooLarge(asked)
+      : new Error(`the expansion helper failed: ${stderr.trim() || error.message}`);
+  return new Promise((resolve, reject) => {
+    // Node throws some spawn errors (E2BIG among them) at once instead of passing them on.
+    try {
+      execFile(
+        bashPath(),
+        // `bash` as $0, as in `bash -c TEXT` (argv0 does not reach bash through execFile).
+        ['--norc', '--noprofile', '-c', script, 'bash'],
+        {
+          cwd: state.cwd,
+          env: helperEnvironment(state),
+          maxBuffer: 256 * 1024 * 1024,
+          encoding: 'buffer',
+        },
+        (error: Error | null, stdout: Buffer, stderr: Buffer) =>
+          error ? reject(failed(error, stderr.toString())) : resolve(stdout),
+      );
+    } catch (error) {
+      reject(failed(error as Error));
+    }
   });
 }

@@ -45,3 +45,14 @@ describe('an expansion to bytes that are not UTF-8', () => {
     expect(ours).toEqual(bash);
   });
 });
+
+describe("shell variables past the kernel's limit for one string", () => {
+  it('refuse the step that needs them, not an internal error', async () => {
+    const text = `X=${'a'.repeat(70_000)}; X=$X$X; echo "\${#X}"`;
+    const result = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir, env });
+    expect(result.code).toBe(125);
+    expect(result.stderr).toMatch(
+      /^safe-run: -c: "\$\{#X\}" at column 70018 needs the shell's variables and words in one command line, over the kernel's limit of 128 KiB for one string; add --fallback bash/,
+    );
+  });
+});
