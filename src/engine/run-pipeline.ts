@@ -201,6 +201,7 @@ async function superviseStages(
     ctx.control.attach(supervisor);
     pipes.closeStageEnds();
     supervisor.start();
+    supervisor.watchReopens(pipes.linkIds);
     await Promise.all(
       runs.map(async (run, i) => {
         const link = pipes.linkIds[i];

@@ -10,8 +10,12 @@ import type { Leftover, Settings } from '../types.js';
 import { IdleClock } from './idle-clock.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
+import { unblockReopens } from './reopen-watch.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
 import { type StopContext, type StopReason, stopStage } from './stop-stage.js';
+
+// How often a reopen waiting on a link is looked for: a stage that does so waits at most this long.
+const REOPEN_TICK_MS = 50;
 
 // Watches a running pipeline: time limits, output limits, fail-fast, signals to safe-run, and the
 // drain of pipes after a leader exits. It only ever signals process groups and marked processes.
@@ -64,6 +68,15 @@ export class Supervisor implements DrainWatcher {
       const interval = setInterval(() => this.checkPrompts(promptMs), Math.max(50, Math.floor(promptMs / 4)));
       this.timers.add(interval);
     }
+  }
+
+  // Stages that reopen a link by name (/dev/stdin) after its other end closed: see reopen-watch.ts.
+  // Looked at every REOPEN_TICK_MS while two or more stages share links.
+  watchReopens(links: readonly PipeId[]): void {
+    if (links.length === 0) return;
+    const interval = setInterval(() => unblockReopens(this.runs, links), REOPEN_TICK_MS);
+    interval.unref();
+    this.timers.add(interval);
   }
 
   // A stage that went quiet right after printing a question waits for an answer nobody will type.

@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { againstBash } from '../helpers/against-bash.js';
+
+// A stage that opens /dev/stdin by name reopens the link from the stage before it. The links are
+// FIFOs, whose reopen waits for a writer when the writer has gone, where a pipe's returns at once: the
+// engine notices the wait and completes it (src/engine/reopen-watch.ts). Each text lets the writer
+// finish first (the reader waits for the file it touches), so the reopen meets a link nobody writes.
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reopen-by-name-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' };
+const after = (reader: string) => `sh -c 'until [ -e w ]; do sleep 0.02; done; sleep 0.1; ${reader}'`;
+
+const TEXTS = [
+  `sh -c 'printf abc; : > w' | ${after('cat /dev/stdin')}; rm w`,
+  `sh -c 'seq 3; : > w' | ${after('cat /dev/stdin; cat /dev/stdin')}; rm w`,
+  `sh -c ': > w' | ${after('wc -c /dev/stdin')} | cat; rm w`,
+  `sh -c 'printf abc; : > w' | ${after('exec cat /proc/self/fd/0')}; rm w`,
+];
+
+describe('a stage that reopens its stdin by name after the writer exited', () => {
+  it.each(TEXTS)('reads what is left and the end, as from a pipe: %j', async (text) => {
+    const { bash, ours } = await againstBash(text, { cwd: dir, env });
+    expect(ours).toEqual(bash);
+  });
+});
