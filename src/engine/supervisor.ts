@@ -25,6 +25,8 @@ export class Supervisor implements DrainWatcher {
   private readonly runs: readonly StageRun[];
   private readonly marker: Marker;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private reopenLinks: readonly PipeId[] = [];
+  private reopenTicking = false;
   private readonly t0 = monotonicMs();
   private readonly idle = new IdleClock();
   private interrupted: NodeJS.Signals | null = null;
@@ -71,9 +73,18 @@ export class Supervisor implements DrainWatcher {
   }
 
   // Stages that reopen a link by name (/dev/stdin) after its other end closed: see reopen-watch.ts.
-  // Looked at every REOPEN_TICK_MS while two or more stages share links.
+  // Such a wait needs a stage gone from one end of a link, so the looking starts at the first exit
+  // and goes on every REOPEN_TICK_MS while the run lasts.
   watchReopens(links: readonly PipeId[]): void {
-    if (links.length === 0) return;
+    this.reopenLinks = links;
+    // A stage may have exited while the later ones were being started, or not have started at all.
+    if (this.runs.some((run) => !run.running)) this.startReopenTicks();
+  }
+
+  private startReopenTicks(): void {
+    const links = this.reopenLinks;
+    if (links.length === 0 || this.reopenTicking) return;
+    this.reopenTicking = true;
     const interval = setInterval(() => unblockReopens(this.runs, links), REOPEN_TICK_MS);
     interval.unref();
     this.timers.add(interval);
@@ -109,6 +120,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   onStageExit(run: StageRun): void {
+    this.startReopenTicks();
     if (!this.settings.failFast || run.exit === null || run.stoppedAs !== null) return;
     const status = classifyEnding(
       { ...run.exit, exitCode: run.exit.code, stoppedAs: null },

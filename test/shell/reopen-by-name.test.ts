@@ -19,6 +19,8 @@ const TEXTS = [
   `sh -c 'seq 3; : > w' | ${after('cat /dev/stdin; cat /dev/stdin')}; rm w`,
   `sh -c ': > w' | ${after('wc -c /dev/stdin')} | cat; rm w`,
   `sh -c 'printf abc; : > w' | ${after('exec cat /proc/self/fd/0')}; rm w`,
+  // A writer whose redirection failed never started: nobody ever held the link's write end.
+  `echo x > nodir/f | sh -c 'sleep 0.2; cat /dev/stdin'; echo $?`,
 ];
 
 describe('a stage that reopens its stdin by name after the writer exited', () => {
