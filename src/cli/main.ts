@@ -137,18 +137,17 @@ function checkClosedStdout(io: CliIO, json: boolean, reportFile: boolean, delive
   }
 }
 
-// A run resolves programs, redirections and `cd` against the directory safe-run was started in; one
-// removed after the shell entered it has no path any more (bash warns and goes on in it; a stage
-// started there could not name it either).
-function checkWorkingDirectory(): void {
-  try {
-    process.cwd();
-  } catch {
-    throw new RequestError(
-      'cwd.removed',
-      'the current directory no longer exists (it was removed after the shell entered it); cd to an existing directory and run safe-run again',
-    );
-  }
+// A working directory removed after the shell entered it has no path: Node's process.cwd() fails with
+// ENOENT (uv_cwd) wherever safe-run needs it (a relative path, a program looked up from it, `cd`).
+// bash warns and goes on; safe-run asks for a directory that exists. --cwd or a spec's absolute cwd
+// need no such thing, and run.
+function cwdGone(error: unknown): RequestError | null {
+  const errno = error as NodeJS.ErrnoException;
+  if (errno?.code !== 'ENOENT' || errno.syscall !== 'uv_cwd') return null;
+  return new RequestError(
+    'cwd.removed',
+    'the current directory no longer exists (it was removed after the shell entered it); cd to an existing directory and run safe-run again',
+  );
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
@@ -182,7 +181,6 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
-    checkWorkingDirectory();
     const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;
@@ -209,8 +207,9 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);
       return { code: error.exitCode, hurry: true };
     }
-    if (isRequestError(error)) {
-      printRefusal(error, args, io);
+    const refusal = isRequestError(error) ? error : cwdGone(error);
+    if (refusal) {
+      printRefusal(refusal, args, io);
       return EXIT_REQUEST;
     }
     const text = error instanceof Error ? error.message : String(error);

@@ -233,7 +233,7 @@ class ShellParser {
 
   private addWord(command: SimpleCommand, word: Word): void {
     if (command.words.length === 0) {
-      checkLeadingWord(word, command.assignments.length > 0);
+      checkLeadingWord(word, command.assignments.length > 0 || command.redirects.length > 0);
       const assignment = assignmentOf(word);
       if (assignment) {
         checkAssignedName(assignment.name, word.col);

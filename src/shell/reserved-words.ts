@@ -1,6 +1,5 @@
 import type { Word } from '../model/shell-syntax.js';
 import { refuseConstruct, refuseSyntax } from './refuse.js';
-import { HELPER_PREFIX } from './scan-dollar.js';
 
 // What bash makes of a reserved word in command position, by the name people know it by.
 const CONSTRUCTS = new Map<string, string>([
@@ -36,19 +35,24 @@ export function checkCommandWord(word: Word): void {
   }
 }
 
+// The expansion helper's own functions and variables (expand-words.ts): a user's assignment to one
+// would collide with them (reading one is harmless).
+const HELPER_PREFIX = '__sr_';
+
 const APPEND = /^([A-Za-z_][A-Za-z0-9_]*)\+=/;
 // NAME[subscript]=value (or +=) before the command: bash assigns an array element.
 const ELEMENT = /^([A-Za-z_][A-Za-z0-9_]*)\[.*\]\+?=/s;
 
 // A word before the command name (or the name itself): forms bash reads as assignments safe-run does
 // not make, and a `!` that cannot negate (a pipeline's leading ones are read before its first command,
-// so one here follows a `|`, unless NAME=value words came first, when bash runs a command named `!`).
-export function checkLeadingWord(word: Word, afterAssignments: boolean): void {
+// so one here follows a `|`, unless NAME=value words or redirections came first, when bash runs a
+// command named `!`).
+export function checkLeadingWord(word: Word, afterOthers: boolean): void {
   const append = APPEND.exec(word.raw);
   if (append) refuseConstruct('syntax.assignment', `${append[1]}+=`, word.col, 'appends to a variable');
   const element = ELEMENT.exec(word.raw);
   if (element) refuseConstruct('syntax.assignment', `${element[1]}[`, word.col, 'assigns an array element');
-  if (word.raw === '!' && !afterAssignments) {
+  if (word.raw === '!' && !afterOthers) {
     refuseSyntax(
       'syntax.reserved',
       word.col,

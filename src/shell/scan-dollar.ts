@@ -37,9 +37,6 @@ const DYNAMIC = new Set([
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
-// The expansion helper's own functions and variables (expand-words.ts): a user's would collide.
-export const HELPER_PREFIX = '__sr_';
-
 function checkName(name: string, col: number, raw: string): void {
   if (name === '$' || name === '!') {
     refuseConstruct(
@@ -49,7 +46,7 @@ function checkName(name: string, col: number, raw: string): void {
       'names a process id that differs from the one bash would give',
     );
   }
-  if (DYNAMIC.has(name) || name.startsWith(HELPER_PREFIX)) {
+  if (DYNAMIC.has(name)) {
     refuseConstruct(
       'syntax.dynamic-parameter',
       raw,

@@ -65,4 +65,15 @@ describe('a working directory removed before safe-run starts', () => {
     );
     expect(fs.existsSync(marker)).toBe(false);
   });
+
+  it('is no obstacle to --cwd, which names a directory that exists', () => {
+    const gone = path.join(dir, 'gone-too');
+    const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" --no-facts -q --cwd "$4" -c pwd';
+    const result = spawnSync('sh', ['-c', script, 'sh', gone, process.execPath, BIN, dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${dir}\n`);
+  });
 });
