@@ -56,6 +56,9 @@ export interface Redirect extends Position {
   dupFrom: 0 | 1 | 2 | null;
   // For heredocs: the body, byte for byte (after <<- tab stripping).
   body: string | null;
+  // `>&WORD` whose word is not plain: bash decides after expansion whether it names a file (&>WORD),
+  // a descriptor to copy (a number) or one to close (-).
+  decidedByExpansion?: true;
 }
 
 export interface SimpleCommand extends Position {

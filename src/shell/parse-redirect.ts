@@ -147,10 +147,8 @@ function dupRedirect(
     refuseConstruct('syntax.redirect', raw, col, 'names a file descriptor that is not a plain number');
   }
   // `>&file` is bash's older spelling of `&>file`, decided after expansion: a word that expands to a
-  // number or `-` duplicates or closes a descriptor instead. Taken only as written plainly.
-  if (!word.parts.every((part) => part.kind === 'literal') || word.literal !== word.raw) {
-    refuseConstruct('syntax.redirect', raw, col, 'is a descriptor or a file only once expanded');
-  }
+  // number or `-` duplicates or closes a descriptor instead (checked when the step is reached).
+  const plain = word.parts.every((part) => part.kind === 'literal') && word.literal === word.raw;
   const redirect: Redirect = { raw, col, line, op: '&>', fd: 1, target: word, dupFrom: null, body: null };
-  return redirect;
+  return plain ? redirect : { ...redirect, decidedByExpansion: true };
 }

@@ -6,6 +6,7 @@ import type { StageRedirect, StageSpec } from '../types.js';
 import { bashPath } from './bash-path.js';
 import { type BuiltinKind, builtinKind, builtinScript, cdScript, exitScript } from './builtins.js';
 import { expandWords } from './expand-words.js';
+import { refuseConstruct } from './refuse.js';
 import type { ShellState } from './shell-state.js';
 import { argvOf, type ExpandedStep } from './step-expansion.js';
 
@@ -60,11 +61,18 @@ function redirectsOf(
     let file: StageRedirect;
     if (later.deferred.has(r)) {
       const word = r.target!;
+      // Expanded by the engine as it reaches it, too late to turn it into a descriptor: not taken.
+      if (r.decidedByExpansion) {
+        refuseConstruct('syntax.redirect', r.raw, r.col, 'is a descriptor or a file only once expanded');
+      }
       const expand = async () => (await expandWords([{ kind: 'fields', word }], later.state)).results[0]!;
       file = { kind: 'file', fd: r.fd, path: word.raw, mode, line, expand };
     } else {
       const target = fields[next++]!;
       if (target.length !== 1) return [{ kind: 'ambiguous', fd: r.fd, word: r.target!.raw, line }];
+      if (r.decidedByExpansion && /^([0-9]+|-)$/.test(target[0]!)) {
+        refuseConstruct('syntax.redirect', r.raw, r.col, `names a descriptor once expanded ("${target[0]}")`);
+      }
       file = { kind: 'file', fd: r.fd, path: target[0]!, mode, line };
     }
     return r.op === '&>' || r.op === '&>>' ? [file, { kind: 'dup', fd: 2, from: 1 }] : [file];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { againstBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // A redirection whose path the kernel refuses for a reason other than a missing file (a path through
 // a regular file, a symlink loop, a name too long) fails its command as bash fails it: the message on
@@ -28,6 +29,31 @@ describe('a redirection the kernel refuses', () => {
   it.each(TEXTS)('fails its command as bash does: %j', async (text) => {
     const { bash, ours } = await againstBash(text, { cwd: dir, env });
     expect(ours).toEqual(bash);
+    expect(fs.readdirSync(dir).sort()).toEqual(['a.txt', 'loop']);
+  });
+});
+
+// `>&WORD` is `&>WORD` unless the word expands to a number or `-` (bash then copies or closes that
+// descriptor): a file name, however written, is taken; a descriptor is refused when the step shows it.
+describe('>&WORD decided by its expansion', () => {
+  it.each([
+    'F=o.txt; echo x >&"$F"; cat o.txt; rm o.txt',
+    'F=o.txt; ls nope >& $F; cat o.txt; rm o.txt',
+    'echo z > zz.txt; echo hi >&zz*; cat zz.txt; rm zz.txt',
+  ])('writes the file a name gives, as bash: %j', async (text) => {
+    const { bash, ours } = await againstBash(text, { cwd: dir, env });
+    expect(ours).toEqual(bash);
+  });
+
+  it.each([
+    ['X=2; echo hi >&$X', '>&$X at column 14 names a descriptor once expanded ("2")'],
+    ['echo hi >&"-"', '>&"-" at column 9 names a descriptor once expanded ("-")'],
+  ])('refuses %j, which names a descriptor once expanded', async (text, why) => {
+    const result = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir, env });
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe(
+      `safe-run: -c: ${why}; add --fallback bash to run the whole text as one supervised bash stage\n`,
+    );
     expect(fs.readdirSync(dir).sort()).toEqual(['a.txt', 'loop']);
   });
 });
