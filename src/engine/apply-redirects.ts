@@ -123,9 +123,10 @@ async function openOne(
   stop: Promise<OpenStop> | null,
 ): Promise<{ fd: number; opened: boolean } | OpenStop> {
   if (target.kind === 'heredoc') return { fd: await openBody(target.body), opened: true };
-  const alias = stdioAlias(target.path);
+  const file = inDirectory(cwd, target.path);
+  const alias = stdioAlias(file);
   if (alias !== null) return openAlias(alias, fds, FLAGS[target.mode], stop);
-  const fd = await openTarget(inDirectory(cwd, target.path), FLAGS[target.mode], stop);
+  const fd = await openTarget(file, FLAGS[target.mode], stop);
   return typeof fd === 'number' ? { fd, opened: true } : fd;
 }
 

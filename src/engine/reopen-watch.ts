@@ -10,9 +10,47 @@ import type { StageRun } from './stage-run.js';
 // opened and closed again through /proc: the open the stage waits for then returns, and what it
 // reads or writes behaves as on a pipe (what is left, then the end; or SIGPIPE).
 const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fs.constants;
+// O_ACCMODE (Linux), which Node does not export.
+const ACCMODE = 3;
+
+// How often a reopen waiting on a link is looked for (a stage that does so waits at most this long):
+// once a stage is not running (one exited, or never started), when such a wait mostly begins; and
+// before (a running stage may have sent its output elsewhere, >/dev/null).
+const TICK_MS = 50;
+const IDLE_TICK_MS = 500;
+
+// The looking, for one run: slow from the start, quick from the first stage that is not running.
+export class ReopenWatch {
+  private timer: NodeJS.Timeout | null = null;
+  private quick = false;
+  private links: readonly PipeId[] = [];
+
+  constructor(private readonly runs: readonly StageRun[]) {}
+
+  start(links: readonly PipeId[]): void {
+    this.links = links;
+    if (links.length > 0) this.every(this.runs.some((run) => !run.running) ? TICK_MS : IDLE_TICK_MS);
+  }
+
+  quicken(): void {
+    if (this.timer !== null && !this.quick) this.every(TICK_MS);
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private every(ms: number): void {
+    this.stop();
+    this.quick = ms === TICK_MS;
+    this.timer = setInterval(() => unblockReopens(this.runs, this.links), ms);
+    this.timer.unref();
+  }
+}
 
 // At most this many processes of a stage's tree are looked at per tick.
-const TREE_LIMIT = 64;
+const TREE_LIMIT = 512;
 
 // Looks once at the processes of every running stage (the leader and its descendants: `sh -c 'sleep
 // 1; cat /dev/stdin'` waits in a child); returns how many waits it ended.
@@ -22,11 +60,9 @@ export function unblockReopens(runs: readonly StageRun[], links: readonly PipeId
     if (!run.running || run.pid === null) continue;
     for (const pid of treeOf(run.pid)) {
       if (wchanOf(pid) !== 'wait_for_partner') continue;
-      // Its stdin is a link's read end: a writer for a moment. Its stdout a write end: a reader.
       // A pid read from /proc may be gone and reused by now: only the run's own links are opened,
       // which nobody outside the run holds (their names were removed as soon as they were opened).
-      if (poke(pid, 0, O_WRONLY, links)) ended += 1;
-      if (poke(pid, 1, O_RDONLY, links)) ended += 1;
+      for (const fd of [0, 1, 2]) if (poke(pid, fd, links)) ended += 1;
     }
   }
   return ended;
@@ -61,14 +97,18 @@ function wchanOf(pid: number): string | null {
   }
 }
 
-// Opens the other end of the stage's descriptor `fd` when it is one of the run's links (a FIFO the
-// user made is left alone: its other end is the user's to open), without waiting, and closes it.
-function poke(pid: number, fd: number, mode: number, links: readonly PipeId[]): boolean {
+// Opens the other end of the process's descriptor `fd` when it is one of the run's links (a FIFO the
+// user made is left alone: its other end is the user's to open), without waiting, and closes it: a
+// writer for a moment where it holds a read end, a reader where it holds a write end (stdout, or
+// stderr sent into the link with 2>&1).
+function poke(pid: number, fd: number, links: readonly PipeId[]): boolean {
   const file = `/proc/${pid}/fd/${fd}`;
   try {
     const stat = fs.statSync(file, { bigint: true });
     if (!stat.isFIFO() || !links.some((link) => link.dev === stat.dev && link.ino === stat.ino)) return false;
-    fs.closeSync(fs.openSync(file, mode | O_NONBLOCK));
+    const flags = /flags:\s*([0-7]+)/.exec(fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'));
+    const reading = flags !== null && (Number.parseInt(flags[1]!, 8) & ACCMODE) === O_RDONLY;
+    fs.closeSync(fs.openSync(file, (reading ? O_WRONLY : O_RDONLY) | O_NONBLOCK));
     return true;
   } catch {
     // the stage exited meanwhile, or nobody holds the end this open needs (ENXIO): nothing waits on it

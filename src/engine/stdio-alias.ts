@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { type OpenStop, openTarget } from './fifo-open.js';
 
 // Names under which a process opens one of its own descriptors: a redirection to `/dev/stdout` is
@@ -8,14 +9,48 @@ import { type OpenStop, openTarget } from './fifo-open.js';
 const NAMED: Record<string, number> = { '/dev/stdin': 0, '/dev/stdout': 1, '/dev/stderr': 2 };
 // O_ACCMODE (Linux): the bits of open's flags that say read, write or both; Node does not export it.
 const ACCMODE = 3;
-const NUMBERED = /^(?:\/dev\/fd|\/proc\/self\/fd|\/proc\/thread-self\/fd)\/(\d+)$/;
+// Symbolic links followed before giving up, as the kernel's limit.
+const MAX_HOPS = 40;
 
-// The descriptor `file` names, or null for any other path.
+// The descriptor `file` (absolute, or relative to the stage's directory already joined) names, or
+// null for any other file. Any spelling counts (/dev//stdout, /dev/./stderr, `cd /dev; >stdout`, a link
+// to /dev/stdout): the directory part is resolved as the kernel resolves it, and a final symbolic
+// link is followed. /dev/fd and /proc/self resolve to safe-run's own /proc entry here.
 export function stdioAlias(file: string): number | null {
-  const named = NAMED[file];
+  let target = file;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    // A trailing slash demands a directory: the open fails, as under bash.
+    if (target.endsWith('/')) return null;
+    let dir: string;
+    try {
+      dir = fs.realpathSync(path.dirname(target));
+    } catch {
+      return null;
+    }
+    const full = path.join(dir, path.basename(target));
+    const named = aliasAt(full);
+    if (named !== null) return named;
+    let link: string;
+    try {
+      link = fs.readlinkSync(full);
+    } catch {
+      return null;
+    }
+    target = path.isAbsolute(link) ? link : path.join(dir, link);
+  }
+  return null;
+}
+
+// `full` is canonical but for its last part: /dev/std*, or a descriptor under this process's /proc
+// entry (what /proc/self, /proc/thread-self on the main thread and /dev/fd resolve to). A number
+// written with a leading zero names no descriptor, as in /proc.
+function aliasAt(full: string): number | null {
+  const named = NAMED[full];
   if (named !== undefined) return named;
-  const numbered = NUMBERED.exec(file);
-  return numbered ? Number(numbered[1]) : null;
+  const own = String(process.pid);
+  const match = /^\/proc\/(\d+)(?:\/task\/(\d+))?\/fd\/(0|[1-9]\d*)$/.exec(full);
+  if (!match || match[1] !== own || (match[2] !== undefined && match[2] !== own)) return null;
+  return Number(match[3]);
 }
 
 // The stage's descriptor `n`, opened again as the kernel opens /proc/self/fd/N: the same pipe (as a

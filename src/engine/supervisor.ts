@@ -10,12 +10,9 @@ import type { Leftover, Settings } from '../types.js';
 import { IdleClock } from './idle-clock.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
-import { unblockReopens } from './reopen-watch.js';
+import { ReopenWatch } from './reopen-watch.js';
 import type { DrainWatcher, StageRun } from './stage-run.js';
 import { type StopContext, type StopReason, stopStage } from './stop-stage.js';
-
-// How often a reopen waiting on a link is looked for: a stage that does so waits at most this long.
-const REOPEN_TICK_MS = 50;
 
 // Watches a running pipeline: time limits, output limits, fail-fast, signals to safe-run, and the
 // drain of pipes after a leader exits. It only ever signals process groups and marked processes.
@@ -25,8 +22,7 @@ export class Supervisor implements DrainWatcher {
   private readonly runs: readonly StageRun[];
   private readonly marker: Marker;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private reopenLinks: readonly PipeId[] = [];
-  private reopenTicking = false;
+  private readonly reopens: ReopenWatch;
   private readonly t0 = monotonicMs();
   private readonly idle = new IdleClock();
   private interrupted: NodeJS.Signals | null = null;
@@ -41,6 +37,7 @@ export class Supervisor implements DrainWatcher {
     this.settings = settings;
     this.runs = runs;
     this.marker = marker;
+    this.reopens = new ReopenWatch(runs);
     const { leftovers, t0, termedGroups } = this;
     this.stopContext = {
       settings,
@@ -73,21 +70,8 @@ export class Supervisor implements DrainWatcher {
   }
 
   // Stages that reopen a link by name (/dev/stdin) after its other end closed: see reopen-watch.ts.
-  // Such a wait needs a stage gone from one end of a link, so the looking starts at the first exit
-  // and goes on every REOPEN_TICK_MS while the run lasts.
   watchReopens(links: readonly PipeId[]): void {
-    this.reopenLinks = links;
-    // A stage may have exited while the later ones were being started, or not have started at all.
-    if (this.runs.some((run) => !run.running)) this.startReopenTicks();
-  }
-
-  private startReopenTicks(): void {
-    const links = this.reopenLinks;
-    if (links.length === 0 || this.reopenTicking) return;
-    this.reopenTicking = true;
-    const interval = setInterval(() => unblockReopens(this.runs, links), REOPEN_TICK_MS);
-    interval.unref();
-    this.timers.add(interval);
+    this.reopens.start(links);
   }
 
   // A stage that went quiet right after printing a question waits for an answer nobody will type.
@@ -120,7 +104,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   onStageExit(run: StageRun): void {
-    this.startReopenTicks();
+    this.reopens.quicken();
     if (!this.settings.failFast || run.exit === null || run.stoppedAs !== null) return;
     const status = classifyEnding(
       { ...run.exit, exitCode: run.exit.code, stoppedAs: null },
@@ -185,6 +169,7 @@ export class Supervisor implements DrainWatcher {
 
   // Clears every timer: on every path, an exception included.
   dispose(): void {
+    this.reopens.stop();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }

@@ -21,6 +21,10 @@ const TEXTS = [
   `sh -c 'printf abc; : > w' | ${after('exec cat /proc/self/fd/0')}; rm w`,
   // A writer whose redirection failed never started: nobody ever held the link's write end.
   `echo x > nodir/f | sh -c 'sleep 0.2; cat /dev/stdin'; echo $?`,
+  // A writer still running whose stdout went elsewhere, waiting for the reader: nobody holds the link.
+  `sh -c 'until [ -e w ]; do sleep 0.05; done' >/dev/null | sh -c 'cat /dev/stdin; : > w'; rm w`,
+  // A writer reopening /dev/stderr sent into the link after its reader exited: SIGPIPE, as on a pipe.
+  `sh -c 'sleep 0.3; echo x >/dev/stderr' 2>&1 >/dev/null | true; echo $?`,
 ];
 
 describe('a stage that reopens its stdin by name after the writer exited', () => {

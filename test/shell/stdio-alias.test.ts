@@ -27,6 +27,13 @@ const TEXTS = [
   'echo hi 2>/dev/stdout >/dev/null | wc -c',
   'echo hi > /dev/stderr 2>/dev/null; echo after',
   'printf abc > h; printf d >> /dev/stdout >> h | cat; cat h; echo',
+  // Any spelling of the names, and none that is not one.
+  'echo x >/dev//stdout | tr x y',
+  'echo x 2>/dev/fd/1 >/dev/./stderr | tr x y',
+  'cd /dev && echo x >stdout | tr x y',
+  'ln -s /dev/stdout lnk; echo x > lnk | tr x y; rm lnk',
+  'echo x > /proc/thread-self/fd/1 | tr x y',
+  'echo x >/dev/fd/01 | tr x y; echo $?',
 ];
 
 describe('redirections to the names of descriptors', () => {
