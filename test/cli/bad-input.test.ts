@@ -50,15 +50,22 @@ describe('bad input that used to be accepted', () => {
   });
 });
 
-describe('a working directory removed before safe-run starts', () => {
-  it('is one line and exit 125, not an internal error, and nothing starts', () => {
-    const gone = path.join(dir, 'gone');
-    // A shell enters the directory and removes it, then becomes safe-run, still standing in it.
-    const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" --no-facts -q -- touch "$4"';
-    const result = spawnSync('sh', ['-c', script, 'sh', gone, process.execPath, BIN, marker], {
+// A shell enters a new directory and removes it, then becomes safe-run with `args`, still standing in it.
+function inRemovedDirectory(name: string, args: string[]) {
+  const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && shift && exec "$@"';
+  return spawnSync(
+    'sh',
+    ['-c', script, 'sh', path.join(dir, name), process.execPath, BIN, '--no-facts', ...args],
+    {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    },
+  );
+}
+
+describe('a working directory removed before safe-run starts', () => {
+  it('is one line and exit 125, not an internal error, and nothing starts', () => {
+    const result = inRemovedDirectory('gone', ['-q', '--', 'touch', marker]);
     expect(result.status).toBe(125);
     expect(result.stderr).toBe(
       'safe-run: the current directory no longer exists (it was removed after the shell entered it); cd to an existing directory and run safe-run again\n',
@@ -67,12 +74,7 @@ describe('a working directory removed before safe-run starts', () => {
   });
 
   it('is no obstacle to --cwd, which names a directory that exists', () => {
-    const gone = path.join(dir, 'gone-too');
-    const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" --no-facts -q --cwd "$4" -c pwd';
-    const result = spawnSync('sh', ['-c', script, 'sh', gone, process.execPath, BIN, dir], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const result = inRemovedDirectory('gone-too', ['-q', '--cwd', dir, '-c', 'pwd']);
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(`${dir}\n`);
   });
