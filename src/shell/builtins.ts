@@ -1,4 +1,4 @@
-import type { SimpleCommand } from '../model/shell-syntax.js';
+import type { SimpleCommand, Word } from '../model/shell-syntax.js';
 import { refuseConstruct } from './refuse.js';
 
 // Bash builtins that also exist as programs or that people type as commands. They run inside a
@@ -102,6 +102,14 @@ export function builtinKind(name: string, command: SimpleCommand, alone: boolean
   if (name === 'kill' && command.words.some((w) => w.literal?.startsWith('%'))) {
     refuseConstruct('syntax.builtin', 'kill %job', col, "names one of the shell's jobs");
   }
+  if (name === 'kill' && signalsOwnGroup(command.words)) {
+    refuseConstruct(
+      'syntax.builtin',
+      'kill 0',
+      col,
+      "signals the shell's own process group: under bash every process of the text, under safe-run the stage's alone",
+    );
+  }
   // bash exports for `$E A=1` too; safe-run changes its state only for an export written as such,
   // whose words it checked before the run.
   if (alone && name === 'export' && command.words[0]?.literal !== 'export') {
@@ -134,4 +142,15 @@ export function builtinScript(line: number): string {
 export function cdScript(line: number): string {
   const gap = line <= 1 ? '; ' : '\n'.repeat(line - 1);
   return `__sr_f=$1; shift${gap}cd "$@" || exit\nprintf '%s\\0%s\\0' "$PWD" "$OLDPWD" > "$__sr_f"`;
+}
+
+// Whether `kill`'s pid arguments hold a 0 (the caller's own process group). Options come first:
+// -s SIG and -n NUM take a value, any other -WORD is the signal, -l and -L list signals, -- ends them.
+// A group named by its number (-N) is the same group under bash and safe-run.
+function signalsOwnGroup(words: readonly Word[]): boolean {
+  const first = words[1]?.literal ?? null;
+  if (first === '-l' || first === '-L') return false;
+  let at = first === '-s' || first === '-n' ? 3 : first?.startsWith('-') && first !== '--' ? 2 : 1;
+  if (words[at]?.literal === '--') at += 1;
+  return words.slice(at).some((word) => word.literal === '0');
 }

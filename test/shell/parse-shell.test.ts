@@ -106,6 +106,8 @@ describe('refusals', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     ['echo ${#BASH_EXECUTION_STRING}', 'syntax.dynamic-parameter', 6, /BASH_EXECUTION_STRING/],
     ['__sr_n=$HOME; echo $__sr_n', 'syntax.assignment', 1, /a name safe-run's expansion helper uses itself/],
+    ['kill 0; echo after', 'syntax.builtin', 1, /kill 0 at column 1 signals the shell's own process group/],
+    ['ls && kill -s TERM -- 0', 'syntax.builtin', 7, /kill 0/],
   ];
   it.each(cases)('refuses %j with its code, column and the way out', (text, code, column, message) => {
     const found = refusal(text);
@@ -133,8 +135,15 @@ describe('refusals', () => {
     expect(refusal('true | ! false').message).toMatch(
       /^-c: "!" at column 8 after a "\|" is a syntax error in bash/,
     );
-    for (const text of ['echo X[0]=1', 'a[b', 'ls >&out.txt', 'cat <<"EOF"\nx\nEOF']) {
-      expect(() => parseShell(text), text).not.toThrow();
+    for (const text of [
+      'echo X[0]=1',
+      'a[b',
+      'ls >&out.txt',
+      'cat <<"EOF"\nx\nEOF',
+      'kill -- -123',
+      'kill -l 0',
+    ]) {
+      expect(() => parseText(text, null), text).not.toThrow();
     }
   });
 
