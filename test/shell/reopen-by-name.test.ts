@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { againstBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // A stage that opens /dev/stdin by name reopens the link from the stage before it. The links are
 // FIFOs, whose reopen waits for a writer when the writer has gone, where a pipe's returns at once: the
@@ -23,13 +24,24 @@ const TEXTS = [
   `echo x > nodir/f | sh -c 'sleep 0.2; cat /dev/stdin'; echo $?`,
   // A writer still running whose stdout went elsewhere, waiting for the reader: nobody holds the link.
   `sh -c 'until [ -e w ]; do sleep 0.05; done' >/dev/null | sh -c 'cat /dev/stdin; : > w'; rm w`,
-  // A writer reopening /dev/stderr sent into the link after its reader exited: SIGPIPE, as on a pipe.
-  `sh -c 'sleep 0.3; echo x >/dev/stderr' 2>&1 >/dev/null | true; echo $?`,
 ];
 
 describe('a stage that reopens its stdin by name after the writer exited', () => {
   it.each(TEXTS)('reads what is left and the end, as from a pipe: %j', async (text) => {
     const { bash, ours } = await againstBash(text, { cwd: dir, env });
     expect(ours).toEqual(bash);
+  });
+});
+
+describe('a stage that reopens its stdout or stderr by name after the reader exited', () => {
+  // Its open is completed by a reader that is there for a moment: the write that follows meets no
+  // reader (SIGPIPE, as on a pipe) or, when it comes within that moment, succeeds and is lost. Either
+  // way the run ends (under the default --sigpipe tolerate, with 0) instead of waiting for its limit.
+  it.each([
+    "sh -c 'sleep 0.3; echo x >/dev/stderr' 2>&1 >/dev/null | true",
+    "sh -c 'sleep 0.3; echo x >/dev/stdout' | true",
+  ])('ends: %j', async (text) => {
+    const result = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir, env });
+    expect(result.code).toBe(0);
   });
 });
