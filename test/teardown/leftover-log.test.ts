@@ -1,9 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeftoverLog } from '../../src/teardown/leftover-log.js';
 import { readProcess } from '../../src/teardown/proc-read.js';
 import { exited, isAlive, killEverything, newMarker, spawnStage, waitFor } from '../helpers/index.js';
 
 let marker = newMarker();
+
+function childrenOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
 
 afterEach(async () => {
   await killEverything(marker);
@@ -15,6 +24,8 @@ describe('the leftovers log', () => {
     // SIGTERM is ignored: the signal was sent, the process is still there.
     const stage = spawnStage(['/bin/sh', '-c', "trap '' TERM; while :; do sleep 1; done"], marker);
     const info = await waitFor('the stage to be listed', () => readProcess(stage.pid!));
+    // Listed may still mean before the trap: its first sleep starts after it.
+    await waitFor('the trap to be set', () => childrenOf(stage.pid!).length > 0);
     process.kill(stage.pid!, 'SIGTERM');
     const log = new LeftoverLog();
     log.signalled(info, 'sh', 'outlived its stage; sent SIGTERM');
