@@ -1,21 +1,19 @@
-import { fstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { fstatSync, readlinkSync } from 'node:fs';
 import { findPipeHolders } from '../teardown/pipe-holders.js';
+import { O_ACCMODE, openFlags } from '../teardown/proc-read.js';
 
 // Node opens /dev/null in place of a standard descriptor the shell closed (`>&-`), with O_RDWR and
 // O_CLOEXEC (measured: fdinfo flags 02100002), so a closed stdout looks like an open one and every
 // byte written to it is lost without an error. A user's own `>/dev/null` is O_WRONLY and has no
 // close-on-exec flag, so the two are told apart.
-const O_ACCMODE = 0o3;
 const O_RDWR = 0o2;
 const O_CLOEXEC = 0o2000000;
 
 export function isStdoutClosed(): boolean {
   try {
     if (readlinkSync('/proc/self/fd/1') !== '/dev/null') return false;
-    const flags = /flags:\s*([0-7]+)/.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'));
-    if (!flags) return false;
-    const value = Number.parseInt(flags[1]!, 8);
-    return (value & O_ACCMODE) === O_RDWR && (value & O_CLOEXEC) !== 0;
+    const value = openFlags('self', 1);
+    return value !== null && (value & O_ACCMODE) === O_RDWR && (value & O_CLOEXEC) !== 0;
   } catch {
     // No /proc: nothing to tell, as before.
     return false;

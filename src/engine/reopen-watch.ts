@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { O_ACCMODE, openFlags } from '../teardown/proc-read.js';
 import type { PipeId } from './pipeline-pipes.js';
 import type { StageRun } from './stage-run.js';
 
@@ -10,8 +11,6 @@ import type { StageRun } from './stage-run.js';
 // opened and closed again through /proc: the open the stage waits for then returns, and what it
 // reads or writes behaves as on a pipe (what is left, then the end; or SIGPIPE).
 const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fs.constants;
-// O_ACCMODE (Linux), which Node does not export.
-const ACCMODE = 3;
 
 // How often a reopen waiting on a link is looked for (a stage that does so waits at most this long):
 // once a stage is not running (one exited, or never started), when such a wait mostly begins; and
@@ -53,19 +52,17 @@ export class ReopenWatch {
 const TREE_LIMIT = 512;
 
 // Looks once at the processes of every running stage (the leader and its descendants: `sh -c 'sleep
-// 1; cat /dev/stdin'` waits in a child); returns how many waits it ended.
-export function unblockReopens(runs: readonly StageRun[], links: readonly PipeId[]): number {
-  let ended = 0;
+// 1; cat /dev/stdin'` waits in a child).
+function unblockReopens(runs: readonly StageRun[], links: readonly PipeId[]): void {
   for (const run of runs) {
     if (!run.running || run.pid === null) continue;
     for (const pid of treeOf(run.pid)) {
       if (wchanOf(pid) !== 'wait_for_partner') continue;
       // A pid read from /proc may be gone and reused by now: only the run's own links are opened,
       // which nobody outside the run holds (their names were removed as soon as they were opened).
-      for (const fd of [0, 1, 2]) if (poke(pid, fd, links)) ended += 1;
+      for (const fd of [0, 1, 2]) poke(pid, fd, links);
     }
   }
-  return ended;
 }
 
 // The leader and its descendants, through /proc/PID/task/PID/children, breadth first.
@@ -101,17 +98,15 @@ function wchanOf(pid: number): string | null {
 // user made is left alone: its other end is the user's to open), without waiting, and closes it: a
 // writer for a moment where it holds a read end, a reader where it holds a write end (stdout, or
 // stderr sent into the link with 2>&1).
-function poke(pid: number, fd: number, links: readonly PipeId[]): boolean {
+function poke(pid: number, fd: number, links: readonly PipeId[]): void {
   const file = `/proc/${pid}/fd/${fd}`;
   try {
     const stat = fs.statSync(file, { bigint: true });
-    if (!stat.isFIFO() || !links.some((link) => link.dev === stat.dev && link.ino === stat.ino)) return false;
-    const flags = /flags:\s*([0-7]+)/.exec(fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'));
-    const reading = flags !== null && (Number.parseInt(flags[1]!, 8) & ACCMODE) === O_RDONLY;
+    if (!stat.isFIFO() || !links.some((link) => link.dev === stat.dev && link.ino === stat.ino)) return;
+    const flags = openFlags(pid, fd);
+    const reading = flags !== null && (flags & O_ACCMODE) === O_RDONLY;
     fs.closeSync(fs.openSync(file, (reading ? O_WRONLY : O_RDONLY) | O_NONBLOCK));
-    return true;
   } catch {
     // the stage exited meanwhile, or nobody holds the end this open needs (ENXIO): nothing waits on it
-    return false;
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { O_ACCMODE, openFlags } from '../teardown/proc-read.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
 
 // Names under which a process opens one of its own descriptors: a redirection to `/dev/stdout` is
@@ -7,8 +8,6 @@ import { type OpenStop, openTarget } from './fifo-open.js';
 // kernel resolves it to that descriptor; safe-run opens redirections for the child, so it resolves
 // the name itself, against the stage's slots.
 const NAMED: Record<string, number> = { '/dev/stdin': 0, '/dev/stdout': 1, '/dev/stderr': 2 };
-// O_ACCMODE (Linux): the bits of open's flags that say read, write or both; Node does not export it.
-const ACCMODE = 3;
 // Symbolic links followed before giving up, as the kernel's limit.
 const MAX_HOPS = 40;
 
@@ -69,7 +68,8 @@ export async function openAlias(
   if (slot === 'ignore') return fresh(await openTarget('/dev/null', flags, stop));
   // The stage inherits safe-run's own descriptor n: opening safe-run's is opening the stage's.
   if (slot === 'inherit') return fresh(await openTarget(`/proc/self/fd/${n}`, flags, stop));
-  if (fs.fstatSync(slot).isFIFO() && accessMode(slot) === (flags & ACCMODE)) {
+  const mode = openFlags('self', slot);
+  if (fs.fstatSync(slot).isFIFO() && mode !== null && (mode & O_ACCMODE) === (flags & O_ACCMODE)) {
     return { fd: slot, opened: false };
   }
   return fresh(await openTarget(`/proc/self/fd/${slot}`, flags, stop));
@@ -77,10 +77,4 @@ export async function openAlias(
 
 function fresh(fd: number | OpenStop): { fd: number; opened: boolean } | OpenStop {
   return typeof fd === 'number' ? { fd, opened: true } : fd;
-}
-
-// O_RDONLY, O_WRONLY or O_RDWR, as the descriptor was opened.
-function accessMode(fd: number): number {
-  const flags = /flags:\s*([0-7]+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
-  return flags ? Number.parseInt(flags[1]!, 8) & ACCMODE : -1;
 }

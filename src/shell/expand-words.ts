@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import type { Assignment, Word } from '../model/shell-syntax.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { bashPath, quoteForBash } from './bash-path.js';
-import { refuseConstruct } from './refuse.js';
+import { refusal, refuseConstruct } from './refuse.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
 
 // What to expand: a word into fields (split and globbed, as a command argument or a redirection
@@ -114,7 +114,7 @@ function refuseBytes(asked: ExpansionRequest[], fields: string[]): never {
     if (at + 1 + count > fields.length) break;
     at += 1 + count;
   }
-  const word = request.kind === 'values' ? request.assignments[0]!.value : request.word;
+  const word = wordOf(request);
   refuseConstruct(
     'expansion.bytes',
     word.raw,
@@ -127,18 +127,18 @@ function refuseBytes(asked: ExpansionRequest[], fields: string[]): never {
 // up to 128 KiB (bash, holding them in its own memory, has no such limit): past it, the step is
 // refused when reached rather than failing as an internal error.
 function tooLarge(asked: ExpansionRequest[]): Error {
-  const request = asked[0]!;
-  const word = request.kind === 'values' ? request.assignments[0]!.value : request.word;
-  try {
-    return refuseConstruct(
-      'expansion.size',
-      word.raw,
-      word.col,
-      "needs the shell's variables and words in one command line, over the kernel's limit of 128 KiB for one string",
-    );
-  } catch (refusal) {
-    return refusal as Error;
-  }
+  const word = wordOf(asked[0]!);
+  return refusal(
+    'expansion.size',
+    word.raw,
+    word.col,
+    "needs the shell's variables and words in one command line, over the kernel's limit of 128 KiB for one string",
+  );
+}
+
+// The word a request names in a refusal (a NAME=value prefix's first value).
+function wordOf(request: ExpansionRequest): Word {
+  return request.kind === 'values' ? request.assignments[0]!.value : request.word;
 }
 
 function runHelper(script: string, state: ShellState, asked: ExpansionRequest[]): Promise<Buffer> {

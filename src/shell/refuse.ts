@@ -37,10 +37,14 @@ export function isRefusal(value: unknown): value is Refusal {
   return isBranded(value, 'refusal');
 }
 
-// Refuses a construct bash would interpret differently from anything safe-run can do exactly.
-export function refuseConstruct(code: string, construct: string, col: number, why: string, more = ''): never {
+// The refusal of a construct bash would interpret differently from anything safe-run can do exactly.
+export function refusal(code: string, construct: string, col: number, why: string, more = ''): Refusal {
   const advice = more === '' ? WAY_OUT : `${WAY_OUT} ${more}`;
-  throw new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${advice}`);
+  return new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${advice}`);
+}
+
+export function refuseConstruct(code: string, construct: string, col: number, why: string, more = ''): never {
+  throw refusal(code, construct, col, why, more);
 }
 
 // Refuses text that is not valid shell at all: the fix is in the text, not a fallback.

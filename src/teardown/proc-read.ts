@@ -54,6 +54,16 @@ export function readText(path: string): string | null {
   return length < 0 ? null : shared.toString('utf8', 0, length);
 }
 
+// The bits of open's flags that say read, write or both (O_ACCMODE on Linux; Node does not export it).
+export const O_ACCMODE = 0o3;
+
+// The flags descriptor `fd` of process `pid` was opened with (octal in /proc/PID/fdinfo/FD), or null
+// when the process or the descriptor is gone.
+export function openFlags(pid: number | 'self', fd: number): number | null {
+  const match = /flags:\s*([0-7]+)/.exec(readText(`/proc/${pid}/fdinfo/${fd}`) ?? '');
+  return match ? Number.parseInt(match[1]!, 8) : null;
+}
+
 // False where there is no /proc (macOS): every scan then finds nothing, and reports should say that
 // escaped processes and pipe holders were not looked for.
 export function hasProc(): boolean {
