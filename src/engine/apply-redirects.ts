@@ -81,20 +81,16 @@ export async function applyRedirects(
       continue;
     }
     if (redirect.kind === 'ambiguous') {
-      return fail(
-        fds,
-        opened,
-        to,
-        'EAMBIGUOUS',
-        `${where(redirect.line)}${redirect.word}: ambiguous redirect`,
-      );
+      const message = `${where(redirect.line)}${redirect.word}: ambiguous redirect`;
+      return fail(fds, opened, to, { code: 'EAMBIGUOUS', message }, stop);
     }
     let target = redirect;
     if (redirect.kind === 'file' && redirect.expand) {
       const fields = await redirect.expand().catch(() => null);
       if (fields?.length !== 1) {
         const why = fields === null ? 'could not be expanded' : 'ambiguous redirect';
-        return fail(fds, opened, to, 'EAMBIGUOUS', `${where(redirect.line)}${redirect.path}: ${why}`);
+        const message = `${where(redirect.line)}${redirect.path}: ${why}`;
+        return fail(fds, opened, to, { code: 'EAMBIGUOUS', message }, stop);
       }
       target = { ...redirect, path: fields[0]! };
     }
@@ -108,7 +104,8 @@ export async function applyRedirects(
       const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
       const name = target.kind === 'file' ? target.path : 'here-document';
       const line = target.kind === 'file' ? target.line : undefined;
-      return fail(fds, opened, to, code, `${where(line)}${name}: ${STRERROR[code] ?? code}`);
+      const message = `${where(line)}${name}: ${STRERROR[code] ?? code}`;
+      return fail(fds, opened, to, { code, message }, stop);
     }
   }
   return { fds, opened, to, failure: null };
@@ -142,30 +139,51 @@ function where(line: number | undefined): string {
 }
 
 // bash says why on the stage's stderr as redirected so far (a file, or the captured pipe).
-function fail(
+async function fail(
   fds: RedirectOutcome['fds'],
   opened: number[],
   to: RedirectOutcome['to'],
-  code: string,
+  failure: { code: string; message: string },
+  stop: Promise<OpenStop> | null,
+): Promise<RedirectOutcome> {
+  await sayOnStderr(fds[2], failure.message, stop);
+  return { fds, opened, to, failure };
+}
+
+// Writes bash's one-line message to a stage's stderr without ever blocking the event loop: the
+// descriptor is often the captured pipe that only this process reads, and a message over the pipe's
+// 64 KiB (a long command name) would wait for that reader for ever. The write goes through libuv's
+// pool; the wait for it ends with the run (its time limit or a signal), and the message is in the
+// report either way.
+async function sayOnStderr(
+  stderr: StdioSlot,
   message: string,
-): RedirectOutcome {
-  const stderr = fds[2];
-  if (typeof stderr === 'number') {
-    try {
-      fs.writeSync(stderr, `${message}\n`);
-    } catch {
-      // the message is in the report either way
-    }
-  }
-  return { fds, opened, to, failure: { code, message } };
+  stop: Promise<OpenStop> | null,
+): Promise<void> {
+  if (typeof stderr !== 'number') return;
+  const written = writeAll(stderr, Buffer.from(`${message}\n`)).catch(() => {});
+  await (stop ? Promise.race([written, stop]) : written);
+}
+
+function writeAll(fd: number, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const from = (offset: number) =>
+      fs.write(fd, data, offset, data.length - offset, null, (error, count) => {
+        if (error) reject(error);
+        else if (offset + count < data.length) from(offset + count);
+        else resolve();
+      });
+    from(0);
+  });
 }
 
 // A -c stage whose program cannot start: bash's message on its stderr as redirected, and the stage
 // fails alone with bash's code while the others run.
-export function notFoundAsBash(
+export async function notFoundAsBash(
   run: { spec: { argv: string[]; line?: number }; preflightError: StageError | null },
   stderr: StdioSlot,
-): StageError {
+  stop: Promise<OpenStop> | null,
+): Promise<StageError> {
   const error = run.preflightError!;
   const program = run.spec.argv[0] ?? '';
   const why =
@@ -173,13 +191,6 @@ export function notFoundAsBash(
       ? 'command not found'
       : (STRERROR[error.code] ?? error.message);
   // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
-  const message = `${where(run.spec.line)}${program}: ${why}`;
-  if (typeof stderr === 'number') {
-    try {
-      fs.writeSync(stderr, `${message}\n`);
-    } catch {
-      // the message is in the report either way
-    }
-  }
+  await sayOnStderr(stderr, `${where(run.spec.line)}${program}: ${why}`, stop);
   return { ...error, during: 'command' };
 }

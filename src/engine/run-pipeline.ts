@@ -3,32 +3,21 @@ import { RunFacts } from '../facts/run-facts.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
-import { hasProc } from '../teardown/proc-read.js';
-import { groupExists } from '../teardown/stage-teardown.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { Plan, Report } from '../types.js';
-import { openStopper } from './fifo-open.js';
-import { finishRun, type RunClock, reportNothingStarted } from './finish-run.js';
+import { type RunClock, reportNothingStarted } from './finish-run.js';
 import { openStdin } from './open-stdin.js';
 import { PipelinePipes, pipeCount } from './pipeline-pipes.js';
 import type { StageProgress } from './progress.js';
 import { type ResolvedPlan, resolvePlan } from './resolve-plan.js';
 import { RunControl } from './run-control.js';
+import type { RunIO } from './run-io.js';
 import { type FifoOrder, RunSupport } from './run-support.js';
-import { factsStageOf, StageRun, stageFinished } from './stage-run.js';
-import { connectStreams, type StreamWiring } from './stage-streams.js';
-import { startStages } from './start-stages.js';
-import { Supervisor } from './supervisor.js';
+import { factsStageOf, StageRun } from './stage-run.js';
+import { superviseStages } from './supervise-stages.js';
 import { UNNAMED_CWD } from './working-directory.js';
 
-export interface RunIO {
-  // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
-  stdout?: NodeJS.WritableStream | null;
-  // Where every stage's stderr streams live, whole lines, prefixed by stage name when there are several.
-  stderr?: NodeJS.WritableStream | null;
-  // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
-  linePrefix?: (() => string) | null;
-}
+export type { RunIO } from './run-io.js';
 
 export interface RunHandle {
   readonly report: Promise<Report>;
@@ -169,76 +158,4 @@ async function wireStages(
   } finally {
     pipes.release();
   }
-}
-
-async function superviseStages(
-  resolved: ResolvedPlan,
-  runs: readonly StageRun[],
-  pipes: PipelinePipes,
-  io: RunIO,
-  ctx: WireContext,
-): Promise<Report> {
-  const { settings } = resolved.plan;
-  const { watchdog } = ctx;
-  const supervisor = newSupervisor(resolved, runs, ctx.marker);
-  let streams: StreamWiring | null = null;
-  let finished = false;
-  try {
-    streams = connectStreams(runs, pipes, {
-      settings,
-      secrets: resolved.secrets,
-      stdout: io.stdout ?? null,
-      stderr: io.stderr ?? null,
-      linePrefix: io.linePrefix ?? null,
-      supervisor,
-    });
-    const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);
-    try {
-      await startStages(runs, { pipes, supervisor, watchdog, facts: ctx.facts, stop: stopper.stop });
-    } finally {
-      stopper.dispose();
-    }
-    ctx.control.attach(supervisor);
-    pipes.closeStageEnds();
-    supervisor.start();
-    supervisor.watchReopens(pipes.linkIds);
-    await Promise.all(
-      runs.map(async (run, i) => {
-        const link = pipes.linkIds[i];
-        await Promise.all([
-          stageFinished(run, settings, supervisor),
-          link && supervisor.drainLink(run, link),
-        ]);
-        // An empty group's id may be reused: stop the watchdog from ever killing it.
-        if (run.pid !== null && !groupExists(run.pid)) watchdog.unwatchGroup(run.pid);
-      }),
-    );
-    const streamed = Boolean(io.stdout);
-    supervisor.warnings.push(...watchdog.problems);
-    const report = await finishRun(resolved, runs, ctx.clock, {
-      supervisor,
-      streams,
-      facts: ctx.facts,
-      streamed,
-    });
-    finished = true;
-    return report;
-  } finally {
-    // Only a bug in safe-run gets here unfinished: nothing it started may outlive it.
-    if (!finished) supervisor.abort();
-    streams?.detach();
-    supervisor.dispose();
-    for (const run of runs) for (const reader of run.readers) if (reader.isOpen()) reader.abandon();
-  }
-}
-
-function newSupervisor(resolved: ResolvedPlan, runs: readonly StageRun[], marker: Marker): Supervisor {
-  const supervisor = new Supervisor(resolved.plan.settings, runs, marker);
-  if (!hasProc()) {
-    supervisor.warnings.push(
-      'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',
-    );
-  }
-  supervisor.warnings.push(...resolved.warnings);
-  return supervisor;
 }

@@ -1,5 +1,6 @@
 import type { RunFacts } from '../facts/run-facts.js';
 import { monotonicMs } from '../monotonic-ms.js';
+import type { OwnGroups } from '../teardown/own-groups.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { StageError } from '../types.js';
 import { applyRedirects, notFoundAsBash } from './apply-redirects.js';
@@ -14,6 +15,7 @@ export interface StartContext {
   pipes: PipelinePipes;
   supervisor: Supervisor;
   watchdog: Watchdog;
+  groups: OwnGroups;
   facts: RunFacts | null;
   // Ends a redirection's wait for a FIFO's other end (src/engine/fifo-open.ts).
   stop: Promise<OpenStop> | null;
@@ -61,14 +63,14 @@ async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<Sta
   }
   run.spawnError = redirected.failure
     ? { ...redirected.failure, exitCode: 1, during: 'redirect' }
-    : notFoundAsBash(run, redirected.fds[2]);
+    : await notFoundAsBash(run, redirected.fds[2], ctx.stop);
   run.preflightError = null;
   ctx.pipes.closeLinkReader(i);
   return null;
 }
 
 async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<void> {
-  const { supervisor, watchdog, facts } = ctx;
+  const { supervisor, watchdog, facts, groups } = ctx;
   const stdio = await stdioOf(run, i, ctx);
   const resolution = run.resolution;
   if (stdio && resolution?.ok) {
@@ -103,7 +105,7 @@ async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<
   });
   if (run.pid !== null) {
     facts?.recordStarted(factsStageOf(run));
-    watchdog.watchGroup(run.pid);
+    watchdog.watchGroup(run.pid, groups.add(run.pid));
     supervisor.watch(run);
   }
 }

@@ -4,8 +4,8 @@ import { viewStage } from '../hang/run-snapshot.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import type { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
+import type { OwnGroups } from '../teardown/own-groups.js';
 import { findProcesses } from '../teardown/proc-scan.js';
-import { groupExists, signalGroup } from '../teardown/stage-teardown.js';
 import type { Settings } from '../types.js';
 import type { StageRun } from './stage-run.js';
 
@@ -22,6 +22,8 @@ export interface StopRequest {
 export interface StopContext {
   settings: Settings;
   marker: Marker;
+  // The run's stage groups, signalled only while provably its own.
+  groups: OwnGroups;
   leftovers: LeftoverLog;
   // When the run began (monotonicMs()), for how long after it a stage was stopped.
   t0: number;
@@ -40,7 +42,8 @@ export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext,
   if (run.pid === null) return;
   const { reason, signal, why } = request;
   const pgid = run.pid;
-  if (!run.running && !groupExists(pgid) && !run.streamsOpen) return;
+  const { groups } = ctx;
+  if (!run.running && !groups.signal(pgid, 0) && !run.streamsOpen) return;
   // A leader that already exited (not yet reaped) was not stopped: its own exit status stands.
   const seen =
     run.running && run.stoppedAs === null ? viewStage(hang ?? ctx.snapshot(), run.index, pgid) : null;
@@ -52,10 +55,11 @@ export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext,
   run.requestStop();
   if (run.running) run.stopDetail?.signals.push(signal);
   else noteOutlivers(run, `outlived its stage; sent ${signal} (${why})`, ctx);
-  signalGroup(pgid, signal);
+  groups.signal(pgid, signal);
   ctx.termedGroups.add(pgid);
-  if (signal !== 'SIGKILL') signalGroup(pgid, 'SIGCONT');
+  if (signal !== 'SIGKILL') groups.signal(pgid, 'SIGCONT');
   ctx.after(ctx.settings.killAfterMs, () => {
+    if (!groups.owned(pgid)) return;
     const remaining = findProcesses({ pgids: [pgid], window: ctx.marker.window });
     if (remaining.length === 0) return;
     if (run.running) run.stopDetail?.signals.push('SIGKILL');
@@ -65,7 +69,7 @@ export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext,
       ctx,
       remaining,
     );
-    signalGroup(pgid, 'SIGKILL');
+    groups.signal(pgid, 'SIGKILL');
   });
 }
 
@@ -75,7 +79,7 @@ function noteOutlivers(
   run: StageRun,
   how: string,
   ctx: StopContext,
-  members = findProcesses({ pgids: [run.pid!], window: ctx.marker.window }),
+  members = ctx.groups.owned(run.pid!) ? findProcesses({ pgids: [run.pid!], window: ctx.marker.window }) : [],
 ): void {
   for (const info of members) {
     if (info.pid !== run.pid) ctx.leftovers.tell(info, run.spec.name, how);

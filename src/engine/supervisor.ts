@@ -5,6 +5,7 @@ import { monotonicMs } from '../monotonic-ms.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
+import type { OwnGroups } from '../teardown/own-groups.js';
 import { dealWithLeftovers, findHolders, signalEscaped } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
 import { IdleClock } from './idle-clock.js';
@@ -33,7 +34,12 @@ export class Supervisor implements DrainWatcher {
   // What stopping a stage needs of this run (stop-stage.ts), made once.
   private readonly stopContext: StopContext;
 
-  constructor(settings: Settings, runs: readonly StageRun[], marker: Marker) {
+  constructor(
+    settings: Settings,
+    runs: readonly StageRun[],
+    marker: Marker,
+    readonly groups: OwnGroups,
+  ) {
     this.settings = settings;
     this.runs = runs;
     this.marker = marker;
@@ -42,6 +48,7 @@ export class Supervisor implements DrainWatcher {
     this.stopContext = {
       settings,
       marker,
+      groups,
       leftovers,
       t0,
       termedGroups,
@@ -170,6 +177,7 @@ export class Supervisor implements DrainWatcher {
   // Clears every timer: on every path, an exception included.
   dispose(): void {
     this.reopens.stop();
+    this.groups.close();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
@@ -179,6 +187,7 @@ export class Supervisor implements DrainWatcher {
     this.dispose();
     await dealWithLeftovers(this.leftovers, {
       runs: this.runs,
+      groups: this.groups,
       marker: this.marker,
       killAfterMs: this.settings.killAfterMs,
       keep: this.settings.leftovers === 'keep',
@@ -210,7 +219,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   private sweepEscaped(signal: NodeJS.Signals): void {
-    signalEscaped(this.leftovers, this.runs, this.marker, signal);
+    signalEscaped(this.leftovers, this.runs, this.marker, signal, this.groups);
   }
 
   private after(ms: number, action: () => void): void {

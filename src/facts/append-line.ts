@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 // Appends one line with a single write(2) on an O_APPEND descriptor, the only way the ledger is
@@ -9,7 +9,12 @@ export function appendLine(file: string, line: string): string | null {
   let fd: number | null = null;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    fd = openSync(file, 'a', 0o600);
+    // O_NONBLOCK: a FIFO at the ledger's path fails at once (ENXIO) instead of waiting for a reader.
+    fd = openSync(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NONBLOCK,
+      0o600,
+    );
     const written = writeSync(fd, data);
     if (written !== data.length) {
       return `facts ledger ${file}: only ${written} of ${data.length} bytes were written (disk full?); the record is torn`;

@@ -5,6 +5,8 @@ import { resolveProgram } from '../engine/resolve/resolve-program.js';
 import { RequestError } from '../errors.js';
 import { formatDuration } from '../format-units.js';
 import { parseInline } from '../inputs/inline-grammar.js';
+import { OwnGroups } from '../teardown/own-groups.js';
+import { openProcWindow } from '../teardown/proc-window.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { Verdict } from './expectations.js';
 
@@ -99,16 +101,14 @@ export async function runCheckCommand(
 ): Promise<Verdict> {
   const child = spawnChecker(command, staged);
   const pid = child.pid;
-  if (pid !== undefined) options.guard?.watchGroup(pid);
+  // Its group is signalled only while provably the checker's (its id may be reused once empty).
+  const window = openProcWindow();
+  const groups = new OwnGroups(null, window);
+  if (pid !== undefined) options.guard?.watchGroup(pid, groups.add(pid));
   const output = keepTail([child.stdout, child.stderr]);
   let stopped: string | null = null;
   const signal = (sig: NodeJS.Signals) => {
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      // the group is gone already
-    }
+    if (pid !== undefined) groups.signal(pid, sig);
   };
   const stopNow = (why: string) => {
     if (stopped) return;
@@ -128,6 +128,7 @@ export async function runCheckCommand(
     },
   );
   clearTimeout(timer);
+  groups.close();
   // Whatever the checker left in its group is ours to end; then its last words are read, for a
   // moment at most: a holder outside its group must not keep safe-run waiting.
   signal('SIGKILL');
@@ -135,6 +136,7 @@ export async function runCheckCommand(
   await drained([child.stdout, child.stderr], DRAIN_MS);
   child.stdout?.destroy();
   child.stderr?.destroy();
+  window?.close();
   return verdictOf(ended, stopped, output.tail());
 }
 

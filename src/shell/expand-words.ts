@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { Assignment, Word } from '../model/shell-syntax.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { bashPath, quoteForBash } from './bash-path.js';
+import { activePart } from './inert-word.js';
 import { refusal, refuseConstruct } from './refuse.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
 
@@ -69,6 +70,7 @@ export async function expandWords(requests: ExpansionRequest[], state: ShellStat
   };
   const asked = requests.filter(needsBash);
   if (asked.length === 0) return { results: requests.map(direct), helperMs: 0 };
+  for (const request of asked) checkInert(request);
   const t0 = monotonicMs();
   const output = await runHelper(expansionScript(asked, state), state, asked);
   const helperMs = monotonicMs() - t0;
@@ -134,6 +136,23 @@ function tooLarge(asked: ExpansionRequest[]): Error {
     word.col,
     "needs the shell's variables and words in one command line, over the kernel's limit of 128 KiB for one string",
   );
+}
+
+// Nothing reaches the helper that would make it run a command: whatever the parser accepted, each word
+// is read once more, as bash will read it, before it is handed over.
+function checkInert(request: ExpansionRequest): void {
+  const words = request.kind === 'values' ? request.assignments.map((a) => a.value) : [request.word];
+  for (const word of words) {
+    const active = activePart(word.script);
+    if (active !== null) {
+      refuseConstruct(
+        'expansion.active',
+        word.raw,
+        word.col,
+        `holds ${active}, which would run or evaluate code`,
+      );
+    }
+  }
 }
 
 // The word a request names in a refusal (a NAME=value prefix's first value).

@@ -185,6 +185,9 @@ function scanOperand(source: SourceText, j: number, quoted: boolean, out: Scanne
       if (chars[j + 1] === '(')
         refuseConstruct('syntax.command-substitution', '$(', j + 1, 'is a command substitution');
       j = scanDollar(source, j, quoted, scratch);
+    } else if ((c === '<' || c === '>') && chars[j + 1] === '(') {
+      // Even inside double quotes: bash expands a pattern operand (#, %, /, ^, ,) as unquoted text.
+      refuseConstruct('syntax.process-substitution', `${c}(`, j + 1, 'is a process substitution');
     } else j += 1;
   }
 }

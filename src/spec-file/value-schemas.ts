@@ -8,7 +8,6 @@ import {
   expected,
   type IssueInput,
   isEnvName,
-  quote,
   SIZE_PATTERN,
   STAGE_NAME_MAX,
   STAGE_NAME_PATTERN,

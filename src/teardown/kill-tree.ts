@@ -1,11 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { assertMarker, type Marker } from './marker.js';
+import type { OwnGroups } from './own-groups.js';
 import type { ProcInfo } from './proc-read.js';
 import { type ProcScan, scanProcesses } from './proc-scan.js';
 import type { ProcWindow } from './proc-window.js';
-import { assertGroup, identity, killGroups, sendSignal as send, stillThere } from './send-signal.js';
-
-export { killGroups } from './send-signal.js';
+import { identity, sendSignal as send, stillThere } from './send-signal.js';
 
 // How a process carrying the marker relates to the stage groups it was signalled around.
 export type Escape = 'own-group' | 'setsid' | 'other-group';
@@ -99,8 +98,8 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
 }
 
 export interface TerminateOptions {
-  // Stage groups: every member is a target.
-  pgids: readonly number[];
+  // Stage groups: every member is a target, while the group is provably the run's own.
+  groups?: OwnGroups | null;
   // Processes carrying the run's marker are targets too; absent: only the groups and `processes`.
   marker?: Marker;
   // Exactly these processes (by pid and start time), marked or not: holders of a run's pipe.
@@ -121,27 +120,27 @@ type Targets = () => ProcScan;
 // Returns every process it signalled; `survived` is decided by looking, never assumed.
 export async function terminate(options: TerminateOptions): Promise<Terminated[]> {
   if (options.marker) assertMarker(options.marker);
-  const groups = [...options.pgids];
-  for (const pgid of groups) assertGroup(pgid);
-  const targets = targetScanner(options, groups);
+  const own = options.groups ?? null;
+  const groups = own?.known() ?? [];
+  const targets = targetScanner(options, own);
   const results = new Map<string, Terminated>();
   const note = (info: ProcInfo, signal: Terminated['signal']) => {
     const known = results.get(identity(info));
     if (known) known.signal = signal;
     else results.set(identity(info), { ...info, how: classifyEscape(info, groups), signal, survived: false });
   };
-  sendTerm(options, groups, targets, note, results);
+  sendTerm(options, own, targets, note, results);
   const lookAgain = unsureTracker();
   if (await graceOver(options.killAfterMs, targets, lookAgain)) return [...results.values()];
-  await sendKill(options.settleMs ?? 1000, groups, targets, lookAgain, note, results);
+  await sendKill(options.settleMs ?? 1000, own, targets, lookAgain, note, results);
   return [...results.values()];
 }
 
 // Reading every process's stat to find group members doubles a scan's cost; a group that no longer
-// exists (kill -0 says ESRCH) needs no such reading. Marked members are found by the marker anyway.
-function targetScanner(options: TerminateOptions, groups: readonly number[]): Targets {
+// exists, or is no longer ours, needs no such reading. Marked members are found by the marker anyway.
+function targetScanner(options: TerminateOptions, own: OwnGroups | null): Targets {
   return () => {
-    const pgids = groups.filter((pgid) => send(-pgid, 0));
+    const pgids = own?.live() ?? [];
     const scan: ProcScan =
       options.marker || pgids.length > 0
         ? scanProcesses({ marker: options.marker, pgids, exclude: options.exclude })
@@ -160,19 +159,16 @@ function targetScanner(options: TerminateOptions, groups: readonly number[]): Ta
 // mid-exec here are handled by the polling that follows, which sees them alive.
 function sendTerm(
   options: TerminateOptions,
-  groups: readonly number[],
+  own: OwnGroups | null,
   targets: Targets,
   note: (info: ProcInfo, signal: Terminated['signal']) => void,
   results: Map<string, Terminated>,
 ): void {
   const termedGroups = new Set(options.alreadyTermed?.pgids ?? []);
   const termed = new Set((options.alreadyTermed?.processes ?? []).map(identity));
-  const inGroup = new Set(groups);
+  const inGroup = new Set(own?.live() ?? []);
   let fresh = targets().found;
-  killGroups(
-    groups.filter((pgid) => !termedGroups.has(pgid)),
-    'SIGTERM',
-  );
+  for (const pgid of inGroup) if (!termedGroups.has(pgid)) own!.signal(pgid, 'SIGTERM');
   for (let round = 0; fresh.length > 0 && round < SWEEP_ROUNDS; round++) {
     for (const info of fresh) {
       if (inGroup.has(info.pgid) || termed.has(identity(info)) || send(info.pid, 'SIGTERM')) {
@@ -203,20 +199,20 @@ async function graceOver(killAfterMs: number, targets: Targets, lookAgain: (scan
 
 async function sendKill(
   settleMs: number,
-  groups: readonly number[],
+  own: OwnGroups | null,
   targets: Targets,
   lookAgain: (scan: ProcScan) => boolean,
   note: (info: ProcInfo, signal: Terminated['signal']) => void,
   results: Map<string, Terminated>,
 ): Promise<void> {
-  const inGroup = new Set(groups);
   const killed = new Set<string>();
   const settleEnds = Date.now() + settleMs;
   for (;;) {
     const scan = targets();
     const left = scan.found;
     const fresh = left.filter((p) => !killed.has(identity(p)));
-    killGroups(groups, 'SIGKILL');
+    const inGroup = new Set(own?.live() ?? []);
+    for (const pgid of inGroup) own!.signal(pgid, 'SIGKILL');
     for (const info of fresh) {
       killed.add(identity(info));
       if (inGroup.has(info.pgid) || send(info.pid, 'SIGKILL')) note(info, 'SIGKILL');

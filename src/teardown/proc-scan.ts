@@ -93,7 +93,7 @@ function pidsToScan(probed: number[] | null): number[] {
 
 function leadsThreadGroup(pid: number): boolean {
   const text = readText(`/proc/${pid}/status`);
-  return text !== null && text.includes(`\nTgid:\t${pid}\n`);
+  return text?.includes(`\nTgid:\t${pid}\n`) ?? false;
 }
 
 function noteEmpty(stat: StatFields | null, scan: ProcScan): void {

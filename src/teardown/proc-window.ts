@@ -21,6 +21,8 @@ export interface ProcWindow {
   // Newest first, the pids a process forked since the window opened can have; null when the window
   // cannot tell any more (then every process must be looked at).
   candidates(): number[] | null;
+  // True while no pid handed out since the window opened can have been handed out twice.
+  intact(): boolean;
   close(): void;
 }
 
@@ -123,6 +125,10 @@ export function openProcWindow(): ProcWindow | null {
         for (let pid = pidMax - 1; pid > first; pid--) pids.push(pid);
       }
       return pids;
+    },
+    intact() {
+      sample();
+      return open;
     },
     close() {
       open = false;

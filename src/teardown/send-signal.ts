@@ -23,16 +23,6 @@ export function sendSignal(target: number, signal: NodeJS.Signals | 0): boolean 
   }
 }
 
-// Returns the groups that still existed and were signalled.
-export function killGroups(pgids: readonly number[], signal: NodeJS.Signals): number[] {
-  for (const pgid of pgids) assertGroup(pgid);
-  return pgids.filter((pgid) => sendSignal(-pgid, signal));
-}
-
-export function groupExists(pgid: number): boolean {
-  return sendSignal(-pgid, 0);
-}
-
 // A process and its start time: a pid seen again with another start time is someone else.
 export const identity = (info: ProcInfo) => `${info.pid}:${info.start}`;
 

@@ -1,26 +1,16 @@
 import { type SignalledProcess, sweepMarked, type Terminated, terminate } from './kill-tree.js';
 import type { LeftoverLog } from './leftover-log.js';
 import type { Marker } from './marker.js';
+import type { OwnGroups } from './own-groups.js';
 import { findPipeHolders } from './pipe-holders.js';
 import type { ProcInfo } from './proc-read.js';
 import { findProcesses } from './proc-scan.js';
-import { killGroups } from './send-signal.js';
-
-export { groupExists } from './send-signal.js';
 
 // What teardown needs to know of a stage: its group (the leader's pid, null when it never started)
 // and its name for the leftovers log.
 export interface StageGroup {
   readonly pid: number | null;
   readonly spec: { readonly name: string };
-}
-
-export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    killGroups([pgid], signal);
-  } catch {
-    // a pgid that is not a stage group is never signalled
-  }
 }
 
 // Who keeps a stage's output pipes open after its leader exited (the classic hang).
@@ -50,6 +40,7 @@ function describeEscape(how: SignalledProcess['how'], why: string): string {
 
 export interface LeftoverSweep {
   runs: readonly StageGroup[];
+  groups: OwnGroups;
   marker: Marker;
   killAfterMs: number;
   keep: boolean;
@@ -61,13 +52,13 @@ export interface LeftoverSweep {
 // Every process still in a stage's group or carrying the run's marker: killed (SIGTERM, then SIGKILL
 // after kill-after) or, with --leftovers keep, only listed. Processes already in the log stay as told.
 export async function dealWithLeftovers(log: LeftoverLog, sweep: LeftoverSweep): Promise<void> {
-  const { runs, marker, why } = sweep;
-  const pgids = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
+  const { runs, marker, why, groups } = sweep;
   if (sweep.keep) {
-    for (const info of findProcesses({ marker, pgids })) log.kept(info, stageOf(info, runs), why);
+    for (const info of findProcesses({ marker, pgids: groups.live() }))
+      log.kept(info, stageOf(info, runs), why);
     return;
   }
-  const options = { pgids, marker, killAfterMs: sweep.killAfterMs, alreadyTermed: sweep.alreadyTermed };
+  const options = { groups, marker, killAfterMs: sweep.killAfterMs, alreadyTermed: sweep.alreadyTermed };
   for (const info of await terminate(options)) {
     log.terminated(info, stageOf(info, runs), describeEscape(info.how, why));
   }
@@ -79,7 +70,7 @@ export async function killProcesses(
   holders: readonly ProcInfo[],
   sweep: { runs: readonly StageGroup[]; killAfterMs: number; why: string },
 ): Promise<Terminated[]> {
-  const stopped = await terminate({ pgids: [], processes: holders, killAfterMs: sweep.killAfterMs });
+  const stopped = await terminate({ processes: holders, killAfterMs: sweep.killAfterMs });
   for (const info of stopped) log.terminated(info, stageOf(info, sweep.runs), sweep.why);
   return stopped;
 }
@@ -91,14 +82,14 @@ export function signalEscaped(
   runs: readonly StageGroup[],
   marker: Marker,
   signal: NodeJS.Signals,
+  groups: OwnGroups,
 ): void {
-  const groups = runs.filter((run) => run.pid !== null).map((run) => run.pid!);
   const escaped = sweepMarked({
     name: marker.name,
     value: marker.value,
     window: marker.window,
     signal,
-    groups,
+    groups: groups.known(),
     spareGroups: true,
   });
   for (const info of escaped)

@@ -7,7 +7,9 @@ export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.exist
 
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
 // instead. It reads lines from a pipe that only Node holds:
-//   g PGID / u PGID   watch / stop watching a process group
+//   g PGID:START      watch a process group whose leader started at START (clock ticks since boot,
+//                     from /proc/PGID/stat; - when unknown)
+//   u PGID:START      stop watching it
 //   m ENTRY / n ENTRY watch / stop watching a marker (NAME=value in the environment of a run's processes)
 //   f PATH / r PATH   a file to remove / to leave alone
 //   d DIR             remove DIR if Node dies before it says "x DIR" or "k DIR" (sent before DIR is made)
@@ -15,7 +17,9 @@ export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.exist
 //   x DIR             remove DIR now (after the FIFOs it was asked for there), and forget it
 //   k DIR             forget DIR without removing it (the name was someone else's)
 //   q                 Node ends normally: exit without doing anything
-// When the pipe reaches EOF without a "q" (Node died), it kills every watched group with SIGKILL,
+// When the pipe reaches EOF without a "q" (Node died), it kills every watched group with SIGKILL (but
+// a group whose id now names a process with another start time: the id was handed out again, so the
+// group it named is gone),
 // removes every listed file and directory, and then kills every process carrying a watched marker,
 // scanning again until two scans 50 ms apart find nobody (a process caught mid-exec reads an empty
 // environ for a moment), at most 50 scans (a process stuck in the kernel cannot be waited for).
@@ -30,7 +34,7 @@ while read -r cmd arg; do
   case $cmd in
     f) files="$files $arg" ;;
     r) kept=; for f in $files; do [ "$f" = "$arg" ] || kept="$kept $f"; done; files=$kept ;;
-    g) case $arg in ''|*[!0-9]*) ;; *) [ "$arg" -gt 1 ] && groups="$groups $arg" ;; esac ;;
+    g) case \${arg%:*} in ''|*[!0-9]*) ;; *) [ "\${arg%:*}" -gt 1 ] && groups="$groups $arg" ;; esac ;;
     u) kept=; for g in $groups; do [ "$g" = "$arg" ] || kept="$kept $g"; done; groups=$kept ;;
     m) entries="$entries $arg" ;;
     d) dirs="$dirs $arg" ;;
@@ -48,7 +52,14 @@ while read -r cmd arg; do
     q) exit 0 ;;
   esac
 done
-for g in $groups; do kill -9 -$g 2>/dev/null; done
+for g in $groups; do
+  pg=\${g%:*} st=\${g#*:}
+  if [ "$st" != - ] && read -r line 2>/dev/null < /proc/$pg/stat; then
+    set -- \${line##*) }
+    [ "\${20}" = "$st" ] || continue
+  fi
+  kill -9 -$pg 2>/dev/null
+done
 for f in $files; do p=$(printf "\${f}x"); rm -f -- "\${p%x}"; done
 for d in $dirs; do p=$(printf "\${d}x"); rm -rf -- "\${p%x}"; done
 [ -n "$entries" ] || exit 0

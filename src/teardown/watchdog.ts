@@ -6,7 +6,9 @@ export interface Watchdog {
   // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded. After a
   // restart, the pid of the one on guard now.
   readonly pid: number | null;
-  watchGroup(pgid: number): void;
+  // `start`: the leader's start time (/proc/PGID/stat), checked again before the watchdog kills the
+  // group; null when unknown.
+  watchGroup(pgid: number, start: number | null): void;
   // For a group known to be empty: once no process is left in it, its id may be reused by some
   // unrelated group, which the watchdog must then not kill.
   unwatchGroup(pgid: number): void;
@@ -153,7 +155,8 @@ export class Warden {
 
 // One run's share of a warden: what it watches, given back by disarm().
 class Lease implements Watchdog {
-  private readonly groups = new Set<number>();
+  // Each watched group id, with the key the watchdog knows it by (PGID:START).
+  private readonly groups = new Map<number, string>();
   private readonly files = new Set<string>();
   private readonly entry: string | null;
   private readonly firstProblem: number;
@@ -178,16 +181,20 @@ class Lease implements Watchdog {
     return this.warden.problems.slice(this.firstProblem);
   }
 
-  watchGroup(pgid: number): void {
+  watchGroup(pgid: number, start: number | null): void {
     assertGroupId(pgid);
     if (this.done || this.groups.has(pgid)) return;
-    this.groups.add(pgid);
-    this.warden.watch('g', String(pgid));
+    const key = `${pgid}:${start ?? '-'}`;
+    this.groups.set(pgid, key);
+    this.warden.watch('g', key);
   }
 
   unwatchGroup(pgid: number): void {
     assertGroupId(pgid);
-    if (this.groups.delete(pgid)) this.warden.unwatch('g', String(pgid));
+    const key = this.groups.get(pgid);
+    if (key === undefined) return;
+    this.groups.delete(pgid);
+    this.warden.unwatch('g', key);
   }
 
   watchFile(file: string): void {
@@ -207,7 +214,7 @@ class Lease implements Watchdog {
       this.warden.close();
       return;
     }
-    for (const pgid of this.groups) this.warden.unwatch('g', String(pgid));
+    for (const key of this.groups.values()) this.warden.unwatch('g', key);
     for (const file of this.files) this.warden.unwatch('f', octalEscaped(file));
     if (this.entry) this.warden.unwatch('m', this.entry);
     this.groups.clear();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Marker } from '../../src/teardown/marker.js';
+import { OwnGroups } from '../../src/teardown/own-groups.js';
 import { waitFor } from './poll.js';
 
 export const TEARDOWN_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/teardown');
@@ -126,4 +127,20 @@ export async function killEverything(marker: Marker, extra: number[] = []): Prom
     }
     return quiet >= 3;
   });
+}
+
+// The run's own stage groups, as the engine keeps them: each id checked before every signal.
+export function ownGroups(marker: Marker | null, ...pids: (number | undefined)[]): OwnGroups {
+  const groups = new OwnGroups(marker);
+  for (const pid of pids) if (pid !== undefined) groups.add(pid);
+  return groups;
+}
+
+// A fixture's whole group, killed by the test that started it.
+export function killGroup(pgid: number | undefined): void {
+  try {
+    if (pgid !== undefined && pgid > 1) process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }

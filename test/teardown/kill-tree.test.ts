@@ -1,13 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killGroups, sweepMarked, terminate } from '../../src/teardown/kill-tree.js';
+import { sweepMarked, terminate } from '../../src/teardown/kill-tree.js';
+import { OwnGroups } from '../../src/teardown/own-groups.js';
 import { listProcesses, readProcess } from '../../src/teardown/proc-read.js';
 import { findByMarker } from '../../src/teardown/proc-scan.js';
 import {
   exited,
   isAlive,
   killEverything,
+  killGroup,
   newMarker,
+  ownGroups,
   spawnStage,
   teardownFixture,
   waitFor,
@@ -36,26 +39,27 @@ async function startEscape(): Promise<ChildProcess> {
   return stage;
 }
 
-describe('killGroups', () => {
+describe("the run's own groups", () => {
   it('signals a whole group and skips groups that are gone', async () => {
     const stage = spawnStage(['/bin/sh', '-c', 'sleep 300 & exec sleep 300'], marker);
-    await started('sleep 300', 2);
     const gone = spawnStage(['/bin/true'], marker);
+    const groups = ownGroups(marker, stage.pid, gone.pid);
+    await started('sleep 300', 2);
     await exited(gone);
-    expect(killGroups([stage.pid!, gone.pid!], 'SIGKILL')).toEqual([stage.pid]);
+    expect([stage.pid!, gone.pid!].filter((pgid) => groups.signal(pgid, 'SIGKILL'))).toEqual([stage.pid]);
     await waitFor('the group to be empty', () => marked().length === 0);
   });
 
   it('refuses ids that would reach our own group or every process', () => {
     const own = readProcess(process.pid)!.pgid;
-    for (const pgid of [0, 1, -5, 2.5, own]) expect(() => killGroups([pgid], 'SIGTERM')).toThrow(RangeError);
+    for (const pgid of [0, 1, -5, 2.5, own]) expect(() => new OwnGroups(null).add(pgid)).toThrow(RangeError);
   });
 });
 
 describe('sweepMarked', () => {
   it('kills a setsid grandchild the group signal missed and reports it as escaped', async () => {
     const stage = await startEscape();
-    killGroups([stage.pid!], 'SIGKILL');
+    killGroup(stage.pid);
     await exited(stage);
     const escaped = await waitFor('only escaped processes left', () => {
       const left = marked();
@@ -118,7 +122,7 @@ describe('terminate', () => {
     const before = marked();
     expect(before.length).toBe(201);
 
-    const result = await terminate({ pgids: [stage.pid!], marker, killAfterMs: 5000 });
+    const result = await terminate({ groups: ownGroups(marker, stage.pid), marker, killAfterMs: 5000 });
     expect(marked()).toEqual([]);
     expect(result.length).toBeGreaterThanOrEqual(201);
     expect(new Set(result.map((p) => p.how))).toEqual(new Set(['own-group', 'setsid']));
@@ -128,9 +132,10 @@ describe('terminate', () => {
   it('SIGKILLs a process that ignores SIGTERM once killAfterMs has passed', async () => {
     const stubborn = spawnStage(['/bin/sh', teardownFixture('ignore-term.sh')], marker);
     const polite = spawnStage(['sleep', '300'], marker);
+    const groups = ownGroups(marker, stubborn.pid, polite.pid);
     await started('sleep 300', 2);
     const t0 = Date.now();
-    const result = await terminate({ pgids: [stubborn.pid!, polite.pid!], marker, killAfterMs: 400 });
+    const result = await terminate({ groups, marker, killAfterMs: 400 });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
     expect(result.find((p) => p.pid === stubborn.pid)).toMatchObject({ signal: 'SIGKILL', survived: false });
     expect(result.find((p) => p.pid === polite.pid)).toMatchObject({ signal: 'SIGTERM' });
@@ -141,7 +146,7 @@ describe('terminate', () => {
 
   it('finds and lists the setsid grandchild as escaped', async () => {
     const stage = await startEscape();
-    const result = await terminate({ pgids: [stage.pid!], marker, killAfterMs: 5000 });
+    const result = await terminate({ groups: ownGroups(marker, stage.pid), marker, killAfterMs: 5000 });
     expect(marked()).toEqual([]);
     expect(result.filter((p) => p.how === 'setsid').map((p) => p.command)).toEqual([
       'sleep 300',
@@ -157,11 +162,11 @@ describe('terminate', () => {
         listProcesses().find((p) => p.ppid === stage.pid && p.command === 'sleep 300'),
       );
       await waitFor('the leader to become sleep', () => readProcess(stage.pid!)?.command === 'sleep 300');
-      const result = await terminate({ pgids: [stage.pid!], marker, killAfterMs: 5000 });
+      const result = await terminate({ groups: ownGroups(marker, stage.pid), marker, killAfterMs: 5000 });
       expect(result.map((p) => p.pid).sort()).toEqual([stage.pid, unmarked.pid].sort());
       expect(isAlive(unmarked.pid)).toBe(false);
     } finally {
-      killGroups([stage.pid!], 'SIGKILL');
+      killGroup(stage.pid);
     }
   });
 });

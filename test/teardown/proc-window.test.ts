@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { killGroups, sweepMarked } from '../../src/teardown/kill-tree.js';
+import { sweepMarked } from '../../src/teardown/kill-tree.js';
 import type { Marker } from '../../src/teardown/marker.js';
 import { scanProcesses } from '../../src/teardown/proc-scan.js';
 import { openProcWindow, type ProcWindow } from '../../src/teardown/proc-window.js';
@@ -8,6 +8,7 @@ import {
   teardownFixture as fixture,
   isAlive,
   killEverything,
+  killGroup,
   newMarker,
   spawnStage,
   waitFor,
@@ -44,7 +45,7 @@ describe('a run window on /proc', () => {
       pidsOf(scanProcesses({ marker }).found.filter((p) => p.command === 'sleep 300')),
     );
     expect(found.some((p) => p.sid !== stage.pid)).toBe(true);
-    killGroups([stage.pid!], 'SIGKILL');
+    killGroup(stage.pid);
     await exited(stage);
     const escaped = sweepMarked({ ...windowed, signal: 'SIGKILL', groups: [stage.pid!] });
     expect(escaped.map((p) => p.how)).toEqual(['setsid', 'setsid']);

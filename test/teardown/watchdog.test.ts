@@ -125,7 +125,7 @@ describe('startWatchdog', () => {
     const info = await waitFor('the watchdog to run', () => readProcess(watchdog.pid!));
     expect(info).toMatchObject({ pgid: watchdog.pid, sid: watchdog.pid });
     expect(info.command.startsWith('safe-run-watchdog')).toBe(true);
-    expect(() => watchdog.watchGroup(1)).toThrow(RangeError);
+    expect(() => watchdog.watchGroup(1, null)).toThrow(RangeError);
     watchdog.disarm();
     await waitFor('the watchdog to exit', () => !isAlive(watchdog.pid!));
   });

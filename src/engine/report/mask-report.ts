@@ -1,15 +1,6 @@
 import { maskShortened } from '../../capture/mask-cut.js';
 import { maskProcess } from '../../hang/mask-hang.js';
-import type {
-  BlockedProcess,
-  Deadlock,
-  Report,
-  ReportFact,
-  Settings,
-  StageResult,
-  StageStop,
-  StreamReport,
-} from '../../types.js';
+import type { Report, ReportFact, Settings, StageResult, StageStop, StreamReport } from '../../types.js';
 
 type Mask = (text: string) => string;
 type MaskNullable = (text: string | null) => string | null;

@@ -1,0 +1,9 @@
+// Where a run's live output goes while it runs.
+export interface RunIO {
+  // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
+  stdout?: NodeJS.WritableStream | null;
+  // Where every stage's stderr streams live, whole lines, prefixed by stage name when there are several.
+  stderr?: NodeJS.WritableStream | null;
+  // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
+  linePrefix?: (() => string) | null;
+}

@@ -1,0 +1,110 @@
+import { type Marker, markerEntry } from './marker.js';
+import { matchEnviron, readStat } from './proc-read.js';
+import { scanProcesses } from './proc-scan.js';
+import type { ProcWindow } from './proc-window.js';
+import { assertGroup, sendSignal } from './send-signal.js';
+
+// The process groups of a run's stages, signalled only while they are provably the run's own.
+//
+// A group id is its leader's pid. The kernel hands a number out again only once nothing uses it as a
+// pid, group or session id, so while any member of a stage's group lives, its id cannot name anyone
+// else. Once the group is empty the id is free, and after the pid space turns (32,768 pids here; a
+// busy machine does that in seconds) a stranger's group can have it: `kill(-id)` would reach the
+// stranger. So before every signal the group is checked, and a group seen empty is forgotten for good:
+// - its leader is there with the start time recorded at spawn (alive, or a zombie not yet reaped):
+//   the id is pinned, ours;
+// - a process with that pid but another start time: the number was handed out again, which the
+//   kernel does only after our group emptied: forgotten;
+// - nobody in the group: forgotten;
+// - members but no leader: ours if no pid can have been handed out twice since the run began (the
+//   run's window on ns_last_pid has not seen a turn), or if a member carries the run's marker.
+//   Otherwise not provably ours, and left alone.
+export class OwnGroups {
+  private readonly leaders = new Map<number, number>();
+  // Every group id the run had, gone or not: to tell a process that left its stage's group from one
+  // that never was in any.
+  private readonly ever: number[] = [];
+  private readonly listeners: ((pgid: number) => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  // `window`: the run's window on ns_last_pid (the marker's, unless given).
+  constructor(
+    private readonly marker: Marker | null,
+    private readonly window: ProcWindow | null = marker?.window ?? null,
+  ) {}
+
+  // A stage leader just spawned (not yet reaped, so /proc still shows it): its start time is taken
+  // now. Returns that start time, or null when it could not be read (no /proc): then the group is
+  // trusted while it has members, as before.
+  add(pgid: number): number | null {
+    assertGroup(pgid);
+    const start = readStat(pgid)?.start ?? null;
+    this.leaders.set(pgid, start ?? -1);
+    this.ever.push(pgid);
+    this.watchForGone();
+    return start;
+  }
+
+  // Told with the group id when it is forgotten (the watchdog must not kill it either).
+  onGone(listener: (pgid: number) => void): void {
+    this.listeners.push(listener);
+  }
+
+  known(): readonly number[] {
+    return this.ever;
+  }
+
+  // Every group id still provably ours.
+  live(): number[] {
+    return [...this.leaders.keys()].filter((pgid) => this.owned(pgid));
+  }
+
+  // Sends `signal` to the whole group if it is still ours; false when it is not (or is gone).
+  signal(pgid: number, signal: NodeJS.Signals | 0): boolean {
+    return this.owned(pgid) && sendSignal(-pgid, signal);
+  }
+
+  // `prove`: also read the members when the leader is gone (a scan of /proc once the window closed);
+  // without it only what is cheap is looked at, and a group is forgotten only when that proves it gone.
+  owned(pgid: number, prove = true): boolean {
+    const start = this.leaders.get(pgid);
+    if (start === undefined) return false;
+    const leader = readStat(pgid);
+    if (leader && (start === -1 || leader.start === start)) return true;
+    if (leader || !sendSignal(-pgid, 0) || (prove && !this.membersProvedOurs(pgid))) {
+      this.forget(pgid);
+      return false;
+    }
+    return true;
+  }
+
+  // Stops looking at the groups; signals still check them.
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private membersProvedOurs(pgid: number): boolean {
+    if (this.window?.intact() ?? false) return true;
+    if (!this.marker) return false;
+    const entry = Buffer.from(markerEntry(this.marker));
+    const members = scanProcesses({ pgids: [pgid], window: this.window });
+    return members.found.some((info) => matchEnviron(info.pid, entry) === 'holds');
+  }
+
+  private forget(pgid: number): void {
+    if (!this.leaders.delete(pgid)) return;
+    for (const listener of this.listeners) listener(pgid);
+    if (this.leaders.size === 0) this.close();
+  }
+
+  // Groups are looked at twice a second, so that one that empties is forgotten (and the watchdog told)
+  // long before the pid space can turn.
+  private watchForGone(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      for (const pgid of [...this.leaders.keys()]) this.owned(pgid, false);
+    }, 500);
+    this.timer.unref();
+  }
+}
