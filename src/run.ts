@@ -1,7 +1,7 @@
 import { type RunHandle, type RunIO, startRun as startPipelineRun } from './engine/run-pipeline.js';
 import type { RunSupport } from './engine/run-support.js';
-import { startShellRun } from './shell/run-shell.js';
 import { initialState } from './shell/shell-state.js';
+import { startShellPlan } from './shell/start-text.js';
 import type { Plan, Report } from './types.js';
 
 // Runs any plan: a pipeline (argv, spec file, --fallback bash) in one engine run, or -c text step by
@@ -21,7 +21,7 @@ export function startSupportedRun(
 ): RunHandle {
   if (!plan.shell) return startPipelineRun(plan, io, support && { support, more: false });
   const state = initialState(plan.cwd ?? process.cwd(), plan.env ?? env);
-  return startShellRun(plan.shell, state, plan.settings, io, support);
+  return startShellPlan(plan.shell, state, plan.settings, io, support);
 }
 
 export function run(plan: Plan, io: RunIO = {}): Promise<Report> {

@@ -67,7 +67,7 @@ function finalRedirectOf(options: CliOptions, plan: Plan): FinalRedirect {
       `the text runs under --fallback bash (${plan.fallback.construct} at column ${plan.fallback.column}), whose redirections safe-run does not open; drop one of the two`,
     );
   }
-  const result = findFinalRedirect(plan.shell!.script, plan.cwd ?? process.cwd());
+  const result = findFinalRedirect(plan.shell!.script, plan.shell!.source, plan.cwd ?? process.cwd());
   if ('none' in result) {
     return refuse(
       `nothing to stage: ${result.none} (docs/publishing-outputs.md); or drop --atomic-redirects`,
@@ -77,7 +77,7 @@ function finalRedirectOf(options: CliOptions, plan: Plan): FinalRedirect {
 }
 
 function checkOutputFile(file: string, plan: Plan, redirect: FinalRedirect | null): void {
-  const flag = redirect ? `--atomic-redirects (${redirect.redirect.raw})` : '--output';
+  const flag = redirect ? `--atomic-redirects (${redirect.raw})` : '--output';
   if (file === '') throw new RequestError('usage.output', '--output "": name a file');
   if (!redirect && plan.settings.liveStdout === 'capped') {
     throw new RequestError(

@@ -29,9 +29,7 @@ export function describeOutput(
   const { redirect } = delivery;
   return {
     file: target,
-    from: redirect
-      ? { kind: 'redirect', redirect: redirect.redirect.raw, stage: lastStage }
-      : { kind: 'stdout' },
+    from: redirect ? { kind: 'redirect', redirect: redirect.raw, stage: lastStage } : { kind: 'stdout' },
     stagedIn: path.dirname(target),
     stagedName: `.${path.basename(target)}.PID.RANDOM.staged`,
     keepPartial: delivery.keepPartial,

@@ -20,7 +20,7 @@ export interface RedirectOutcome {
   stopped?: OpenStop;
 }
 
-const STRERROR: Record<string, string> = {
+export const STRERROR: Record<string, string> = {
   ENOENT: 'No such file or directory',
   EACCES: 'Permission denied',
   EPERM: 'Operation not permitted',
@@ -78,6 +78,12 @@ export async function applyRedirects(
       fds[redirect.fd] = fds[redirect.from];
       to[redirect.fd] =
         to[redirect.from] ?? (redirect.from === 1 ? 'stdout' : redirect.from === 2 ? 'stderr' : 'stdin');
+      continue;
+    }
+    if (redirect.kind === 'descriptor') {
+      fds[redirect.fd] = redirect.from;
+      if (redirect.owned) opened.push(redirect.from);
+      to[redirect.fd] = redirect.what;
       continue;
     }
     if (redirect.kind === 'ambiguous') {

@@ -1,5 +1,5 @@
 import type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './setting-values.js';
-import type { Script } from './shell-syntax.js';
+import type { Script } from './shell-tree.js';
 
 // What every input (argv, -c text, a spec file, the library) becomes before anything runs.
 
@@ -18,6 +18,9 @@ export type StageRedirect =
       expand?: () => Promise<string[]>;
     }
   | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
+  // A descriptor the -c interpreter holds (a redirection of a group, a pipe into a compound command):
+  // the stage gets it as its `fd`; `owned`: the engine closes it once the stage holds it.
+  | { kind: 'descriptor'; fd: 0 | 1 | 2; from: number; owned: boolean; what: string }
   | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
   | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
 
@@ -91,10 +94,18 @@ export interface Plan {
 
 export interface ShellPlan {
   script: Script;
-  // Accepted exit codes of each command of the text, in the order written (from --ok-codes).
+  // The text as bash reads it: bytes (a latin1 string of the UTF-8 text), which the tree's offsets
+  // index.
+  source: string;
+  // $0 and $1... (`bash -c TEXT $0 ARGS`, or --script FILE ARGS).
+  arg0: string;
+  args: string[];
+  // bash -e: errexit from the start.
+  errexit: boolean;
+  // Accepted exit codes of each simple command of the text, in the order written (from --ok-codes).
   okCodes: number[][];
-  // Under --fallback bash: the stage that runs the whole text under bash instead, when a step is
-  // refused before any step started a process (a command name from an expansion, say).
+  // Under --fallback bash: the stage that runs the whole text under bash instead, when a command is
+  // refused before any command started a process (a command name from an expansion, say).
   fallback?: StageSpec;
 }
 

@@ -87,6 +87,15 @@ export interface StepReport {
   stages: number[];
   // What the words that expand became (a word and its fields).
   expansions?: { word: string; fields: string[] }[];
+  // The line of the text it is on.
+  line?: number;
+  // The step it ran inside (a command substitution, a pipeline element), when nested.
+  parent?: number;
+  // Which pass of the loops around it ("3", or "2.5" inside two loops), when inside a loop.
+  iteration?: string;
+  // How many more times the same command, at the same line, succeeded after this one (folded to keep
+  // the report bounded).
+  repeats?: number;
   // Set when it did not run for a reason other than the list's short circuit: 'timeout', the run's
   // time limit had run out before it could start; 'refused', safe-run refused it when it was reached
   // (the run's verdict says why); 'after-refusal', a step before it was refused; 'exit', an `exit`
@@ -130,6 +139,8 @@ export interface Report {
   // --expect / --expect-cmd checks on the staged output, in the order given.
   checks: CheckResult[];
   steps?: StepReport[];
+  // The -c text (or script) as written, for a run of one.
+  command?: string;
   // Set when --fallback bash ran the text under bash as one stage.
   fallback?: FallbackInfo | null;
 }

@@ -59,7 +59,8 @@ function pick(candidates: Outcome[], policy: Policy): Outcome | undefined {
 export function decideVerdict(stages: readonly Outcome[], input: VerdictInput): Verdict {
   const ok = successes(stages, input);
   const decisive = stages.filter((stage) => !stage.optional);
-  const failing = decisive.filter((stage) => !ok[stage.index - 1] && stage.status !== 'skipped');
+  // By position: a step of a -c text is judged with its stages numbered across the whole run.
+  const failing = decisive.filter((stage) => !ok[stages.indexOf(stage)] && stage.status !== 'skipped');
   return (
     interrupted(input) ??
     notStarted(stages, input) ??
@@ -127,7 +128,7 @@ function lateTimeLimit(input: VerdictInput): Verdict | null {
 
 function byPolicy(failing: Outcome[], stages: readonly Outcome[], input: VerdictInput): Verdict {
   const policyText = `policy ${input.policy}`;
-  const considered = input.policy === 'last' ? failing.filter((s) => s.index === stages.length) : failing;
+  const considered = input.policy === 'last' ? failing.filter((s) => s === stages.at(-1)) : failing;
   // Stages cancelled because another failed (--fail-fast) are consequences, not causes.
   const causes = considered.filter((stage) => stage.status !== 'cancelled');
   // The leftmost failure is the cause, unless it is a writer killed by SIGPIPE because its reader

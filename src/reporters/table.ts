@@ -53,21 +53,29 @@ const SKIPPED = {
   exit: 'skipped (after exit)',
 } as const;
 
-// Shows the headings of the steps up to a stage's own (a -c list), each once, before its first stage.
-function stepHeadings(report: Report, chalk: ChalkInstance, out: string[]): (upTo: number) => void {
-  const headed = new Set<number>();
-  return (upTo: number) => {
-    for (const step of report.steps ?? []) {
-      if (step.index > upTo || headed.has(step.index)) continue;
-      headed.add(step.index);
-      const joined = step.connector ? `${step.connector} ` : '';
-      const previous = report.steps?.[step.index - 2];
-      const moved = previous && previous.cwd !== step.cwd ? ` (in ${step.cwd})` : '';
-      const text = `step ${step.index}: ${joined}${oneLine(step.text)}${moved}`;
-      const skipped = SKIPPED[step.skippedBecause ?? 'short-circuit'];
-      out.push(step.ran ? chalk.cyan(text) : chalk.dim(`${text}: ${skipped}`));
-    }
-  };
+// A step's heading: its place among the steps, its text, where it ran when that changed, the pass of
+// the loops around it, how many more times it succeeded, indented under the step it ran inside.
+function stepHeading(
+  report: Report,
+  step: NonNullable<Report['steps']>[number],
+  chalk: ChalkInstance,
+): string {
+  const depth = depthOf(report, step);
+  const joined = step.connector ? `${step.connector} ` : '';
+  const previous = report.steps?.[step.index - 2];
+  const moved = previous && previous.cwd !== step.cwd ? ` (in ${step.cwd})` : '';
+  const pass = step.iteration ? ` (pass ${step.iteration})` : '';
+  const repeats = step.repeats ? ` (and ${step.repeats} more time${step.repeats === 1 ? '' : 's'}, ok)` : '';
+  const text = `${'  '.repeat(depth)}step ${step.index}${pass}: ${joined}${oneLine(step.text)}${moved}${repeats}`;
+  const skipped = SKIPPED[step.skippedBecause ?? 'short-circuit'];
+  return step.ran ? chalk.cyan(text) : chalk.dim(`${text}: ${skipped}`);
+}
+
+function depthOf(report: Report, step: NonNullable<Report['steps']>[number]): number {
+  let depth = 0;
+  for (let parent = step.parent; parent !== undefined && depth < 20; depth++)
+    parent = report.steps?.[parent - 1]?.parent;
+  return depth;
 }
 
 // The table's header and one row per stage, not yet padded.
@@ -85,6 +93,40 @@ function tableCells(report: Report): string[][] {
   return [header, ...rows];
 }
 
+// One stage's row, and what is worth saying under it.
+function stageLines(
+  report: Report,
+  stage: Report['stages'][number],
+  line: string,
+  chalk: ChalkInstance,
+  out: string[],
+): void {
+  const paint = statusPaint(chalk, stage.status, stage.succeeded);
+  out.push(paint(line));
+  if (stage.error) out.push(chalk.red(shownText(`   ${stage.error.code}: ${stage.error.message}`)));
+  if (stage.hint) out.push(chalk.dim(shownText(`   hint: ${stage.hint}`)));
+  if (stage.meaning && stage.exitCode !== 0) out.push(chalk.dim(shownText(`   meaning: ${stage.meaning}`)));
+  for (const fact of report.facts) {
+    if (fact.stage === stage.index) out.push(chalk.yellow(shownText(`   fact: ${fact.summary}`)));
+  }
+  if (stage.stop) {
+    const signals = stage.stop.signals.length > 0 ? ` (${stage.stop.signals.join(' then ')})` : '';
+    out.push(
+      chalk.yellow(
+        shownText(`   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason}${signals}`),
+      ),
+    );
+    for (const proc of stage.stop.snapshot) {
+      out.push(chalk.dim(shownText(`     pid ${proc.pid} (${proc.command}): ${proc.explanation}`)));
+    }
+    if (stage.stop.deadlock)
+      out.push(chalk.red(shownText(`     DEADLOCK: ${stage.stop.deadlock.explanation}`)));
+  }
+  for (const stream of [stage.stdout, stage.stderr]) {
+    if (stream.logFile) out.push(chalk.dim(shownText(`   log: ${stream.logFile}`)));
+  }
+}
+
 // The per-stage table printed on stderr after a run, then the verdict and anything worth a warning.
 export function renderTable(report: Report, chalk: ChalkInstance): string {
   const lines = pad(tableCells(report));
@@ -98,36 +140,14 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
     );
   }
   const grouped = (report.steps?.length ?? 0) > 1;
-  const stepLines = stepHeadings(report, chalk, out);
-  report.stages.forEach((stage, i) => {
-    if (grouped) stepLines(stage.step ?? 1);
-    const line = lines[i + 1]!;
-    const paint = statusPaint(chalk, stage.status, stage.succeeded);
-    out.push(paint(line));
-    if (stage.error) out.push(chalk.red(shownText(`   ${stage.error.code}: ${stage.error.message}`)));
-    if (stage.hint) out.push(chalk.dim(shownText(`   hint: ${stage.hint}`)));
-    if (stage.meaning && stage.exitCode !== 0) out.push(chalk.dim(shownText(`   meaning: ${stage.meaning}`)));
-    for (const fact of report.facts) {
-      if (fact.stage === stage.index) out.push(chalk.yellow(shownText(`   fact: ${fact.summary}`)));
+  const row = (i: number) => stageLines(report, report.stages[i]!, lines[i + 1]!, chalk, out);
+  if (!grouped) report.stages.forEach((_, i) => row(i));
+  else {
+    for (const step of report.steps ?? []) {
+      out.push(stepHeading(report, step, chalk));
+      for (const index of step.stages) row(index - 1);
     }
-    if (stage.stop) {
-      const signals = stage.stop.signals.length > 0 ? ` (${stage.stop.signals.join(' then ')})` : '';
-      out.push(
-        chalk.yellow(
-          shownText(`   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason}${signals}`),
-        ),
-      );
-      for (const proc of stage.stop.snapshot) {
-        out.push(chalk.dim(shownText(`     pid ${proc.pid} (${proc.command}): ${proc.explanation}`)));
-      }
-      if (stage.stop.deadlock)
-        out.push(chalk.red(shownText(`     DEADLOCK: ${stage.stop.deadlock.explanation}`)));
-    }
-    for (const stream of [stage.stdout, stage.stderr]) {
-      if (stream.logFile) out.push(chalk.dim(shownText(`   log: ${stream.logFile}`)));
-    }
-  });
-  if (grouped) stepLines(Number.POSITIVE_INFINITY);
+  }
   if (report.stages.some((stage) => stage.stdout.truncated || stage.stderr.truncated)) {
     out.push(chalk.dim('* more than the cap was written: head and tail kept in the report'));
   }
@@ -229,11 +249,10 @@ function oneLine(text: string): string {
   return escaped.length > 100 ? `${escaped.slice(0, 99)}…` : escaped;
 }
 
-// The command as given: the -c text (its steps joined as written), else the pipeline's argv.
+// The command as given: the -c text as written, else the pipeline's argv.
 function commandText(report: Report): string {
+  if (report.command !== undefined && !report.fallback) return oneLine(report.command);
   const steps = report.steps ?? [];
   if (steps.length === 0 || report.fallback) return pipelineText(report.stages);
-  return oneLine(
-    steps.map((step) => (step.connector ? `${step.connector} ${step.text}` : step.text)).join(' '),
-  );
+  return oneLine(steps.map((step) => step.text).join('; '));
 }

@@ -1,6 +1,6 @@
 import { assemblePlan, type PlanRequest } from '../inputs/assemble-plan.js';
 import { blankStage } from '../inputs/command-stages.js';
-import { checkStageCount, checkTextSize } from '../inputs/limits.js';
+import { checkTextSize } from '../inputs/limits.js';
 import { DEFAULT_SETTINGS } from '../settings/defaults.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { fallbackStages, parseText, writtenStages } from './plan-shell.js';
@@ -30,16 +30,21 @@ export function planShellText(
     return { ...assemblePlan({ source: 'inline', stages, ...request }), fallback: parsed.fallback };
   }
   const script = parsed.script!;
-  checkStageCount(
-    script.items.reduce((sum, item) => sum + item.pipeline.commands.length, 0),
-    '-c',
-  );
   const written = assemblePlan({ source: 'inline', stages: writtenStages(script, blankStage), ...request });
   const fallback = options.fallback ? { fallback: bashStage(text, request, withEnv) } : {};
+  const shell = {
+    script,
+    source: parsed.source,
+    arg0: 'bash',
+    args: [],
+    errexit: false,
+    okCodes: written.stages.map((stage) => stage.okCodes),
+    ...fallback,
+  };
   return {
     ...written,
     stages: [],
-    shell: { script, okCodes: written.stages.map((stage) => stage.okCodes), ...fallback },
+    shell,
     ...(request.cwd === null ? {} : { cwd: request.cwd }),
     ...(options.env ? { env: { ...definedOnly(options.base), ...options.env } } : {}),
   };

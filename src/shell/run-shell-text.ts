@@ -1,8 +1,7 @@
 import type { RunIO } from '../engine/run-pipeline.js';
 import type { Report, Settings } from '../types.js';
 import { parseText } from './plan-shell.js';
-import { startShellRun } from './run-shell.js';
-import type { ShellState } from './shell-state.js';
+import { startShellPlan } from './start-text.js';
 
 // The state a session keeps between calls: the logical directory, the exported environment, the
 // shell-only variables. `$?` is not kept: each call starts as a new `bash -c` would.
@@ -26,9 +25,16 @@ export async function runShellText(
   signal?: AbortSignal,
 ): Promise<{ report: Report; state: SessionState }> {
   const parsed = parseText(text, null);
-  const initial: ShellState = { ...state, status: 0 };
-  const okCodes = parsed.script!.items.flatMap((item) => item.pipeline.commands.map(() => [0]));
-  const handle = startShellRun({ script: parsed.script!, okCodes }, initial, settings, io);
+  const initial = { ...state, status: 0 };
+  const shell = {
+    script: parsed.script!,
+    source: parsed.source,
+    arg0: 'bash',
+    args: [],
+    errexit: false,
+    okCodes: [],
+  };
+  const handle = startShellPlan(shell, initial, settings, io);
   const stop = () => handle.cancel('SIGTERM');
   signal?.addEventListener('abort', stop, { once: true });
   const { report, state: after } = await handle.result.finally(() =>

@@ -5,8 +5,8 @@ import { commandText } from './command-text.js';
 // written, on one line, with how many steps it has (its stages are made step by step).
 export function renderBanner(plan: Plan): string {
   if (plan.shell) {
-    const steps = plan.shell.script.items.length;
-    const text = plan.shell.script.text.replace(/\r?\n/g, '\\n');
+    const steps = plan.shell.script.stmts.length;
+    const text = Buffer.from(plan.shell.source, 'latin1').toString('utf8').replace(/\r?\n/g, '\\n');
     return `safe-run: running ${text} (${steps === 1 ? '1 step' : `${steps} steps`})\n`;
   }
   const argvs = plan.stages.map((stage) => stage.argv);

@@ -1,0 +1,168 @@
+// The tokens of a bash arithmetic expression, read one at a time as the evaluator asks for them (bash
+// reads them lazily too, so a bad number after a valid part is reported at that number).
+
+export type ArithToken =
+  | { kind: 'num'; value: bigint }
+  | { kind: 'id'; name: string; subscript: string | null }
+  | { kind: 'op'; op: string }
+  | { kind: 'end' };
+
+export class ArithError extends Error {
+  constructor(
+    readonly why: string,
+    // The text from the token where the problem was found (bash's "error token").
+    readonly token: string,
+  ) {
+    super(why);
+  }
+}
+
+const OPS = [
+  '<<=',
+  '>>=',
+  '**',
+  '++',
+  '--',
+  '<<',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '&&',
+  '||',
+  '*=',
+  '/=',
+  '%=',
+  '+=',
+  '-=',
+  '&=',
+  '^=',
+  '|=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '=',
+  '!',
+  '~',
+  '&',
+  '^',
+  '|',
+  '?',
+  ':',
+  ',',
+  '(',
+  ')',
+];
+
+export class ArithLexer {
+  // Where the next token starts, and where the last one read started.
+  tp = 0;
+  lasttp = 0;
+  token: ArithToken = { kind: 'end' };
+
+  constructor(readonly text: string) {}
+
+  fail(why: string, at = this.lasttp): never {
+    throw new ArithError(why, this.text.slice(at));
+  }
+
+  next(): ArithToken {
+    const t = this.text;
+    while (this.tp < t.length && ' \t\n'.includes(t[this.tp]!)) this.tp++;
+    // At the end, bash's error token stays the last token read.
+    if (this.tp >= t.length) {
+      this.token = { kind: 'end' };
+      return this.token;
+    }
+    this.lasttp = this.tp;
+    const c = t[this.tp]!;
+    if (/[A-Za-z_]/.test(c)) return this.identifier();
+    if (/[0-9]/.test(c)) return this.number();
+    const op = OPS.find((o) => t.startsWith(o, this.tp));
+    if (!op) this.fail('syntax error: invalid arithmetic operator');
+    this.tp += op.length;
+    this.token = { kind: 'op', op };
+    return this.token;
+  }
+
+  private identifier(): ArithToken {
+    const t = this.text;
+    const start = this.tp;
+    while (this.tp < t.length && /[A-Za-z0-9_]/.test(t[this.tp]!)) this.tp++;
+    const name = t.slice(start, this.tp);
+    let subscript: string | null = null;
+    if (t[this.tp] === '[') {
+      const close = closingBracket(t, this.tp + 1);
+      if (close < 0) this.fail('bad array subscript', start);
+      subscript = t.slice(this.tp + 1, close);
+      this.tp = close + 1;
+    }
+    this.token = { kind: 'id', name, subscript };
+    return this.token;
+  }
+
+  private number(): ArithToken {
+    const t = this.text;
+    const start = this.tp;
+    while (this.tp < t.length && /[A-Za-z0-9_#@]/.test(t[this.tp]!)) this.tp++;
+    this.token = {
+      kind: 'num',
+      value: parseNumber(t.slice(start, this.tp), () => this.fail('value too great for base', start)),
+    };
+    return this.token;
+  }
+}
+
+function closingBracket(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '[') depth++;
+    else if (text[i] === ']') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+// A number as bash reads one: decimal, 0x hex, 0 octal, or BASE#digits (2 to 64; digits 0-9, a-z,
+// A-Z, @, _; below 37 letters of either case are the same digit).
+export function parseNumber(text: string, tooGreat: () => never): bigint {
+  let base = 10;
+  let digits = text;
+  const hash = text.indexOf('#');
+  if (hash >= 0) {
+    base = Number(text.slice(0, hash));
+    digits = text.slice(hash + 1);
+    if (!Number.isInteger(base) || base < 2 || base > 64)
+      throw new ArithError('invalid arithmetic base', text);
+  } else if (/^0[xX]/.test(text)) {
+    base = 16;
+    digits = text.slice(2);
+  } else if (text.startsWith('0') && text.length > 1) {
+    base = 8;
+    digits = text.slice(1);
+  }
+  let value = 0n;
+  for (const c of digits) {
+    const digit = digitValue(c, base);
+    if (digit < 0 || digit >= base) tooGreat();
+    value = BigInt.asIntN(64, value * BigInt(base) + BigInt(digit));
+  }
+  return value;
+}
+
+function digitValue(c: string, base: number): number {
+  const code = c.charCodeAt(0);
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 122) return code - 97 + 10;
+  if (code >= 65 && code <= 90) return base <= 36 ? code - 65 + 10 : code - 65 + 36;
+  if (c === '@') return 62;
+  if (c === '_') return 63;
+  return -1;
+}

@@ -1,0 +1,48 @@
+import { ArithEvalError, type ArithScope, evalArith } from './arith.js';
+import { type ExpandEnv, ExpansionError } from './env.js';
+import { scalarOf, VarError } from './vars.js';
+
+// Arithmetic's view of the shell's variables: a[i] of an indexed array is evaluated as arithmetic, of
+// an associative one taken as a key; values read are evaluated by the caller.
+export function arithScope(env: ExpandEnv): ArithScope {
+  const scope: ArithScope = {
+    read(name, subscript) {
+      const dynamic = subscript === null ? env.dynamic(name) : undefined;
+      if (dynamic !== undefined) return dynamic;
+      const variable = env.vars.get(name);
+      if (subscript === null) return scalarOf(variable);
+      const value = variable?.value;
+      if (!value) return null;
+      if (value.kind === 'assoc') return value.items.get(subscript) ?? null;
+      const index = Number(evalArith(subscript, scope));
+      if (value.kind === 'scalar') return index === 0 ? value.value : null;
+      const at = index < 0 ? maxIndex(value.items) + 1 + index : index;
+      return value.items.get(at) ?? null;
+    },
+    write(name, subscript, number) {
+      try {
+        if (subscript === null) return env.vars.assign(name, String(number));
+        const variable = env.vars.get(name);
+        const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
+        const index = assoc ? subscript : Number(evalArith(subscript, scope));
+        env.vars.assign(name, String(number), { index });
+      } catch (error) {
+        if (error instanceof VarError) throw new ExpansionError(error.message, 1);
+        throw error;
+      }
+    },
+  };
+  return scope;
+}
+
+function maxIndex(items: Map<number, string>): number {
+  let max = -1;
+  for (const key of items.keys()) if (key > max) max = key;
+  return max;
+}
+
+// An arithmetic error becomes the expansion error bash stops with.
+export function expansionFailure(error: unknown): unknown {
+  if (error instanceof ArithEvalError) return new ExpansionError(error.message, 1);
+  return error;
+}

@@ -1,0 +1,190 @@
+import type { Bytes } from '../syntax/source.js';
+
+// Brace expansion, bash's first expansion, done on a word's text as bash does it (before the text's
+// own expansions are even found, so `{a,b}$x{c,d}` gives `a$xc` ...): `a{b,c}d` is two words, `{1..3}`
+// three. Quoted text, ${...} and $( ) are passed over; what is not a valid brace expression stays as
+// written, and the search goes on after it.
+export function braceExpand(text: Bytes): Bytes[] {
+  let i = 0;
+  let close = -1;
+  let kind: 'comma' | 'seq' | null = null;
+  for (;;) {
+    i = gobble(text, i, '{').at;
+    if (i >= text.length) return [text];
+    const found = gobble(text, i + 1, '}');
+    if (found.at < text.length && !(found.kind === 'seq' && !validSeq(text.slice(i + 1, found.at)))) {
+      close = found.at;
+      kind = found.kind;
+      break;
+    }
+    i++;
+  }
+  const preamble = text.slice(0, i);
+  const amble = text.slice(i + 1, close);
+  let middle: Bytes[] | null;
+  if (kind === 'seq' && !hasComma(amble)) {
+    middle = sequence(amble);
+    if (!middle) middle = [text.slice(i, close + 1)];
+  } else middle = expandAmble(amble);
+  const tails = close + 1 < text.length ? braceExpand(text.slice(close + 1)) : [''];
+  const out: Bytes[] = [];
+  for (const m of middle) for (const tail of tails) out.push(preamble + m + tail);
+  return out;
+}
+
+function hasComma(amble: Bytes): boolean {
+  for (let j = 0; j < amble.length; j++) {
+    if (amble[j] === '\\') j++;
+    else if (amble[j] === ',') return true;
+  }
+  return false;
+}
+
+// The alternatives between the amble's top-level commas, each brace-expanded.
+function expandAmble(amble: Bytes): Bytes[] {
+  const out: Bytes[] = [];
+  let start = 0;
+  for (;;) {
+    const { at } = gobble(amble, start, ',');
+    out.push(...braceExpand(amble.slice(start, at)));
+    if (at >= amble.length) return out;
+    start = at + 1;
+  }
+}
+
+// From `from`, the index of the first `satisfy` outside quotes, ${...}, $( ) and nested braces (the
+// end of the text when there is none). For `}`, a comma or `..` at the top level must come first;
+// `kind` says which did.
+function gobble(text: Bytes, from: number, satisfy: string): { at: number; kind: 'comma' | 'seq' | null } {
+  let level = 0;
+  let quoted: string | null = null;
+  let commas = satisfy === '}' ? 0 : 1;
+  let kind: 'comma' | 'seq' | null = null;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && (quoted === null || quoted === '"' || quoted === '`')) {
+      i++;
+      continue;
+    }
+    if (c === '$' && text[i + 1] === '{' && quoted !== "'") {
+      i++;
+      if (quoted === null) level++;
+      continue;
+    }
+    if (quoted !== null) {
+      if (c === quoted) quoted = null;
+      else if (quoted === '"' && c === '$' && text[i + 1] === '(') i = skipSubst(text, i + 2);
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') {
+      quoted = c;
+      continue;
+    }
+    if ((c === '$' || c === '<' || c === '>') && text[i + 1] === '(') {
+      i = skipSubst(text, i + 2);
+      continue;
+    }
+    if (c === satisfy && level === 0 && commas > 0) return { at: i, kind };
+    if (c === '{') level++;
+    else if (c === '}' && level > 0) level--;
+    else if (satisfy === '}' && c === ',' && level === 0) {
+      kind = 'comma';
+      commas++;
+    } else if (
+      satisfy === '}' &&
+      text.startsWith('..', i) &&
+      text[i + 2] !== '}' &&
+      level === 0 &&
+      kind === null
+    ) {
+      kind = 'seq';
+      commas++;
+    }
+  }
+  return { at: text.length, kind };
+}
+
+// The index of the ) that closes a $( or <( whose text starts at `from`.
+function skipSubst(text: Bytes, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) return text.length;
+      i = close;
+    } else if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return text.length;
+}
+
+const startsInt = (s: string) => /^[0-9]/.test(s) || (/^[-+]/.test(s) && /[0-9]/.test(s[1] ?? ''));
+const isAlpha = (c: string | undefined) => c !== undefined && /^[A-Za-z]$/.test(c);
+
+function validSeq(amble: Bytes): boolean {
+  const at = amble.indexOf('..');
+  if (at < 0) return false;
+  const lhs = amble.slice(0, at);
+  const rhs = amble.slice(at + 2);
+  if (lhs.startsWith('.') || rhs === '') return false;
+  const l = startsInt(lhs) ? 'int' : isAlpha(amble[0]) && amble[1] === '.' ? 'char' : null;
+  const r = startsInt(rhs)
+    ? 'int'
+    : isAlpha(rhs[0]) && (rhs[1] === undefined || rhs[1] === '.')
+      ? 'char'
+      : null;
+  return l !== null && l === r;
+}
+
+const INT = /^[-+]?[0-9]+$/;
+
+// {x..y} or {x..y..step}: integers (zero-padded to the widest end written with a leading zero) or
+// single letters, in either direction; null when the terms are not both of one kind.
+function sequence(amble: Bytes): Bytes[] | null {
+  const at = amble.indexOf('..');
+  const lhs = amble.slice(0, at);
+  const rest = amble.slice(at + 2);
+  const more = rest.indexOf('..');
+  const rhs = more < 0 ? rest : rest.slice(0, more);
+  const stepText = more < 0 ? null : rest.slice(more + 2);
+  if (lhs === '' || rhs === '' || (stepText !== null && !INT.test(stepText))) return null;
+  let step = stepText === null ? 1 : Number(stepText);
+  if (INT.test(lhs) && INT.test(rhs)) {
+    const a = Number(lhs);
+    const b = Number(rhs);
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return null;
+    return run(a, b, step).map((n) => pad(n, widthOf(lhs, rhs)));
+  }
+  if (isAlpha(lhs) && isAlpha(rhs) && lhs.length === 1 && rhs.length === 1) {
+    if (step === 0) step = 1;
+    return run(lhs.charCodeAt(0), rhs.charCodeAt(0), step).map((n) => String.fromCharCode(n));
+  }
+  return null;
+}
+
+function run(start: number, end: number, stepIn: number): number[] {
+  let step = stepIn === 0 ? 1 : stepIn;
+  if (start < end === step < 0) step = -step;
+  const out: number[] = [];
+  const count = Math.floor(Math.abs(end - start) / Math.abs(step)) + 1;
+  for (let k = 0, n = start; k < count; k++, n += step) out.push(n);
+  return out;
+}
+
+function widthOf(lhs: string, rhs: string): number {
+  const padded = (s: string) =>
+    (s.length > 1 && s[0] === '0') || (s.length > 2 && s[0] === '-' && s[1] === '0');
+  if (!padded(lhs) && !padded(rhs)) return 0;
+  return Math.max(lhs.length, rhs.length);
+}
+
+function pad(n: number, width: number): string {
+  const digits = String(Math.abs(n));
+  if (width === 0) return String(n);
+  return (n < 0 ? '-' : '') + digits.padStart(width - (n < 0 ? 1 : 0), '0');
+}

@@ -1,0 +1,51 @@
+import type { CmdSubst, ProcSubst } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import type { Oracle } from './oracle.js';
+import type { Variables } from './vars.js';
+
+// What expanding a word needs from the shell that runs it. The interpreter implements it; expansion
+// never runs anything itself: command and process substitutions are handed back to the interpreter.
+export interface ExpandEnv {
+  readonly vars: Variables;
+  // $1 ... (not $0).
+  readonly positional: readonly Bytes[];
+  // $0
+  readonly arg0: Bytes;
+  // $?
+  readonly status: number;
+  // $$ and $!
+  readonly pid: number;
+  readonly lastBackground: number | null;
+  // $- : the single-letter options that are on.
+  flags(): Bytes;
+  // $_
+  readonly lastArg: Bytes;
+  // A variable whose value the shell computes when it is read (RANDOM, SECONDS, LINENO, BASHPID...);
+  // undefined for any other name.
+  dynamic(name: string): Bytes | undefined;
+  readonly lineno: number;
+  readonly nounset: boolean;
+  readonly noglob: boolean;
+  shopt(name: string): boolean;
+  // The logical working directory ($PWD), where globs are matched.
+  readonly cwd: string;
+  readonly oracle: Oracle;
+  // Runs $( ... ) or `...` and gives its output (trailing newlines not yet removed).
+  substitute(part: CmdSubst): Promise<Bytes>;
+  // Starts <( ... ) or >( ... ) and gives the name that reaches it (/dev/fd/N).
+  processSubstitute(part: ProcSubst): Promise<Bytes>;
+  // A warning bash prints and goes on after (a NUL byte in a substitution's output).
+  warn(message: string): void;
+}
+
+// A failed expansion: bash prints the message and stops the shell (a non-interactive one) with
+// `status`, or, for some, only the command (`commandOnly`).
+export class ExpansionError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly commandOnly = false,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,140 @@
+import type { Bytes } from '../syntax/source.js';
+
+// A piece of an expanded word: its text, whether it was quoted (neither split nor globbed), and
+// whether it came from an unquoted expansion (then IFS splits it). Unquoted text written in the word
+// itself is neither quoted nor split: it is globbed, not split.
+export interface Chunk {
+  text: Bytes;
+  quoted: boolean;
+  split: boolean;
+}
+
+// One word being built. `kept`: it had a quoted part, so it stays even when empty ("" is a word).
+export interface Field {
+  chunks: Chunk[];
+  kept: boolean;
+}
+
+export function newField(): Field {
+  return { chunks: [], kept: false };
+}
+
+export function fieldText(field: Field): Bytes {
+  return field.chunks.map((chunk) => chunk.text).join('');
+}
+
+const IFS_WHITE = ' \t\n';
+
+// Word splitting (bash's rules): the characters of IFS in text that came from unquoted expansions end
+// fields; runs of IFS white space count once and are dropped at the edges; each other IFS character
+// ends a field, so two in a row make an empty field between them. `ifs` null: IFS unset (space, tab,
+// newline).
+export function splitFields(fields: readonly Field[], ifs: Bytes | null): Field[] {
+  const separators = ifs ?? IFS_WHITE;
+  const out: Field[] = [];
+  for (const field of fields) {
+    if (separators === '' || !field.chunks.some((chunk) => chunk.split && chunk.text !== '')) {
+      if (field.kept || field.chunks.some((chunk) => chunk.text !== '')) out.push(field);
+      continue;
+    }
+    splitOne(field, separators, out);
+  }
+  return out;
+}
+
+function splitOne(field: Field, separators: Bytes, out: Field[]): void {
+  let current: Field | null = field.kept ? newField() : null;
+  if (current) current.kept = true;
+  // 'start': nothing yet; 'white': after IFS white space; 'delim': after another IFS character.
+  let state: 'start' | 'text' | 'white' | 'delim' = 'start';
+  const end = () => {
+    if (current) out.push(current);
+    current = null;
+  };
+  for (const chunk of field.chunks) {
+    if (!chunk.split) {
+      current ??= newField();
+      current.chunks.push(chunk);
+      if (chunk.quoted) current.kept = true;
+      if (chunk.text !== '' || chunk.quoted) state = 'text';
+      continue;
+    }
+    let run = '';
+    const flush = () => {
+      if (run === '') return;
+      current ??= newField();
+      current.chunks.push({ text: run, quoted: false, split: true });
+      run = '';
+    };
+    for (const c of chunk.text) {
+      if (!separators.includes(c)) {
+        run += c;
+        state = 'text';
+        continue;
+      }
+      flush();
+      if (IFS_WHITE.includes(c)) {
+        if (state === 'text') end();
+        if (state !== 'delim') state = state === 'start' ? 'start' : 'white';
+      } else {
+        if (state === 'text') end();
+        else if (state === 'start' || state === 'delim') out.push(newEmpty());
+        state = 'delim';
+      }
+    }
+    flush();
+  }
+  end();
+}
+
+function newEmpty(): Field {
+  return { chunks: [], kept: true };
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+// Whether pathname expansion applies: an unquoted * ? or [ (in written text or an unquoted expansion).
+export function hasGlob(field: Field): boolean {
+  return field.chunks.some((chunk) => !chunk.quoted && GLOB_CHARS.test(chunk.text));
+}
+
+const SAFE = /[A-Za-z0-9*?[\]!^:=.-]/;
+
+// The field as a pattern for the oracle's eval: quoted text in single quotes, unquoted glob syntax as
+// it is, every other unquoted character quoted too (a backslash from an unquoted expansion quotes
+// the character after it, as in bash's pattern matching). Only quoted text and SAFE characters result.
+export function patternOf(chunks: readonly Chunk[], alsoRaw = ''): string {
+  let out = '';
+  for (const chunk of chunks) {
+    if (chunk.quoted) {
+      out += quoteAll(chunk.text);
+      continue;
+    }
+    const t = chunk.text;
+    for (let i = 0; i < t.length; i++) {
+      const c = t[i]!;
+      if (c === '\\' && i + 1 < t.length) {
+        out += quoteAll(t[i + 1]!);
+        i++;
+      } else out += SAFE.test(c) || alsoRaw.includes(c) ? c : quoteAll(c);
+    }
+  }
+  return out;
+}
+
+function quoteAll(text: Bytes): string {
+  if (text === '') return '';
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+// Whether the pattern has nothing that matches more than itself (then a plain comparison will do).
+export function isLiteralPattern(chunks: readonly Chunk[]): boolean {
+  return (
+    !hasGlob({ chunks: [...chunks], kept: false }) && !chunks.some((c) => !c.quoted && c.text.includes('\\'))
+  );
+}
+
+// The text a literal pattern matches.
+export function literalOf(chunks: readonly Chunk[]): Bytes {
+  return chunks.map((chunk) => chunk.text).join('');
+}

@@ -1,0 +1,163 @@
+import type { ParamExp, Word } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import type { Builder } from './builder.js';
+import { ExpansionError } from './env.js';
+import type { ExpanderApi, PartContext } from './expander-api.js';
+import { isUtf8Locale } from './oracle-state.js';
+import { type Base, lookup } from './param-lookup.js';
+import { patternOps } from './param-patterns.js';
+import { attributeLetters, charsOf, sliceText } from './param-text.js';
+import { VarError } from './vars.js';
+
+// ${...} and $name: looks the parameter up, applies its operator, and adds the result to the word
+// being built (several words for the @ forms in double quotes).
+export async function expandParam(
+  ex: ExpanderApi,
+  part: ParamExp,
+  b: Builder,
+  ctx: PartContext,
+): Promise<void> {
+  if (part.bad) throw new ExpansionError(`${part.bad}: bad substitution`, 1);
+  const base = await lookup(ex, part);
+  if (part.length) return emit(lengthOf(ex, base), b, ctx, ex);
+  const op = part.op;
+  if (op && WORD_OPS.has(op.op)) return wordOperator(ex, part, base, b, ctx);
+  checkUnset(ex, part, base);
+  if (op) return emit(await patternOps(ex, base, op.op, op.word, null), b, ctx, ex);
+  if (part.replace)
+    return emit(await patternOps(ex, base, 'replace', part.replace.pattern, part.replace), b, ctx, ex);
+  if (part.slice) return emit(await slice(ex, part, base), b, ctx, ex);
+  if (part.transform) return emit(await transform(ex, part, base), b, ctx, ex);
+  emit(base, b, ctx, ex);
+}
+
+const WORD_OPS = new Set([':-', '-', ':=', '=', ':?', '?', ':+', '+']);
+
+// set -u: a parameter that is not set is an error, but $@ and $* (and arrays with @) are not.
+function checkUnset(ex: ExpanderApi, part: ParamExp, base: Base): void {
+  if (base.set || !ex.env.nounset || base.multi) return;
+  const name = part.index && !part.indirect ? `${part.name}[${sourceOf(part.index)}]` : part.name;
+  throw new ExpansionError(`${name}: unbound variable`, 127);
+}
+
+function sourceOf(word: Word): string {
+  return word.parts.map((p) => (p.kind === 'lit' || p.kind === 'sq' ? p.value : '')).join('');
+}
+
+function lengthOf(ex: ExpanderApi, base: Base): Base {
+  const value = base.multi
+    ? String(base.items.length)
+    : String(charsOf(base.items[0] ?? '', isUtf8Locale(ex.env)).length);
+  return { items: [value], multi: false, star: false, set: true, variable: null };
+}
+
+// Adds values to the word: one value as an expansion; the @ forms as separate words in quotes and
+// unquoted; the * forms joined by IFS's first character in quotes.
+function emit(base: Base, b: Builder, ctx: PartContext, ex: ExpanderApi): void {
+  const { quoted } = ctx;
+  if (!base.multi) {
+    b.add(base.items[0] ?? '', quoted, !quoted);
+    return;
+  }
+  if (quoted && base.star) {
+    const ifs = ex.ifs();
+    b.add(base.items.join(ifs === null ? ' ' : ifs.slice(0, 1)), true, false);
+    return;
+  }
+  b.addValues(base.items, quoted, !quoted);
+}
+
+// ${x-w} ${x:-w} ${x=w} ${x?w} ${x+w} and their colon forms (which also treat empty as unset).
+async function wordOperator(
+  ex: ExpanderApi,
+  part: ParamExp,
+  base: Base,
+  b: Builder,
+  ctx: PartContext,
+): Promise<void> {
+  const { op, word } = part.op!;
+  const joined = base.items.join(base.multi ? ' ' : '');
+  const present = op.startsWith(':') ? base.set && joined !== '' : base.set;
+  const kind = op.replace(':', '');
+  if (kind === '+') {
+    if (present) return addWord(ex, word, b, ctx);
+    return;
+  }
+  if (present) return emit(base, b, ctx, ex);
+  if (kind === '-') return addWord(ex, word, b, ctx);
+  const value = await ex.value(word);
+  if (kind === '?') {
+    const message =
+      value !== '' ? value : op.startsWith(':') ? 'parameter null or not set' : 'parameter not set';
+    throw new ExpansionError(`${part.name}: ${message}`, 127);
+  }
+  if (base.variable === null) throw new ExpansionError(`$${part.name}: cannot assign in this way`, 1);
+  try {
+    const index = base.index;
+    ex.env.vars.assign(base.variable, value, index === undefined ? {} : { index });
+  } catch (error) {
+    if (error instanceof VarError) throw new ExpansionError(error.message, 1);
+    throw error;
+  }
+  const assigned = await lookup(ex, { ...part, op: null });
+  emit(assigned, b, ctx, ex);
+}
+
+// The operator's word, read as it would be in place: in double quotes when the expansion is, else
+// unquoted text that IFS splits too.
+async function addWord(ex: ExpanderApi, word: Word, b: Builder, ctx: PartContext): Promise<void> {
+  const fields = await ex.build(word.parts, {
+    style: ctx.quoted ? 'dq' : 'operand',
+    quoted: ctx.quoted,
+    tilde: 'start',
+  });
+  b.addFields(fields);
+}
+
+// ${x:offset:length}, and for "$@" and arrays the elements from offset on.
+async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
+  const { offset, length } = part.slice!;
+  const from = Number(await ex.arith(offset));
+  const count = length === null ? null : Number(await ex.arith(length));
+  if (!base.multi) {
+    const text = base.items[0];
+    if (text === undefined) return base;
+    const sliced = sliceText(text, from, count, isUtf8Locale(ex.env));
+    if (sliced === 'negative') throw new ExpansionError(`${count}: substring expression < 0`, 1);
+    return { ...base, items: [sliced] };
+  }
+  let items = base.items;
+  let start = from;
+  if (part.name === '@' || part.name === '*') {
+    items = [ex.env.arg0, ...items];
+    if (from < 0) start = items.length + from;
+  } else if (from < 0) start = items.length + from;
+  if (start < 0) return { ...base, items: [] };
+  if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1);
+  return { ...base, items: items.slice(start, count === null ? undefined : start + count) };
+}
+
+// ${x@Q} and its kin.
+async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
+  const op = part.transform!;
+  if (op === 'a') {
+    const variable = ex.env.vars.get(part.name);
+    const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
+    return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
+  }
+  if (!'QEULu'.includes(op)) throw new ExpansionError(`${part.name}: bad substitution`, 1);
+  if (!base.set) return base;
+  const items: Bytes[] = [];
+  for (const item of base.items) {
+    const [answer] = await ex.env.oracle.ask('transform', [item, op, ...localeOf(ex)]);
+    items.push(answer ?? item);
+  }
+  return { ...base, items };
+}
+
+function localeOf(ex: ExpanderApi): string[] {
+  return ['LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LANG'].map((name) => {
+    const value = ex.env.vars.get(name)?.value;
+    return value?.kind === 'scalar' ? `=${value.value}` : '';
+  });
+}

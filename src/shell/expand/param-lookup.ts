@@ -1,0 +1,146 @@
+import type { ParamExp, Word } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import { ExpansionError } from './env.js';
+import type { ExpanderApi } from './expander-api.js';
+import { isAllIndex } from './param-text.js';
+import { elementsOf, keysOf, scalarOf, type Variable } from './vars.js';
+
+// What a parameter names, before any operator: its values (several for "$@", "${a[@]}" and the
+// like), whether it joins them as $* does, whether it is set, and the variable an assignment
+// (${x:=w}) would change (null for special and positional parameters).
+export interface Base {
+  items: Bytes[];
+  multi: boolean;
+  star: boolean;
+  set: boolean;
+  variable: string | null;
+  // For ${x:=w} on an element: the subscript the assignment goes to.
+  index?: number | Bytes;
+}
+
+const single = (value: Bytes | null, variable: string | null = null): Base => ({
+  items: value === null ? [] : [value],
+  multi: false,
+  star: false,
+  set: value !== null,
+  variable,
+});
+
+export async function lookup(ex: ExpanderApi, part: ParamExp): Promise<Base> {
+  const { env } = ex;
+  if (part.prefixList) {
+    const names = env.vars.names().filter((name) => name.startsWith(part.name) && env.vars.get(name)?.value);
+    return {
+      items: names,
+      multi: true,
+      star: part.prefixList === '*',
+      set: names.length > 0,
+      variable: null,
+    };
+  }
+  if (part.keys) {
+    const items = keysOf(env.vars.get(part.name));
+    return { items, multi: true, star: isStar(part.index), set: items.length > 0, variable: null };
+  }
+  if (part.indirect) return indirect(ex, part);
+  return named(ex, part.name, part.index);
+}
+
+function isStar(index: Word | null): boolean {
+  const only = index?.parts.length === 1 ? index.parts[0]! : null;
+  return only?.kind === 'lit' && only.value === '*';
+}
+
+// ${!ref}: the value of `ref` names the parameter to expand (a name, name[subscript], or a special).
+async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
+  const ref = (await named(ex, part.name, part.index)).items[0];
+  if (ref === undefined || ref === '') {
+    if (ref === undefined && !part.op)
+      throw new ExpansionError(`${part.name}: invalid indirect expansion`, 1);
+    return single(null);
+  }
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/s.exec(ref);
+  if (match) {
+    const index = match[2] === undefined ? null : literalWord(match[2]);
+    return named(ex, match[1]!, index);
+  }
+  if (/^([0-9]+|[@*#?$!-])$/.test(ref)) return named(ex, ref, null);
+  throw new ExpansionError(`${ref}: invalid variable name`, 1);
+}
+
+function literalWord(text: Bytes): Word {
+  const pos = { offset: 0, line: 0, col: 0 };
+  return { parts: [{ kind: 'lit', value: text, start: pos, end: pos }], start: pos, end: pos };
+}
+
+async function named(ex: ExpanderApi, name: string, index: Word | null): Promise<Base> {
+  const { env } = ex;
+  const positional = env.positional;
+  if (name === '@' || name === '*') {
+    return {
+      items: [...positional],
+      multi: true,
+      star: name === '*',
+      set: positional.length > 0,
+      variable: null,
+    };
+  }
+  if (/^[0-9]+$/.test(name)) {
+    const n = Number(name);
+    return single(n === 0 ? env.arg0 : (positional[n - 1] ?? null));
+  }
+  const special = specialValue(ex, name);
+  if (special !== undefined) return single(special);
+  const dynamic = index === null ? env.dynamic(name) : undefined;
+  if (dynamic !== undefined) return single(dynamic, name);
+  const variable = env.vars.get(name);
+  if (index === null) return single(scalarOf(variable), name);
+  if (isAllIndex(index)) {
+    const items = elementsOf(variable);
+    return { items, multi: true, star: isStar(index), set: items.length > 0, variable: null };
+  }
+  return element(ex, name, variable, index);
+}
+
+function specialValue(ex: ExpanderApi, name: string): Bytes | null | undefined {
+  const { env } = ex;
+  switch (name) {
+    case '#':
+      return String(env.positional.length);
+    case '?':
+      return String(env.status);
+    case '-':
+      return env.flags();
+    case '$':
+      return String(env.pid);
+    case '!':
+      return env.lastBackground === null ? null : String(env.lastBackground);
+    default:
+      return undefined;
+  }
+}
+
+// ${name[index]}: an indexed array's element by arithmetic (negative counts from the end), an
+// associative array's by key.
+async function element(
+  ex: ExpanderApi,
+  name: string,
+  variable: Variable | undefined,
+  index: Word,
+): Promise<Base> {
+  const value = variable?.value;
+  if (value?.kind === 'assoc' || variable?.attrs.array === 'assoc') {
+    const key = await ex.value(index);
+    return { ...single(value?.kind === 'assoc' ? (value.items.get(key) ?? null) : null, name), index: key };
+  }
+  let at = Number(ex.evaluate(await ex.value(index)));
+  if (at < 0) {
+    const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
+    const top = keys.length === 0 ? -1 : Math.max(...keys);
+    at = top + 1 + at;
+    if (at < 0) throw new ExpansionError(`${name}: bad array subscript`, 1);
+  }
+  if (!value) return { ...single(null, name), index: at };
+  if (value.kind === 'scalar') return { ...single(at === 0 ? value.value : null, name), index: at };
+  return { ...single(value.items.get(at) ?? null, name), index: at };
+}

@@ -1,0 +1,284 @@
+import type { Bytes } from '../syntax/source.js';
+import { AssocTable } from './assoc-table.js';
+
+// A shell variable's value: a string, an indexed array (sparse), or an associative array.
+export type Value =
+  | { kind: 'scalar'; value: Bytes }
+  | { kind: 'indexed'; items: Map<number, Bytes> }
+  | { kind: 'assoc'; items: AssocTable };
+
+export interface Attrs {
+  exported: boolean;
+  readonly: boolean;
+  integer: boolean;
+  lower: boolean;
+  upper: boolean;
+  nameref: boolean;
+  // Declared as an array (-a / -A) even while it has no value.
+  array: 'indexed' | 'assoc' | null;
+}
+
+export interface Variable {
+  // null: declared (it has attributes) but not set.
+  value: Value | null;
+  attrs: Attrs;
+}
+
+export const NO_ATTRS: Attrs = {
+  exported: false,
+  readonly: false,
+  integer: false,
+  lower: false,
+  upper: false,
+  nameref: false,
+  array: null,
+};
+
+// Why an assignment did not happen, as bash says it (the caller adds "bash: line N: ").
+export class VarError extends Error {}
+
+// Scopes of shell variables, innermost last: the global one, then one per function call that has
+// `local`s (bash's dynamic scoping: a function sees its callers' locals).
+export class Variables {
+  private scopes: Map<string, Variable>[] = [new Map()];
+  // Evaluates arithmetic for -i variables; set by whoever owns the evaluator.
+  integerValue: (text: Bytes) => Bytes = (text) => text;
+
+  get depth(): number {
+    return this.scopes.length;
+  }
+
+  pushScope(): void {
+    this.scopes.push(new Map());
+  }
+
+  popScope(): void {
+    if (this.scopes.length > 1) this.scopes.pop();
+  }
+
+  // The visible variable of that name (namerefs followed), or undefined.
+  get(name: string): Variable | undefined {
+    return this.lookup(this.resolve(name));
+  }
+
+  // Without following a nameref.
+  getRaw(name: string): Variable | undefined {
+    return this.lookup(name);
+  }
+
+  private lookup(name: string): Variable | undefined {
+    for (let k = this.scopes.length - 1; k >= 0; k--) {
+      const found = this.scopes[k]!.get(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  // Follows namerefs (at most 8 deep, as bash warns beyond).
+  resolve(name: string): string {
+    let current = name;
+    for (let hops = 0; hops < 8; hops++) {
+      const variable = this.lookup(current);
+      if (!variable?.attrs.nameref || variable.value?.kind !== 'scalar' || variable.value.value === '')
+        return current;
+      current = variable.value.value;
+    }
+    return current;
+  }
+
+  // A new variable in the innermost scope (local, or declare inside a function), shadowing others.
+  declareLocal(name: string, attrs: Partial<Attrs> = {}): Variable {
+    const scope = this.scopes.at(-1)!;
+    const existing = scope.get(name);
+    if (existing) {
+      Object.assign(existing.attrs, attrs);
+      return existing;
+    }
+    const variable: Variable = { value: null, attrs: { ...NO_ATTRS, ...attrs } };
+    scope.set(name, variable);
+    return variable;
+  }
+
+  inLocalScope(name: string): boolean {
+    return this.scopes.length > 1 && this.scopes.at(-1)!.has(name);
+  }
+
+  // The variable an assignment to `name` changes: the visible one, else a new global.
+  target(name: string): Variable {
+    const resolved = this.resolve(name);
+    const found = this.lookup(resolved);
+    if (found) return found;
+    const variable: Variable = { value: null, attrs: { ...NO_ATTRS } };
+    this.scopes[0]!.set(resolved, variable);
+    return variable;
+  }
+
+  // NAME=value or NAME+=value; for an array, element 0 (or `index`).
+  assign(name: string, value: Bytes, options: { append?: boolean; index?: number | Bytes } = {}): void {
+    const variable = this.target(name);
+    if (variable.attrs.readonly) throw new VarError(`${name}: readonly variable`);
+    const { append = false, index } = options;
+    const current = variable.value;
+    if (index !== undefined || (current && current.kind !== 'scalar')) {
+      this.assignElement(variable, index ?? (current?.kind === 'assoc' ? '0' : 0), value, append);
+      return;
+    }
+    const old = current?.kind === 'scalar' ? current.value : '';
+    variable.value = { kind: 'scalar', value: this.converted(variable, value, append ? old : null) };
+  }
+
+  private assignElement(variable: Variable, index: number | Bytes, value: Bytes, append: boolean): void {
+    let current = variable.value;
+    if (!current || current.kind === 'scalar') {
+      const items = new Map<number, Bytes>();
+      if (current?.kind === 'scalar') items.set(0, current.value);
+      current =
+        variable.attrs.array === 'assoc'
+          ? { kind: 'assoc', items: new AssocTable() }
+          : { kind: 'indexed', items };
+      variable.value = current;
+    }
+    if (current.kind === 'assoc') {
+      const key = String(index);
+      const old = current.items.get(key) ?? '';
+      current.items.set(key, this.converted(variable, value, append ? old : null));
+    } else {
+      const at = typeof index === 'number' ? index : Number(index);
+      const old = current.items.get(at) ?? '';
+      current.items.set(at, this.converted(variable, value, append ? old : null));
+    }
+  }
+
+  // A value as the variable's attributes make it: arithmetic for -i (appended as a sum), case for -l/-u.
+  private converted(variable: Variable, value: Bytes, appendTo: Bytes | null): Bytes {
+    let result = value;
+    if (variable.attrs.integer) {
+      result = this.integerValue(appendTo === null || appendTo === '' ? value : `${appendTo}+(${value})`);
+    } else if (appendTo !== null) result = appendTo + value;
+    if (variable.attrs.lower) result = result.toLowerCase();
+    if (variable.attrs.upper) result = result.toUpperCase();
+    return result;
+  }
+
+  // NAME=(...) (or +=): the elements, with their [key]= when given.
+  assignArray(
+    name: string,
+    elements: { key: Bytes | null; value: Bytes }[],
+    append: boolean,
+    kind: 'indexed' | 'assoc',
+  ): void {
+    const variable = this.target(name);
+    if (variable.attrs.readonly) throw new VarError(`${name}: readonly variable`);
+    const assoc = variable.attrs.array === 'assoc' || kind === 'assoc';
+    const keep = append && variable.value;
+    if (assoc) {
+      const table = keep && variable.value!.kind === 'assoc' ? variable.value!.items : new AssocTable();
+      variable.value = { kind: 'assoc', items: table };
+      for (const element of elements) {
+        if (element.key === null) continue;
+        table.set(element.key, this.converted(variable, element.value, null));
+      }
+      return;
+    }
+    let items = new Map<number, Bytes>();
+    if (keep && variable.value!.kind === 'indexed') items = variable.value!.items;
+    else if (keep && variable.value!.kind === 'scalar') items.set(0, variable.value!.value);
+    variable.value = { kind: 'indexed', items };
+    let next = items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+    for (const element of elements) {
+      const at = element.key === null ? next : Number(element.key);
+      items.set(at, this.converted(variable, element.value, null));
+      next = at + 1;
+    }
+  }
+
+  // unset NAME (or NAME[index]): false when it is read-only.
+  unset(name: string, index?: number | Bytes): boolean {
+    const resolved = this.resolve(name);
+    for (let k = this.scopes.length - 1; k >= 0; k--) {
+      const scope = this.scopes[k]!;
+      const variable = scope.get(resolved);
+      if (!variable) continue;
+      if (variable.attrs.readonly) return false;
+      if (index !== undefined && variable.value && variable.value.kind !== 'scalar') {
+        if (variable.value.kind === 'assoc') variable.value.items.delete(String(index));
+        else variable.value.items.delete(Number(index));
+      } else if (index !== undefined && index !== 0 && index !== '0') {
+        // an element of a scalar other than 0: nothing to do
+      } else if (k > 0) {
+        // An unset local stays declared in its scope (bash's "local" unset), hiding the global.
+        variable.value = null;
+      } else scope.delete(resolved);
+      return true;
+    }
+    return true;
+  }
+
+  // Every visible variable name, sorted as bash lists them.
+  names(): string[] {
+    const names = new Set<string>();
+    for (const scope of this.scopes) for (const name of scope.keys()) names.add(name);
+    return [...names].sort();
+  }
+
+  // Exported variables with a value, as the environment of a command (arrays are not exported).
+  environment(): Record<string, Bytes> {
+    const env: Record<string, Bytes> = {};
+    for (const name of this.names()) {
+      const variable = this.lookup(name)!;
+      if (variable.attrs.exported && variable.value?.kind === 'scalar') env[name] = variable.value.value;
+    }
+    return env;
+  }
+
+  // A copy for a subshell: nothing it changes reaches this one.
+  clone(): Variables {
+    const copy = new Variables();
+    copy.integerValue = this.integerValue;
+    copy.scopes = this.scopes.map((scope) => {
+      const out = new Map<string, Variable>();
+      for (const [name, variable] of scope) out.set(name, cloneVariable(variable));
+      return out;
+    });
+    return copy;
+  }
+}
+
+function cloneVariable(variable: Variable): Variable {
+  const { value } = variable;
+  let copied: Value | null = value;
+  if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new Map(value.items) };
+  else if (value?.kind === 'assoc') copied = { kind: 'assoc', items: value.items.clone() };
+  return { value: copied, attrs: { ...variable.attrs } };
+}
+
+// The value as ${name} gives it: a scalar, or element 0 of an indexed array ("0" of an associative
+// one); null when unset.
+export function scalarOf(variable: Variable | undefined): Bytes | null {
+  const value = variable?.value;
+  if (!value) return null;
+  if (value.kind === 'scalar') return value.value;
+  if (value.kind === 'indexed') return value.items.get(0) ?? null;
+  return value.items.get('0') ?? null;
+}
+
+// The elements of a variable in order (a scalar is one element); empty when unset.
+export function elementsOf(variable: Variable | undefined): Bytes[] {
+  const value = variable?.value;
+  if (!value) return [];
+  if (value.kind === 'scalar') return [value.value];
+  if (value.kind === 'indexed') return sortedKeys(value.items).map((k) => value.items.get(k)!);
+  return value.items.entries().map(([, v]) => v);
+}
+
+export function keysOf(variable: Variable | undefined): Bytes[] {
+  const value = variable?.value;
+  if (!value) return [];
+  if (value.kind === 'scalar') return ['0'];
+  if (value.kind === 'indexed') return sortedKeys(value.items).map(String);
+  return value.items.keys();
+}
+
+export function sortedKeys(items: Map<number, Bytes>): number[] {
+  return [...items.keys()].sort((a, b) => a - b);
+}

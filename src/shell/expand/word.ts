@@ -1,0 +1,224 @@
+import type { Word, WordPart } from '../syntax/nodes.js';
+import { parseWordText } from '../syntax/parse.js';
+import type { Bytes } from '../syntax/source.js';
+import { decodeAnsi } from './ansi.js';
+import { evalArith } from './arith.js';
+import { arithScope, expansionFailure } from './arith-scope.js';
+import { braceExpand } from './brace.js';
+import { Builder } from './builder.js';
+import type { ExpandEnv } from './env.js';
+import type { ExpanderApi, LitStyle, PartContext } from './expander-api.js';
+import { type Chunk, type Field, fieldText, hasGlob, splitFields } from './fields.js';
+import { globField } from './glob.js';
+import { expandParam } from './param-expand.js';
+import { tildeChunk } from './tilde.js';
+
+// Written text reads unquoted in a word (a backslash quotes any character), inside double quotes or
+// arithmetic (\ quotes only $ ` " \), in a here-document body (only $ ` \), or unquoted in the word
+// of ${x:-word} (then IFS splits it too, as bash does).
+
+const WORD: PartContext = { style: 'word', quoted: false, tilde: 'start' };
+
+// Word expansion in bash's order: brace, tilde, parameter/arithmetic/command substitution (left to
+// right, one pass), word splitting, pathname expansion, quote removal.
+export class Expander implements ExpanderApi {
+  constructor(readonly env: ExpandEnv) {}
+
+  // A command's words: each may become several words, or none.
+  async fields(words: readonly Word[]): Promise<Bytes[]> {
+    const out: Bytes[] = [];
+    for (const word of words) {
+      for (const braced of braceWords(word)) out.push(...(await this.one(braced)));
+    }
+    return out;
+  }
+
+  private async one(word: Word): Promise<Bytes[]> {
+    const built = await this.build(word.parts, WORD);
+    const split = splitFields(built, this.ifs());
+    const out: Bytes[] = [];
+    for (const field of split) out.push(...(await this.glob(field)));
+    return out;
+  }
+
+  async glob(field: Field): Promise<Bytes[]> {
+    if (this.env.noglob || !hasGlob(field)) return [fieldText(field)];
+    return globField(field, this.env);
+  }
+
+  // One value, neither split nor globbed (an assignment, a case word, a here-string): "$@" joined by
+  // spaces.
+  async value(word: Word, { assignment = false } = {}): Promise<Bytes> {
+    const fields = await this.build(word.parts, { ...WORD, tilde: assignment ? 'assignment' : 'start' });
+    return fields.map(fieldText).join(' ');
+  }
+
+  // A pattern (case, [[ == ]], ${x#pattern}): its text with which parts are quoted.
+  async pattern(word: Word, style: LitStyle = 'word'): Promise<Chunk[]> {
+    const fields = await this.build(word.parts, { style, quoted: style !== 'word', tilde: 'start' });
+    return fields.flatMap((field, i) =>
+      i === 0 ? field.chunks : [{ text: ' ', quoted: true, split: false }, ...field.chunks],
+    );
+  }
+
+  // The text of an arithmetic expression once its expansions are done, and its value.
+  async arith(word: Word): Promise<bigint> {
+    const text = await this.quotedText(word.parts, 'dq');
+    return this.evaluate(text);
+  }
+
+  evaluate(text: Bytes): bigint {
+    try {
+      return evalArith(text, arithScope(this.env));
+    } catch (error) {
+      throw expansionFailure(error);
+    }
+  }
+
+  // A here-document's body, or any text read in one quoted style.
+  async quotedText(parts: readonly WordPart[], style: LitStyle): Promise<Bytes> {
+    const fields = await this.build(parts, { style, quoted: true, tilde: 'none' });
+    return fields.map(fieldText).join(' ');
+  }
+
+  ifs(): Bytes | null {
+    const ifs = this.env.vars.get('IFS');
+    return ifs?.value?.kind === 'scalar' ? ifs.value.value : ifs ? null : null;
+  }
+
+  // Expands parts into words (several only through "$@" and arrays).
+  async build(parts: readonly WordPart[], context: PartContext): Promise<Field[]> {
+    const b = new Builder();
+    for (const [i, part] of parts.entries()) await this.part(part, b, context, i === 0);
+    return b.fields;
+  }
+
+  async part(part: WordPart, b: Builder, context: PartContext, first: boolean): Promise<void> {
+    const { quoted } = context;
+    switch (part.kind) {
+      case 'lit':
+        return this.literal(part.value, b, context, first);
+      case 'sq':
+        b.add(part.value, true, false);
+        return b.keep();
+      case 'ansi':
+        b.add(decodeAnsi(part.raw), true, false);
+        return b.keep();
+      case 'dq':
+        return this.doubleQuoted(part.parts, b);
+      case 'param':
+        return expandParam(this, part, b, context);
+      case 'cmdsubst':
+        return this.substitution(await this.env.substitute(part), b, quoted);
+      case 'arith-exp': {
+        const value = String(await this.arith(part.expr));
+        return b.add(value, quoted, !quoted);
+      }
+      case 'procsubst':
+        return b.add(await this.env.processSubstitute(part), true, false);
+      default:
+        return b.add(part.kind === 'extglob' ? part.pattern : '', quoted, false);
+    }
+  }
+
+  // "...": everything inside is quoted; the word stays even when it is empty, unless the only thing
+  // in it was a "$@" with no values (bash drops the word then).
+  private async doubleQuoted(parts: readonly WordPart[], b: Builder): Promise<void> {
+    const inner = new Builder();
+    const context: PartContext = { style: 'dq', quoted: true, tilde: 'none' };
+    for (const part of parts) await this.part(part, inner, context, false);
+    const empty = inner.fields.length === 1 && inner.current.chunks.every((chunk) => chunk.text === '');
+    const onlyEmptyAt = empty && parts.some(isAtForm) && !inner.current.kept;
+    b.addFields(inner.fields);
+    if (!onlyEmptyAt) b.keep();
+  }
+
+  private substitution(output: Bytes, b: Builder, quoted: boolean): void {
+    let text = output;
+    if (text.includes('\0')) {
+      this.env.warn('warning: command substitution: ignored null byte in input');
+      text = text.replaceAll('\0', '');
+    }
+    b.add(text.replace(/\n+$/, ''), quoted, !quoted);
+  }
+
+  private literal(value: Bytes, b: Builder, context: PartContext, first: boolean): void {
+    let text = value;
+    if (context.tilde !== 'none' && first && context.style === 'word' && text.startsWith('~')) {
+      const tilde = tildeChunk(text, context.tilde === 'assignment', this.env);
+      if (tilde) {
+        b.addChunk(tilde.chunk);
+        text = tilde.rest;
+      }
+    }
+    for (const chunk of literalChunks(text, context)) b.addChunk(chunk);
+    if (context.tilde === 'assignment' && context.style === 'word') this.afterColons(b);
+  }
+
+  // In an assignment, ~ after an unquoted : expands too (PATH=~/bin:~/sbin).
+  private afterColons(b: Builder): void {
+    const chunks = b.current.chunks;
+    const last = chunks.at(-1);
+    if (!last || last.quoted || !last.text.includes(':~')) return;
+    const pieces = last.text.split(':');
+    chunks.pop();
+    pieces.forEach((piece, i) => {
+      if (i > 0) chunks.push({ text: ':', quoted: false, split: false });
+      const tilde = i > 0 && piece.startsWith('~') ? tildeChunk(piece, true, this.env) : null;
+      if (tilde) chunks.push(tilde.chunk, { text: tilde.rest, quoted: false, split: false });
+      else chunks.push({ text: piece, quoted: false, split: false });
+    });
+  }
+}
+
+// Brace expansion on the word's text, each result read again as a word.
+export function braceWords(word: Word): Word[] {
+  if (word.raw === undefined || !word.raw.includes('{')) return [word];
+  const texts = braceExpand(word.raw);
+  if (texts.length === 1 && texts[0] === word.raw) return [word];
+  return texts.map((text) => {
+    const parsed = parseWordText(text);
+    return parsed ? { ...parsed, start: word.start, end: word.end } : literalWord(text, word);
+  });
+}
+
+function literalWord(text: Bytes, at: Word): Word {
+  return { parts: [{ kind: 'sq', value: text, start: at.start, end: at.end }], start: at.start, end: at.end };
+}
+
+function isAtForm(part: WordPart): boolean {
+  if (part.kind !== 'param') return false;
+  if (part.name === '@' && !part.length) return true;
+  const only = part.index?.parts.length === 1 ? part.index.parts[0]! : null;
+  return only?.kind === 'lit' && only.value === '@' && !part.length;
+}
+
+// Written text as chunks: escapes as quoted characters, the rest as it reads in its style.
+export function literalChunks(value: Bytes, context: PartContext): Chunk[] {
+  const chunks: Chunk[] = [];
+  const inQuotes = context.style === 'dq' || context.style === 'heredoc';
+  const escapable = context.style === 'heredoc' ? '$`\\' : '$`"\\';
+  const split = context.style === 'operand';
+  let run = '';
+  const flush = () => {
+    if (run !== '') chunks.push({ text: run, quoted: inQuotes, split: split && !inQuotes });
+    run = '';
+  };
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (c !== '\\' || i + 1 >= value.length) {
+      run += c;
+      continue;
+    }
+    const next = value[i + 1]!;
+    if (inQuotes && !escapable.includes(next)) {
+      run += c;
+      continue;
+    }
+    flush();
+    chunks.push({ text: next, quoted: true, split: false });
+    i++;
+  }
+  flush();
+  return chunks;
+}

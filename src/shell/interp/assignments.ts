@@ -1,0 +1,89 @@
+import { ExpansionError } from '../expand/env.js';
+import { VarError } from '../expand/vars.js';
+import type { Assign } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import type { RunnerApi } from './api.js';
+
+// NAME=value, NAME+=value, NAME[i]=value and NAME=(...), expanded and assigned left to right, each
+// seeing the ones before it, as bash does. `temporary`: a command's prefixes, in the scope the
+// caller pushed (exported for the command); otherwise the shell's own variables.
+export async function assignInOrder(
+  r: RunnerApi,
+  assigns: readonly Assign[],
+  { temporary = false } = {},
+): Promise<void> {
+  const { sh } = r;
+  for (const assign of assigns) {
+    if (temporary) sh.vars.declareLocal(assign.name, { exported: true });
+    else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
+    if (assign.array) {
+      const elements = await arrayElements(r, assign);
+      sh.vars.assignArray(
+        assign.name,
+        elements,
+        assign.append,
+        isAssoc(r, assign.name) ? 'assoc' : 'indexed',
+      );
+      continue;
+    }
+    const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
+    if (assign.index) {
+      const index = await subscript(r, assign.name, assign.index);
+      sh.vars.assign(assign.name, value, { append: assign.append, index });
+    } else sh.vars.assign(assign.name, value, { append: assign.append });
+  }
+}
+
+function isAssoc(r: RunnerApi, name: string): boolean {
+  const variable = r.sh.vars.get(name);
+  return variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc';
+}
+
+// A subscript: a key for an associative array, arithmetic for an indexed one.
+export async function subscript(
+  r: RunnerApi,
+  name: string,
+  index: Assign['index'] & object,
+): Promise<number | Bytes> {
+  const text = await r.ex.value(index);
+  if (isAssoc(r, name)) return text;
+  const at = Number(r.ex.evaluate(text));
+  if (at >= 0) return at;
+  const variable = r.sh.vars.get(name);
+  const keys =
+    variable?.value?.kind === 'indexed' ? [...variable.value.items.keys()] : variable?.value ? [0] : [];
+  const resolved = (keys.length === 0 ? -1 : Math.max(...keys)) + 1 + at;
+  if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1, true);
+  return resolved;
+}
+
+// The elements of NAME=( ... ): plain words are split and globbed like a command's; [key]=value
+// elements are values.
+async function arrayElements(r: RunnerApi, assign: Assign): Promise<{ key: Bytes | null; value: Bytes }[]> {
+  const out: { key: Bytes | null; value: Bytes }[] = [];
+  const assoc = isAssoc(r, assign.name);
+  for (const element of assign.array!) {
+    if (element.index) {
+      const keyText = await r.ex.value(element.index);
+      const key = assoc ? keyText : String(r.ex.evaluate(keyText));
+      out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
+    } else {
+      for (const value of await r.ex.fields([element.value])) out.push({ key: null, value });
+    }
+  }
+  return out;
+}
+
+// Runs `work` once the assignment errors bash reports as the command's failure are turned into a
+// message and a status.
+export async function reportingVarErrors(r: RunnerApi, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof VarError) {
+      await r.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}

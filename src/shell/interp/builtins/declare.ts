@@ -1,0 +1,136 @@
+import { type Attrs, VarError } from '../../expand/vars.js';
+import type { Assign } from '../../syntax/nodes.js';
+import type { Bytes } from '../../syntax/source.js';
+import { assignInOrder } from '../assignments.js';
+import type { BuiltinContext } from './context.js';
+import { declaration } from './declare-print.js';
+
+interface Parsed {
+  on: Set<string>;
+  off: Set<string>;
+  names: { text: Bytes; assign: Assign | null }[];
+}
+
+const LETTERS: Record<string, keyof Attrs | 'array' | 'assoc'> = {
+  a: 'array',
+  A: 'assoc',
+  i: 'integer',
+  l: 'lower',
+  u: 'upper',
+  r: 'readonly',
+  x: 'exported',
+  n: 'nameref',
+};
+
+// declare, typeset, local, readonly and export: one parser of options and NAME[=value] arguments,
+// the attributes set or taken back, the assignment made (as an assignment, never split or globbed).
+export async function declareLike(ctx: BuiltinContext): Promise<number> {
+  const { sh } = ctx;
+  const parsed = parse(ctx);
+  if (parsed instanceof Promise) return parsed;
+  if (ctx.name === 'local' && sh.funcNames.length === 0) return ctx.fail('can only be used in a function');
+  if (parsed.on.has('f') || parsed.on.has('F'))
+    return ctx.fail('-f: printing or changing functions is not supported here', 2);
+  if (parsed.on.has('p') || (parsed.names.length === 0 && ctx.name !== 'local')) return printAll(ctx, parsed);
+  const local =
+    ctx.name === 'local' ||
+    (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
+  let status = 0;
+  for (const { text, assign } of parsed.names) {
+    const name = assign?.name ?? text;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      status = await ctx.fail(`\`${text}': not a valid identifier`);
+      continue;
+    }
+    try {
+      await declareOne(ctx, name, assign, parsed, local);
+    } catch (error) {
+      if (!(error instanceof VarError)) throw error;
+      status = await ctx.fail(error.message.replace(/^/, ''));
+    }
+  }
+  return status;
+}
+
+function parse(ctx: BuiltinContext): Parsed | Promise<number> {
+  const parsed: Parsed = { on: new Set(), off: new Set(), names: [] };
+  if (ctx.name === 'export') parsed.on.add('x');
+  if (ctx.name === 'readonly') parsed.on.add('r');
+  let options = true;
+  ctx.args.forEach((arg, i) => {
+    const assign = ctx.decl?.[i + 1] ?? null;
+    if (options && assign === null && arg === '--') {
+      options = false;
+      return;
+    }
+    if (options && assign === null && /^[-+][A-Za-z]+$/.test(arg)) {
+      const set = arg[0] === '-' ? parsed.on : parsed.off;
+      for (const c of arg.slice(1)) {
+        if (ctx.name === 'export' && c === 'n') parsed.off.add('x');
+        else set.add(c);
+      }
+      return;
+    }
+    options = false;
+    parsed.names.push({ text: arg, assign });
+  });
+  const bad = [...parsed.on, ...parsed.off].find((c) => !'aAfFgilnprtuxI'.includes(c));
+  if (bad) return ctx.fail(`-${bad}: invalid option`, 2);
+  return parsed;
+}
+
+async function declareOne(
+  ctx: BuiltinContext,
+  name: string,
+  assign: Assign | null,
+  parsed: Parsed,
+  local: boolean,
+): Promise<void> {
+  const { sh } = ctx;
+  const variable = local ? sh.vars.declareLocal(name) : sh.vars.target(name);
+  if (variable.attrs.readonly && (assign || parsed.on.size > 0))
+    throw new VarError(`${name}: readonly variable`);
+  for (const c of parsed.on) applyLetter(variable.attrs, c, true);
+  for (const c of parsed.off) applyLetter(variable.attrs, c, false);
+  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assign)
+    variable.value = null;
+  if (assign) {
+    const readonly = variable.attrs.readonly;
+    variable.attrs.readonly = false;
+    try {
+      await assignInOrder(ctx.r, [assign]);
+    } finally {
+      variable.attrs.readonly = readonly;
+    }
+  } else if (variable.attrs.array === 'indexed' && !variable.value && parsed.on.has('a') && false) {
+    variable.value = { kind: 'indexed', items: new Map() };
+  }
+}
+
+function applyLetter(attrs: Attrs, c: string, on: boolean): void {
+  const key = LETTERS[c];
+  if (!key) return;
+  if (key === 'array') attrs.array = on ? 'indexed' : attrs.array;
+  else if (key === 'assoc') attrs.array = on ? 'assoc' : attrs.array;
+  else (attrs as unknown as Record<string, boolean>)[key] = on;
+  if (key === 'lower' && on) attrs.upper = false;
+  if (key === 'upper' && on) attrs.lower = false;
+}
+
+// declare -p [names], export -p, readonly -p (or with no names): each variable written back.
+async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
+  const { sh } = ctx;
+  let status = 0;
+  const names = parsed.names.length > 0 ? parsed.names.map((n) => n.text) : sh.vars.names();
+  for (const name of names) {
+    const variable = sh.vars.getRaw(name);
+    if (!variable) {
+      if (parsed.names.length > 0) status = await ctx.fail(`${name}: not found`);
+      continue;
+    }
+    if (parsed.names.length === 0 && ctx.name === 'export' && !variable.attrs.exported) continue;
+    if (parsed.names.length === 0 && ctx.name === 'readonly' && !variable.attrs.readonly) continue;
+    await ctx.out(`${declaration(name, variable)}\n`);
+  }
+  return ctx.finish(status);
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { scalarOf } from '../../expand/vars.js';
+import type { Bytes } from '../../syntax/source.js';
+import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from '../signals.js';
+import type { BuiltinContext } from './context.js';
+
+// A numeric argument as bash reads one for exit, return, shift, break: null when it is not a number.
+export function numberArg(text: Bytes): number | null {
+  const trimmed = text.trim();
+  return /^[-+]?[0-9]+$/.test(trimmed) ? Number(trimmed) : null;
+}
+
+export async function exit(ctx: BuiltinContext): Promise<number> {
+  const arg = ctx.args[0];
+  if (arg === undefined) throw new ExitSignal(ctx.sh.status);
+  const value = numberArg(arg);
+  if (value === null) {
+    await ctx.fail(`${arg}: numeric argument required`);
+    throw new ExitSignal(2);
+  }
+  if (ctx.args.length > 1) return ctx.fail('too many arguments');
+  throw new ExitSignal(((value % 256) + 256) % 256);
+}
+
+export async function returnBuiltin(ctx: BuiltinContext): Promise<number> {
+  if (ctx.sh.funcNames.length === 0 && ctx.sh.sourceDepth === 0) {
+    return ctx.fail("can only `return' from a function or sourced script");
+  }
+  const arg = ctx.args[0];
+  if (arg === undefined) throw new ReturnSignal(ctx.sh.status);
+  const value = numberArg(arg);
+  if (value === null) {
+    await ctx.fail(`${arg}: numeric argument required`);
+    throw new ReturnSignal(2);
+  }
+  throw new ReturnSignal(((value % 256) + 256) % 256);
+}
+
+// break [n] and continue [n]: leave (or go on with) the nth enclosing loop.
+export async function loopControl(ctx: BuiltinContext): Promise<number> {
+  const arg = ctx.args[0];
+  let levels = 1;
+  if (arg !== undefined) {
+    const value = numberArg(arg);
+    if (value === null) return ctx.fail(`${arg}: numeric argument required`, 128);
+    if (value < 1) return ctx.fail(`${value}: loop count out of range`);
+    levels = value;
+  }
+  if (ctx.sh.loopDepth === 0) return ctx.fail("only meaningful in a `for', `while', or `until' loop", 0);
+  levels = Math.min(levels, ctx.sh.loopDepth);
+  throw ctx.name === 'break' ? new BreakSignal(levels) : new ContinueSignal(levels);
+}
+
+export async function shift(ctx: BuiltinContext): Promise<number> {
+  const arg = ctx.args[0];
+  const n = arg === undefined ? 1 : numberArg(arg);
+  if (n === null) return ctx.fail(`${arg}: numeric argument required`);
+  if (n < 0) return ctx.fail(`${arg}: shift count out of range`);
+  if (n > ctx.sh.positional.length) return 1;
+  ctx.sh.positional = ctx.sh.positional.slice(n);
+  return 0;
+}
+
+// eval ARGS: the arguments joined by spaces, run as text in this shell.
+export async function evalBuiltin(ctx: BuiltinContext): Promise<number> {
+  const text = ctx.args.join(' ');
+  if (text.trim() === '') return 0;
+  return ctx.r.runText(text, { label: 'eval' });
+}
+
+// source FILE [ARGS] and `. FILE`: the file's text run in this shell, with ARGS as $1... while it runs.
+export async function source(ctx: BuiltinContext): Promise<number> {
+  const name = ctx.args[0];
+  if (name === undefined) return ctx.fail('filename argument required\n.: usage: . filename [arguments]', 2);
+  const file = findSourced(ctx, name);
+  if (file === null) return ctx.fail(`${name}: No such file or directory`);
+  let text: Bytes;
+  try {
+    text = fs.readFileSync(Buffer.from(file, 'latin1')).toString('latin1');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return ctx.fail(`${name}: ${code === 'EISDIR' ? 'is a directory' : 'No such file or directory'}`);
+  }
+  return ctx.r.runText(text, {
+    label: name,
+    args: ctx.args.length > 1 ? ctx.args.slice(1) : null,
+    sourced: true,
+  });
+}
+
+function findSourced(ctx: BuiltinContext, name: Bytes): Bytes | null {
+  const inDir = (dir: Bytes) => (name.startsWith('/') ? name : `${dir === '/' ? '' : dir}/${name}`);
+  const exists = (path: Bytes) =>
+    fs.statSync(Buffer.from(path, 'latin1'), { throwIfNoEntry: false })?.isFile() ?? false;
+  if (!name.includes('/') && ctx.sh.shopts.has('sourcepath')) {
+    const path = scalarOf(ctx.sh.vars.get('PATH')) ?? '';
+    for (const dir of path.split(':')) {
+      const candidate = inDir(dir === '' ? ctx.sh.cwd : dir.startsWith('/') ? dir : `${ctx.sh.cwd}/${dir}`);
+      if (exists(candidate)) return candidate;
+    }
+  }
+  const here = inDir(ctx.sh.cwd);
+  return fs.existsSync(Buffer.from(here, 'latin1')) ? here : null;
+}

@@ -1,0 +1,51 @@
+import type { Bytes } from '../../syntax/source.js';
+import { inputOf, readRecord } from '../read-bytes.js';
+import type { BuiltinContext } from './context.js';
+
+// mapfile / readarray [-d delim] [-n count] [-O origin] [-s skip] [-t] [-u fd] [array]: the records
+// of the input (never a byte past the last one taken) into an indexed array.
+export async function mapfile(ctx: BuiltinContext): Promise<number> {
+  let delim = 10;
+  let count = 0;
+  let origin: number | null = null;
+  let skip = 0;
+  let strip = false;
+  let fd = 0;
+  let name = 'MAPFILE';
+  const args = ctx.args;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-t') strip = true;
+    else if (/^-[dnOsuCc]$/.test(arg)) {
+      const value = args[++i];
+      if (value === undefined) return ctx.fail(`${arg}: option requires an argument`, 2);
+      if (arg === '-d') delim = value === '' ? 0 : value.charCodeAt(0);
+      else if (arg === '-C' || arg === '-c') return ctx.fail(`${arg}: callbacks are not supported here`, 2);
+      else if (!/^[0-9]+$/.test(value)) return ctx.fail(`${value}: invalid number`);
+      else if (arg === '-n') count = Number(value);
+      else if (arg === '-O') origin = Number(value);
+      else if (arg === '-s') skip = Number(value);
+      else fd = Number(value);
+    } else name = arg;
+  }
+  const input = inputOf(ctx.r.rt, ctx.sh.fds.get(fd));
+  if (input.fd === null && input.why === 'closed')
+    return ctx.fail(`${fd}: invalid file descriptor: Bad file descriptor`);
+  const records: Bytes[] = [];
+  let seen = 0;
+  while (input.fd !== null && (count === 0 || records.length < count)) {
+    const { bytes, eof } = await readRecord(input.fd, (byte) => byte === delim);
+    if (bytes.length === 0 && eof) break;
+    seen++;
+    let text = bytes.toString('latin1');
+    if (strip && !eof) text = text.slice(0, -1);
+    if (seen > skip) records.push(text);
+    if (eof) break;
+  }
+  const variable = ctx.sh.vars.get(name);
+  const keep = origin !== null && variable?.value?.kind === 'indexed';
+  const start = origin ?? 0;
+  const elements = records.map((value, k) => ({ key: String(start + k), value }));
+  ctx.sh.vars.assignArray(name, elements, keep, 'indexed');
+  return 0;
+}

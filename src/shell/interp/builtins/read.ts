@@ -1,0 +1,184 @@
+import { VarError } from '../../expand/vars.js';
+import type { Bytes } from '../../syntax/source.js';
+import { inputOf, readRecord } from '../read-bytes.js';
+import type { BuiltinContext } from './context.js';
+
+interface ReadOptions {
+  raw: boolean;
+  delim: number;
+  count: number | null;
+  exact: boolean;
+  array: string | null;
+  fd: number;
+  names: string[];
+}
+
+// read [-r] [-a array] [-d delim] [-n|-N count] [-u fd] [-p prompt] [names]: one record from the
+// input, never a byte past it, split by IFS into the names as bash splits it.
+export async function read(ctx: BuiltinContext): Promise<number> {
+  const options = parseOptions(ctx);
+  if (options instanceof Promise) return options;
+  const input = inputOf(ctx.r.rt, ctx.sh.fds.get(options.fd));
+  if (input.fd === null) {
+    if (input.why === 'closed') return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
+    assignFields(ctx, options, []);
+    return 1;
+  }
+  const chars: { c: string; escaped: boolean }[] = [];
+  let pendingEscape = false;
+  let taken = 0;
+  const { bytes, eof } = await readRecord(input.fd, (byte) => {
+    const c = String.fromCharCode(byte);
+    if (byte === 0 && options.delim !== 0) return false;
+    if (pendingEscape) {
+      pendingEscape = false;
+      if (c !== '\n') chars.push({ c, escaped: true });
+      taken++;
+      return options.count !== null && taken >= options.count;
+    }
+    if (!options.exact && byte === options.delim) return true;
+    if (!options.raw && c === '\\') {
+      pendingEscape = true;
+      return false;
+    }
+    chars.push({ c, escaped: false });
+    taken++;
+    return options.count !== null && taken >= options.count;
+  });
+  void bytes;
+  try {
+    assignFields(ctx, options, chars);
+  } catch (error) {
+    if (error instanceof VarError) return ctx.fail(error.message);
+    throw error;
+  }
+  return eof ? 1 : 0;
+}
+
+function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
+  const options: ReadOptions = {
+    raw: false,
+    delim: 10,
+    count: null,
+    exact: false,
+    array: null,
+    fd: 0,
+    names: [],
+  };
+  const args = ctx.args;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') break;
+    for (let k = 1; k < arg.length; k++) {
+      const c = arg[k]!;
+      if (c === 'r') options.raw = true;
+      else if (c === 's' || c === 'e') continue;
+      else if ('adnNptiu'.includes(c)) {
+        const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i];
+        if (value === undefined) return ctx.fail(`-${c}: option requires an argument`, 2);
+        const problem = optionValue(options, c, value);
+        if (problem) return ctx.fail(problem, c === 'u' ? 1 : 2);
+        break;
+      } else
+        return ctx.fail(
+          `-${c}: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]`,
+          2,
+        );
+    }
+  }
+  options.names = args.slice(i);
+  const bad = options.names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  if (bad !== undefined) return ctx.fail(`\`${bad}': not a valid identifier`);
+  return options;
+}
+
+function optionValue(options: ReadOptions, c: string, value: Bytes): string | null {
+  if (c === 'a') options.array = value;
+  else if (c === 'd') options.delim = value === '' ? 0 : value.charCodeAt(0);
+  else if (c === 'n' || c === 'N') {
+    if (!/^[0-9]+$/.test(value)) return `${value}: invalid number`;
+    options.count = Number(value);
+    options.exact = c === 'N';
+  } else if (c === 'u') {
+    if (!/^[0-9]+$/.test(value)) return `${value}: invalid file descriptor specification`;
+    options.fd = Number(value);
+  } else if (c === 't')
+    return "-t is not supported here (a read that waits is stopped by safe-run's own limits)";
+  return null;
+}
+
+type Ch = { c: string; escaped: boolean };
+
+// bash's splitting of a read record: IFS white space trimmed around fields; each name but the last
+// takes one field; the last takes the rest, unless the rest is one field and a delimiter.
+function assignFields(ctx: BuiltinContext, options: ReadOptions, chars: Ch[]): void {
+  const { vars } = ctx.sh;
+  const ifsVar = vars.get('IFS');
+  const ifs = ifsVar?.value?.kind === 'scalar' ? ifsVar.value.value : ifsVar ? '' : ' \t\n';
+  if (options.array !== null) {
+    const fields: Bytes[] = [];
+    let at = skipWhite(chars, 0, ifs);
+    while (at < chars.length) {
+      const { word, next } = takeWord(chars, at, ifs);
+      fields.push(word);
+      at = next;
+    }
+    vars.assignArray(
+      options.array,
+      fields.map((value) => ({ key: null, value })),
+      false,
+      'indexed',
+    );
+    return;
+  }
+  if (options.names.length === 0) {
+    vars.assign('REPLY', chars.map((ch) => ch.c).join(''));
+    return;
+  }
+  let at = skipWhite(chars, 0, ifs);
+  options.names.forEach((name, k) => {
+    if (k < options.names.length - 1) {
+      const { word, next } = takeWord(chars, at, ifs);
+      vars.assign(name, word);
+      at = next;
+      return;
+    }
+    vars.assign(name, lastField(chars.slice(at), ifs));
+  });
+}
+
+const white = (c: string, ifs: string) => (c === ' ' || c === '\t' || c === '\n') && ifs.includes(c);
+
+function skipWhite(chars: Ch[], from: number, ifs: string): number {
+  let at = from;
+  while (at < chars.length && !chars[at]!.escaped && white(chars[at]!.c, ifs)) at++;
+  return at;
+}
+
+// One field from `from`, and where the next starts (past its delimiter and the white space around it).
+function takeWord(chars: Ch[], from: number, ifs: string): { word: Bytes; next: number } {
+  let at = from;
+  let word = '';
+  while (at < chars.length && (chars[at]!.escaped || !ifs.includes(chars[at]!.c))) word += chars[at++]!.c;
+  at = skipWhite(chars, at, ifs);
+  if (at < chars.length && !chars[at]!.escaped && ifs.includes(chars[at]!.c) && !white(chars[at]!.c, ifs)) {
+    at = skipWhite(chars, at + 1, ifs);
+  }
+  return { word, next: at };
+}
+
+function lastField(rest: Ch[], ifs: string): Bytes {
+  const { word, next } = takeWord(rest, 0, ifs);
+  if (next >= rest.length) return word;
+  let end = rest.length;
+  while (end > 0 && !rest[end - 1]!.escaped && white(rest[end - 1]!.c, ifs)) end--;
+  return rest
+    .slice(0, end)
+    .map((ch) => ch.c)
+    .join('');
+}

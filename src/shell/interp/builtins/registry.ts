@@ -1,0 +1,55 @@
+import { colon, echo, falseBuiltin, printf, pwd } from './basic.js';
+import { cd } from './cd.js';
+import type { Builtin } from './context.js';
+import { declareLike } from './declare.js';
+import { evalBuiltin, exit, loopControl, returnBuiltin, shift, source } from './flow.js';
+import { getopts } from './getopts.js';
+import { kill, trap, wait } from './jobs.js';
+import { mapfile } from './mapfile.js';
+import { command, hash, letBuiltin, type, umask, unset } from './misc.js';
+import { read } from './read.js';
+import { set, shopt } from './set.js';
+import { test } from './test.js';
+
+// The builtins safe-run's interpreter runs itself, by name. (exec is the runner's own: it changes the
+// shell's descriptors or replaces the shell.)
+export const BUILTINS = new Map<string, Builtin>([
+  [':', colon],
+  ['true', colon],
+  ['false', falseBuiltin],
+  ['echo', echo],
+  ['printf', printf],
+  ['pwd', pwd],
+  ['cd', cd],
+  ['declare', declareLike],
+  ['typeset', declareLike],
+  ['local', declareLike],
+  ['readonly', declareLike],
+  ['export', declareLike],
+  ['unset', unset],
+  ['exit', exit],
+  ['return', returnBuiltin],
+  ['break', loopControl],
+  ['continue', loopControl],
+  ['shift', shift],
+  ['eval', evalBuiltin],
+  ['source', source],
+  ['.', source],
+  ['set', set],
+  ['shopt', shopt],
+  ['test', test],
+  ['[', test],
+  ['read', read],
+  ['mapfile', mapfile],
+  ['readarray', mapfile],
+  ['let', letBuiltin],
+  ['hash', hash],
+  ['umask', umask],
+  ['command', command],
+  ['type', type],
+  ['getopts', getopts],
+  ['trap', trap],
+  ['wait', wait],
+  ['kill', kill],
+  ['exec', colon],
+]);

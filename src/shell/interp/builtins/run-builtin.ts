@@ -1,0 +1,90 @@
+import type { StreamReport } from '../../../types.js';
+import { VarError } from '../../expand/vars.js';
+import type { Assign, SimpleCommand } from '../../syntax/nodes.js';
+import { type Bytes, fromBytes } from '../../syntax/source.js';
+import type { RunnerApi } from '../api.js';
+import { runExternal } from '../external.js';
+import { recordStep } from '../record-step.js';
+import { applyRedirects } from '../redirect.js';
+import { ExitSignal } from '../signals.js';
+import { BuiltinContext } from './context.js';
+import { BUILTINS } from './registry.js';
+
+const KEPT = 4096;
+
+// A builtin runs in the shell itself, its redirections applied for its duration; its output is
+// counted for the report. Its step is recorded however it ends (exit and return included).
+export async function runBuiltin(
+  r: RunnerApi,
+  command: SimpleCommand,
+  args: Bytes[],
+  decl: (Assign | null)[] | null,
+): Promise<number> {
+  const name = args[0]!;
+  if (name === 'exec') return exec(r, command, args);
+  const ctx = new BuiltinContext(r, name, args.slice(1), decl);
+  let status = 1;
+  try {
+    status = await r.withRedirects(command.redirects, () => call(ctx, name));
+    return status;
+  } catch (error) {
+    status = (error as { status?: number }).status ?? status;
+    throw error;
+  } finally {
+    await recordStep(r, command, {
+      status,
+      stages: [],
+      builtin: 'shell builtin',
+      argv: args.map(fromBytes),
+      stdout: streamOf(ctx.written.out),
+      stderr: streamOf(ctx.written.err),
+    });
+  }
+}
+
+async function call(ctx: BuiltinContext, name: string): Promise<number> {
+  try {
+    return await BUILTINS.get(name)!(ctx);
+  } catch (error) {
+    if (error instanceof VarError) return ctx.fail(error.message);
+    throw error;
+  }
+}
+
+function streamOf(text: Bytes): StreamReport {
+  const shown = fromBytes(text.length > KEPT ? text.slice(-KEPT) : text);
+  return {
+    bytes: text.length,
+    truncated: text.length > KEPT,
+    omittedBytes: Math.max(0, text.length - KEPT),
+    text: shown,
+    binary: false,
+    logFile: null,
+  };
+}
+
+// exec with no command: its redirections become the shell's own. exec COMMAND: the program runs, and
+// the shell ends with its status (bash is replaced by it).
+async function exec(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promise<number> {
+  const words = args.slice(1);
+  if (words[0] === '--') words.shift();
+  if (words.length === 0) {
+    const applied = await applyRedirects(r, command.redirects, r.sh.fds.copy());
+    if (applied.failed) {
+      applied.fds.release();
+      return 1;
+    }
+    const old = r.sh.fds;
+    r.sh.fds = applied.fds;
+    old.release();
+    await recordStep(r, command, {
+      status: 0,
+      stages: [],
+      builtin: 'shell builtin',
+      argv: args.map(fromBytes),
+    });
+    return 0;
+  }
+  const status = await runExternal(r, command, words);
+  throw new ExitSignal(status);
+}

@@ -1,0 +1,189 @@
+import { ExpansionError } from '../expand/env.js';
+import { VarError } from '../expand/vars.js';
+import type { CaseClause, Compound, Stmt, Word } from '../syntax/nodes.js';
+import type { RunnerApi } from './api.js';
+import { matchesAny } from './case-match.js';
+import { evalCond } from './cond.js';
+import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
+
+// A compound command, with its redirections applied for its duration.
+export async function runCompound(r: RunnerApi, command: Compound): Promise<number> {
+  if (command.kind === 'subshell') return subshell(r, command.stmts, command.redirects);
+  return r.withRedirects(command.redirects, () => body(r, command));
+}
+
+async function body(r: RunnerApi, command: Compound): Promise<number> {
+  switch (command.kind) {
+    case 'brace':
+      return r.list(command.stmts);
+    case 'if':
+      for (const branch of command.branches) {
+        if ((await r.exempt(() => r.list(branch.cond))) === 0) return r.list(branch.body);
+      }
+      return command.otherwise ? r.list(command.otherwise) : 0;
+    case 'while':
+      return loop(
+        r,
+        async () => {
+          const status = await r.exempt(() => r.list(command.cond));
+          return command.until ? status !== 0 : status === 0;
+        },
+        command.body,
+      );
+    case 'for':
+      return forIn(r, command.name, command.items, command.body);
+    case 'arith-for':
+      return arithFor(r, command);
+    case 'case':
+      return runCase(r, command);
+    case 'arith':
+      return arith(r, command.expr);
+    case 'cond':
+      return cond(r, command);
+    default:
+      throw new Error(`safe-run: ${command.kind} should have been refused before the run`);
+  }
+}
+
+// ( list ): a copy of the shell; exit ends only it; its EXIT trap runs when it ends.
+async function subshell(
+  r: RunnerApi,
+  stmts: readonly Stmt[],
+  redirects: Compound['redirects'],
+): Promise<number> {
+  const sub = r.subshell();
+  try {
+    return await sub.withRedirects(redirects, () => sub.list(stmts));
+  } catch (error) {
+    if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
+    return error.status;
+  } finally {
+    await sub.runExitTrap();
+    sub.sh.fds.release();
+  }
+}
+
+// One pass of a loop body, with break and continue handled: 'break' to leave the loop.
+async function pass(
+  r: RunnerApi,
+  stmts: readonly Stmt[],
+  k: number,
+): Promise<{ status: number; stop: boolean }> {
+  r.sh.iterations.push(k);
+  r.sh.loopDepth++;
+  try {
+    return { status: await r.list(stmts), stop: false };
+  } catch (error) {
+    if (error instanceof BreakSignal) {
+      if (error.levels > 1) throw new BreakSignal(error.levels - 1);
+      return { status: 0, stop: true };
+    }
+    if (error instanceof ContinueSignal) {
+      if (error.levels > 1) throw new ContinueSignal(error.levels - 1);
+      return { status: 0, stop: false };
+    }
+    throw error;
+  } finally {
+    r.sh.loopDepth--;
+    r.sh.iterations.pop();
+  }
+}
+
+async function loop(r: RunnerApi, test: () => Promise<boolean>, stmts: readonly Stmt[]): Promise<number> {
+  let status = 0;
+  for (let k = 1; ; k++) {
+    if (!(await test())) return status;
+    const result = await pass(r, stmts, k);
+    status = result.status;
+    if (result.stop) return status;
+  }
+}
+
+async function forIn(
+  r: RunnerApi,
+  name: string,
+  items: Word[] | null,
+  stmts: readonly Stmt[],
+): Promise<number> {
+  let values: string[];
+  try {
+    values = items === null ? [...r.sh.positional] : await r.ex.fields(items);
+  } catch (error) {
+    if (error instanceof ExpansionError) return r.expansionFailed(error);
+    throw error;
+  }
+  let status = 0;
+  for (const [k, value] of values.entries()) {
+    try {
+      r.sh.vars.assign(name, value);
+    } catch (error) {
+      if (!(error instanceof VarError)) throw error;
+      await r.error(error.message);
+      return 1;
+    }
+    const result = await pass(r, stmts, k + 1);
+    status = result.status;
+    if (result.stop) break;
+  }
+  return status;
+}
+
+async function arithFor(r: RunnerApi, command: Extract<Compound, { kind: 'arith-for' }>): Promise<number> {
+  try {
+    if (command.init) await r.ex.arith(command.init);
+    let status = 0;
+    for (let k = 1; ; k++) {
+      if (command.cond && (await r.ex.arith(command.cond)) === 0n) return status;
+      const result = await pass(r, command.body, k);
+      status = result.status;
+      if (result.stop) return status;
+      if (command.step) await r.ex.arith(command.step);
+    }
+  } catch (error) {
+    if (error instanceof ExpansionError) return r.expansionFailed(error);
+    throw error;
+  }
+}
+
+async function runCase(r: RunnerApi, command: CaseClause): Promise<number> {
+  let value: string;
+  try {
+    value = await r.ex.value(command.word);
+  } catch (error) {
+    if (error instanceof ExpansionError) return r.expansionFailed(error);
+    throw error;
+  }
+  let status = 0;
+  let fallthrough = false;
+  for (const item of command.items) {
+    if (!fallthrough && !(await matchesAny(r, value, item.patterns))) continue;
+    status = await r.list(item.body);
+    if (item.terminator === ';;') return status;
+    fallthrough = item.terminator === ';&';
+  }
+  return status;
+}
+
+// (( expr )): 0 when the value is not zero; an error fails the command only, as in bash.
+async function arith(r: RunnerApi, expr: Word): Promise<number> {
+  r.sh.lineno = expr.start.line;
+  try {
+    return (await r.ex.arith(expr)) === 0n ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    await r.error(`((: ${error.message}`);
+    return 1;
+  }
+}
+
+async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>): Promise<number> {
+  r.sh.lineno = command.start.line;
+  try {
+    return (await evalCond(r, command.expr)) ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    if (!error.commandOnly && error.status !== 2) return r.expansionFailed(error);
+    await r.error(error.message);
+    return 2;
+  }
+}

@@ -1,0 +1,79 @@
+import { monotonicMs } from '../../monotonic-ms.js';
+import type { ExpandEnv } from '../expand/env.js';
+import type { RunnerApi } from './api.js';
+import { processSubstitute, substitute } from './substitution.js';
+
+const started = monotonicMs();
+
+// What expansion sees of a runner's shell: its variables and parameters, options, directory, and the
+// runner itself for command and process substitutions.
+export function expandEnvOf(r: RunnerApi): ExpandEnv {
+  const { sh, rt } = r;
+  return {
+    get vars() {
+      return sh.vars;
+    },
+    get positional() {
+      return sh.positional;
+    },
+    get arg0() {
+      return sh.arg0;
+    },
+    get status() {
+      return sh.status;
+    },
+    pid: rt.pid,
+    get lastBackground() {
+      return sh.lastBackground;
+    },
+    flags: () => sh.flags(),
+    get lastArg() {
+      return sh.lastArg;
+    },
+    get lineno() {
+      return sh.lineno;
+    },
+    get nounset() {
+      return sh.option('nounset');
+    },
+    get noglob() {
+      return sh.option('noglob');
+    },
+    shopt: (name) => sh.shopts.has(name),
+    get cwd() {
+      return sh.cwd;
+    },
+    oracle: rt.oracle,
+    dynamic: (name) => dynamicValue(r, name),
+    substitute: (part) => substitute(r, part),
+    processSubstitute: (part) => processSubstitute(r, part),
+    warn: (message) => {
+      void r.error(message);
+    },
+  };
+}
+
+// Variables bash computes when they are read.
+function dynamicValue(r: RunnerApi, name: string): string | undefined {
+  const { sh } = r;
+  switch (name) {
+    case 'LINENO':
+      return String(sh.lineno);
+    case 'RANDOM':
+      return String(Math.floor(Math.random() * 32768));
+    case 'SRANDOM':
+      return String(Math.floor(Math.random() * 2 ** 32));
+    case 'SECONDS':
+      return String(Math.floor((monotonicMs() - started) / 1000));
+    case 'EPOCHSECONDS':
+      return String(Math.floor(Date.now() / 1000));
+    case 'EPOCHREALTIME':
+      return (Date.now() / 1000).toFixed(6);
+    case 'BASH_SUBSHELL':
+      return String(sh.subshell);
+    case 'FUNCNAME':
+      return sh.funcNames[0];
+    default:
+      return undefined;
+  }
+}

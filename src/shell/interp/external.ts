@@ -1,0 +1,141 @@
+import { Writable } from 'node:stream';
+import { startRun } from '../../engine/run-pipeline.js';
+import { assignStageNames } from '../../inputs/stage-names.js';
+import { monotonicMs } from '../../monotonic-ms.js';
+import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
+import { stageShellCode } from '../bash-status.js';
+import type { SimpleCommand } from '../syntax/nodes.js';
+import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
+import type { RunnerApi } from './api.js';
+import type { FdRef } from './fds.js';
+import { iterationOf, recordStep, sourceOf } from './record-step.js';
+import { stageRedirects } from './stage-redirects.js';
+
+// A program of the text, ready for the engine.
+export interface Member {
+  command: SimpleCommand;
+  args: Bytes[];
+  env: Record<string, string>;
+  redirects: StageRedirect[];
+}
+
+// One simple command that runs a program: one engine run of one stage.
+export async function runExternal(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promise<number> {
+  const member = await memberOf(r, command, args);
+  if (typeof member === 'string') {
+    await r.error(member);
+    await recordStep(r, command, { status: 1, stages: [], builtin: 'refused', argv: args.map(fromBytes) });
+    return 1;
+  }
+  const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);
+  return statuses[0]!;
+}
+
+// The stage's argv, environment (the shell's exported variables, its own prefixes among them) and
+// descriptors; a string says why it cannot be given to a program.
+export async function memberOf(
+  r: RunnerApi,
+  command: SimpleCommand,
+  args: Bytes[],
+): Promise<Member | string> {
+  const bad = args.find((arg) => !isUtf8(arg));
+  if (bad !== undefined)
+    return `${fromBytes(args[0]!)}: an argument has bytes that are not UTF-8, which safe-run cannot pass to a program unchanged`;
+  const redirects = await stageRedirects(r, r.sh.fds, command.redirects, command.start.line);
+  if (typeof redirects === 'string') return redirects;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(r.sh.vars.environment())) env[name] = fromBytes(value);
+  return { command, args, env, redirects };
+}
+
+// Programs linked by pipes, as one engine run; `stdout` is where the last one's output goes (the
+// run's own stdout, a command substitution's collector, or a held descriptor among its redirections).
+export async function runMembers(
+  r: RunnerApi,
+  members: readonly Member[],
+  stdout: FdRef,
+  node: SimpleCommand | { start: SimpleCommand['start']; end: SimpleCommand['end'] },
+): Promise<{ statuses: number[]; report: Report }> {
+  const { rt, sh } = r;
+  const names = assignStageNames(members.map((m) => fromBytes(m.args[0]!)));
+  const stages: StageSpec[] = members.map((member, i) => ({
+    name: names[i]!,
+    argv: member.args.map(fromBytes),
+    env: member.env,
+    cwd: fromBytes(sh.cwd),
+    okCodes: rt.okCodesFor(member.command) ?? [0],
+    optional: false,
+    timeoutMs: null,
+    maxStdout: null,
+    maxStderr: null,
+    redirects: member.redirects,
+    line: member.command.start.line,
+  }));
+  const left = rt.deadline === null ? null : Math.max(1, Math.ceil(rt.deadline - monotonicMs()));
+  const plan: Plan = {
+    source: 'inline',
+    stages,
+    settings: { ...rt.settings, timeoutMs: left },
+    env: {},
+    startEach: true,
+  };
+  const io = { ...rt.io, stdout: stdoutStream(r, stdout) };
+  const handle = startRun(plan, io, { support: rt.support, more: true, stdin: rt.stdin });
+  rt.running.add(handle);
+  if (rt.cancelled) handle.cancel(rt.cancelled);
+  let report: Report;
+  try {
+    report = await handle.report;
+  } finally {
+    rt.running.delete(handle);
+  }
+  const statuses = report.stages.map(stageShellCode);
+  noteStops(r, report);
+  if (r.place.collect) {
+    r.place.collect({ stages: report.stages, report });
+    return { statuses, report };
+  }
+  rt.recorder.add({
+    text: sourceOf(r, node),
+    line: node.start.line,
+    parent: r.place.parentStep,
+    iteration: iterationOf(r),
+    cwd: sh.cwd,
+    status: pipelineStatus(r, statuses),
+    stages: report.stages,
+    verdict: report.verdict,
+    leftovers: report.leftovers,
+    facts: report.facts,
+    warnings: report.warnings,
+    expansions: [],
+  });
+  return { statuses, report };
+}
+
+// Where the engine streams the last stage's stdout: the run's own, or a command substitution's.
+function stdoutStream(r: RunnerApi, ref: FdRef): NodeJS.WritableStream | null {
+  if (ref.kind === 'capture') {
+    return new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        ref.sink.append(chunk);
+        done();
+      },
+    });
+  }
+  return ref.kind === 'run' ? (r.rt.io.stdout ?? null) : null;
+}
+
+// A stop by one of safe-run's own limits (time, idle, prompt, output cap) ends the text there.
+function noteStops(r: RunnerApi, report: Report): void {
+  const stopped = report.stages.find((stage) => stage.status === 'timeout' || stage.status === 'limit');
+  if (stopped && !r.rt.stoppedBy) r.rt.stoppedBy = stopped.stop?.reason ?? stopped.status;
+  if (report.exitCode === 124 && report.verdict.blamedStage === null && !r.rt.stoppedBy) {
+    r.rt.stoppedBy = report.verdict.reason;
+  }
+}
+
+// $? of a pipeline: the rightmost non-zero status under pipefail, else the last one's.
+export function pipelineStatus(r: RunnerApi, statuses: readonly number[]): number {
+  if (!r.sh.option('pipefail')) return statuses.at(-1) ?? 0;
+  return statuses.reduce((status, code) => (code !== 0 ? code : status), 0);
+}

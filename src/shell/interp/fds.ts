@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import type { Bytes } from '../syntax/source.js';
+
+// A descriptor safe-run opened for the text (a redirection's file, a pipe end), shared by every
+// descriptor table that names it (a subshell's copy, 2>&1) and closed when the last one lets go.
+export class OpenFile {
+  private refs = 1;
+
+  constructor(
+    readonly fd: number,
+    // What it is, for messages and for closing the right thing: a file path or 'pipe'.
+    readonly what: string,
+  ) {}
+
+  retain(): OpenFile {
+    this.refs++;
+    return this;
+  }
+
+  release(): void {
+    this.refs--;
+    if (this.refs === 0) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // closed already
+      }
+    }
+  }
+}
+
+// Where one of the text's descriptors leads: the run's own stdin, stdout or stderr (streamed and
+// captured by the engine), a descriptor safe-run holds, the output of a command substitution being
+// collected, or nothing (closed).
+export type FdRef =
+  | { kind: 'run'; fd: 0 | 1 | 2 }
+  | { kind: 'file'; file: OpenFile }
+  | { kind: 'capture'; sink: CaptureSink }
+  | { kind: 'closed' };
+
+// The output of $( ... ) as it is collected.
+export class CaptureSink {
+  private readonly chunks: Buffer[] = [];
+
+  append(bytes: Buffer): void {
+    this.chunks.push(bytes);
+  }
+
+  text(): Bytes {
+    return Buffer.concat(this.chunks).toString('latin1');
+  }
+}
+
+export const MAX_FD = 9;
+
+// The descriptors 0-9 of a shell (or of one command while its redirections apply).
+export class FdTable {
+  private readonly slots: FdRef[];
+
+  constructor(slots?: FdRef[]) {
+    this.slots = slots ?? [
+      { kind: 'run', fd: 0 },
+      { kind: 'run', fd: 1 },
+      { kind: 'run', fd: 2 },
+      ...Array.from({ length: MAX_FD - 2 }, (): FdRef => ({ kind: 'closed' })),
+    ];
+  }
+
+  get(fd: number): FdRef {
+    return this.slots[fd] ?? { kind: 'closed' };
+  }
+
+  // Points `fd` at `ref` (retaining a held descriptor), letting go of what it pointed at.
+  set(fd: number, ref: FdRef): void {
+    if (ref.kind === 'file') ref.file.retain();
+    const old = this.slots[fd];
+    this.slots[fd] = ref;
+    if (old?.kind === 'file') old.file.release();
+  }
+
+  // A copy whose changes do not reach this table (a subshell, a command's own redirections).
+  copy(): FdTable {
+    const slots = this.slots.map((ref) => {
+      if (ref.kind === 'file') ref.file.retain();
+      return ref;
+    });
+    return new FdTable(slots);
+  }
+
+  // Lets go of every held descriptor (the copy is done with).
+  release(): void {
+    for (let fd = 0; fd < this.slots.length; fd++) {
+      const ref = this.slots[fd]!;
+      if (ref.kind === 'file') ref.file.release();
+      this.slots[fd] = { kind: 'closed' };
+    }
+  }
+
+  // The lowest free descriptor from 10 on, for {name}> (bash starts there).
+  freeAbove(): number {
+    return this.slots.length >= MAX_FD + 1 ? this.slots.length : MAX_FD + 1;
+  }
+
+  entries(): [number, FdRef][] {
+    return this.slots.map((ref, fd) => [fd, ref]);
+  }
+}

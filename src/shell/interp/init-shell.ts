@@ -1,0 +1,67 @@
+import os from 'node:os';
+import type { Bytes } from '../syntax/source.js';
+import { toBytes } from '../syntax/source.js';
+import { Shell } from './shell.js';
+
+// What a text starts from: the directory, the environment, shell variables a session kept, $?.
+export interface StartState {
+  cwd: string;
+  env: Record<string, string>;
+  vars: Record<string, string>;
+  status: number;
+  exportedUnset?: string[];
+}
+
+// bash's values for its own variables, as `bash -c` would set them on this machine.
+const BASH_VARIABLES: Record<string, string> = {};
+
+export function noteBashVariables(values: Record<string, string>): void {
+  Object.assign(BASH_VARIABLES, values);
+}
+
+// A shell as `bash -c` starts: the environment exported, PWD and SHLVL as bash sets them, IFS, PS4,
+// OPTIND, its own read-only variables; then what a session kept; $0 and the arguments.
+export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell {
+  const sh = new Shell();
+  const { vars } = sh;
+  for (const [name, value] of Object.entries(state.env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    vars.assign(name, toBytes(value));
+    vars.target(name).attrs.exported = true;
+  }
+  sh.cwd = toBytes(state.cwd);
+  vars.assign('PWD', sh.cwd);
+  vars.target('PWD').attrs.exported = true;
+  vars.assign('SHLVL', String(nextShellLevel(state.env.SHLVL)));
+  vars.target('SHLVL').attrs.exported = true;
+  vars.assign('IFS', ' \t\n');
+  vars.assign('PS4', '+ ');
+  vars.assign('OPTIND', '1');
+  vars.assign('PPID', String(process.ppid));
+  vars.target('PPID').attrs.readonly = true;
+  const uid = String(process.getuid?.() ?? 0);
+  for (const [name, value] of [
+    ['UID', uid],
+    ['EUID', String(process.geteuid?.() ?? uid)],
+  ] as const) {
+    vars.assign(name, value);
+    vars.target(name).attrs.readonly = true;
+  }
+  if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
+  for (const [name, value] of Object.entries(BASH_VARIABLES)) vars.assign(name, value);
+  for (const [name, value] of Object.entries(state.vars)) vars.assign(name, toBytes(value));
+  for (const name of state.exportedUnset ?? []) vars.target(name).attrs.exported = true;
+  sh.arg0 = arg0;
+  sh.positional = args;
+  sh.status = state.status;
+  return sh;
+}
+
+// bash's rule (variables.c adjust_shell_level): a non-number counts as 0, a negative level as 0, and
+// 1000 or more restarts at 1.
+export function nextShellLevel(inherited: string | undefined): number {
+  const text = (inherited ?? '').trim();
+  const level = /^[+-]?\d+$/.test(text) ? Number(text) : 0;
+  const next = level < 0 ? 0 : level + 1;
+  return next >= 1000 ? 1 : next;
+}

@@ -1,0 +1,56 @@
+import { isRequestError } from '../../errors.js';
+import type { Script } from '../syntax/nodes.js';
+import { parseScript } from '../syntax/parse.js';
+import type { Bytes } from '../syntax/source.js';
+import { ShellSyntaxError } from '../syntax/syntax-error.js';
+import type { RunnerApi } from './api.js';
+import { ExitSignal, ReturnSignal } from './signals.js';
+import { checkSupported } from './support.js';
+
+// Text that reaches the shell while it runs (eval's words, a sourced file, a trap's action): parsed
+// and checked like the text itself. A syntax error is bash's (status 2, the shell goes on for eval);
+// a construct safe-run does not run stops the run, since processes may have started already.
+export function parseNested(text: Bytes): Script | { error: string; refused: boolean } {
+  try {
+    const script = parseScript(text, { bytes: true });
+    checkSupported(script, text.includes('\n'));
+    return script;
+  } catch (error) {
+    if (error instanceof ShellSyntaxError)
+      return { error: error.message.replace(/^-c: /, ''), refused: false };
+    if (isRequestError(error)) return { error: error.message.replace(/^-c: /, ''), refused: true };
+    throw error;
+  }
+}
+
+// Runs nested text in `r`'s shell (a runner over the same shell with the text as its source).
+export async function runNested(
+  r: RunnerApi,
+  nested: (source: Bytes) => RunnerApi,
+  text: Bytes,
+  options: { label: string; args?: Bytes[] | null; sourced?: boolean },
+): Promise<number> {
+  const parsed = parseNested(text);
+  if (!('stmts' in parsed)) {
+    await r.error(`${options.label}: ${parsed.error}`);
+    if (parsed.refused) {
+      r.rt.stoppedBy = `refused: ${parsed.error}`;
+      throw new ExitSignal(125, 'stopped');
+    }
+    return 2;
+  }
+  const runner = nested(text);
+  const { sh } = r;
+  const saved = sh.positional;
+  if (options.args) sh.positional = options.args;
+  if (options.sourced) sh.sourceDepth++;
+  try {
+    return await runner.list(parsed.stmts);
+  } catch (error) {
+    if (options.sourced && error instanceof ReturnSignal) return error.status;
+    throw error;
+  } finally {
+    if (options.sourced) sh.sourceDepth--;
+    if (options.args) sh.positional = saved;
+  }
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import type { Bytes } from '../syntax/source.js';
+import type { FdRef } from './fds.js';
+import type { Runtime } from './runtime.js';
+import { ExitSignal } from './signals.js';
+
+// What happened to a write: done, or the descriptor was closed (bash's "write error: Bad file
+// descriptor").
+export type WriteResult = 'ok' | 'closed' | 'error';
+
+// Writes what a builtin prints to where its descriptor leads, never blocking the event loop (the
+// reader may be a stage safe-run itself is draining). A pipe whose reader is gone kills the writer
+// with SIGPIPE, as the kernel kills bash's subshell: the shell (or subshell) ends with 141.
+export async function writeTo(rt: Runtime, ref: FdRef, text: Bytes): Promise<WriteResult> {
+  if (text === '') return 'ok';
+  const bytes = Buffer.from(text, 'latin1');
+  switch (ref.kind) {
+    case 'run':
+      return writeRun(rt, ref.fd, bytes);
+    case 'capture':
+      ref.sink.append(bytes);
+      return 'ok';
+    case 'closed':
+      return 'closed';
+    default:
+      return writeFd(ref.file.fd, bytes);
+  }
+}
+
+function writeRun(rt: Runtime, fd: 0 | 1 | 2, bytes: Buffer): Promise<WriteResult> {
+  const stream = fd === 2 ? rt.io.stderr : fd === 1 ? rt.io.stdout : null;
+  if (!stream) return Promise.resolve(fd === 0 ? 'closed' : 'ok');
+  const data = fd === 2 && rt.io.linePrefix ? prefixLines(bytes, rt.io.linePrefix) : bytes;
+  return new Promise((resolve) => {
+    try {
+      stream.write(data, () => resolve('ok'));
+    } catch {
+      resolve('error');
+    }
+  });
+}
+
+function prefixLines(bytes: Buffer, prefix: () => string): Buffer {
+  const text = bytes.toString('latin1');
+  const lines = text.split('\n');
+  const out = lines
+    .map((line, i) => (i === lines.length - 1 && line === '' ? '' : `${prefix()}${line}`))
+    .join('\n');
+  return Buffer.from(out, 'latin1');
+}
+
+function writeFd(fd: number, bytes: Buffer): Promise<WriteResult> {
+  return new Promise((resolve, reject) => {
+    const from = (offset: number) =>
+      fs.write(fd, bytes, offset, bytes.length - offset, null, (error, count) => {
+        if (error) {
+          if (error.code === 'EPIPE') reject(new ExitSignal(141, 'signal'));
+          else resolve(error.code === 'EBADF' ? 'closed' : 'error');
+        } else if (offset + count < bytes.length) from(offset + count);
+        else resolve('ok');
+      });
+    from(0);
+  });
+}

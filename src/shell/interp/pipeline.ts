@@ -1,0 +1,200 @@
+import { openFifos } from '../../engine/kernel-pipes.js';
+import { ExpansionError } from '../expand/env.js';
+import type { Command, Pipeline } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import type { Collected, RunnerApi } from './api.js';
+import { BUILTINS } from './builtins/registry.js';
+import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
+import { type FdRef, OpenFile } from './fds.js';
+import { recordPipeline } from './record-pipeline.js';
+import { ExitSignal } from './signals.js';
+
+// One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
+// its neighbours that are programs too), or anything else (a builtin, a function, a compound
+// command) run by the interpreter with pipe ends as its descriptors.
+type Element =
+  | { kind: 'program'; member: Member; sub: RunnerApi }
+  | { kind: 'shell'; command: Command; sub: RunnerApi; args: Bytes[] | null };
+
+export async function runPipeline(r: RunnerApi, pipeline: Pipeline): Promise<number> {
+  const step = r.place.collect ? null : r.rt.recorder.reserve();
+  const parts: Collected[][] = pipeline.commands.map(() => []);
+  const statuses = await runWhole(r, pipeline, step, parts);
+  r.sh.pipestatus = statuses;
+  const status = pipelineStatus(r, statuses);
+  recordPipeline(r, pipeline, step, parts, statuses, status);
+  return status;
+}
+
+async function runWhole(
+  r: RunnerApi,
+  pipeline: Pipeline,
+  step: number | null,
+  parts: Collected[][],
+): Promise<number[]> {
+  const count = pipeline.commands.length;
+  const order = r.rt.support.take(count - 1);
+  await order.made;
+  const pipes = openFifos(order.batch);
+  r.rt.support.release(order);
+  const elements: Element[] = [];
+  try {
+    for (const [i, command] of pipeline.commands.entries()) {
+      const collect = (part: Collected) => parts[i]!.push(part);
+      elements.push(await classify(r, command, { parentStep: step ?? r.place.parentStep, collect }));
+    }
+  } catch (error) {
+    for (const pipe of pipes)
+      for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, 'pipe').release();
+    if (error instanceof ExpansionError) return [await r.expansionFailed(error)];
+    throw error;
+  }
+  return runElements(r, pipeline, elements, pipes);
+}
+
+// Expands a simple command's words in its own subshell to learn whether it runs a program. A
+// simple command's stage goes to the pipeline's step; a compound one's commands are steps of their
+// own under it.
+async function classify(
+  r: RunnerApi,
+  command: Command,
+  place: { parentStep: number | null; collect: (part: Collected) => void },
+): Promise<Element> {
+  const simple = command.kind === 'simple';
+  const sub = r.subshell(undefined, simple ? place : { parentStep: place.parentStep, collect: undefined });
+  if (!simple) place.collect({ stages: [] });
+  if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
+    return { kind: 'shell', command, sub, args: null };
+  sub.sh.lineno = command.start.line;
+  const args = await sub.ex.fields(command.words);
+  const name = args[0];
+  if (name === undefined || (!name.includes('/') && (sub.sh.functions.has(name) || BUILTINS.has(name)))) {
+    return { kind: 'shell', command, sub, args };
+  }
+  return { kind: 'program', member: { command, args, env: {}, redirects: [] }, sub };
+}
+
+async function runElements(
+  r: RunnerApi,
+  pipeline: Pipeline,
+  elements: Element[],
+  pipes: { readFd: number; writeFd: number }[],
+): Promise<number[]> {
+  const statuses: Promise<number>[] = [];
+  let i = 0;
+  while (i < elements.length) {
+    const element = elements[i]!;
+    const stdin: FdRef | number = i === 0 ? r.sh.fds.get(0) : pipes[i - 1]!.readFd;
+    if (element.kind === 'shell') {
+      const stdout: FdRef | number = i === elements.length - 1 ? r.sh.fds.get(1) : pipes[i]!.writeFd;
+      statuses.push(runShellElement(element, stdin, stdout, pipeline.pipeAll[i] ?? false));
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end + 1 < elements.length && elements[end + 1]!.kind === 'program') end++;
+    const group = elements.slice(i, end + 1) as Extract<Element, { kind: 'program' }>[];
+    const stdout: FdRef | number = end === elements.length - 1 ? r.sh.fds.get(1) : pipes[end]!.writeFd;
+    statuses.push(...runProgramGroup(r, group, stdin, stdout, pipeline));
+    i = end + 1;
+  }
+  return Promise.all(statuses);
+}
+
+// Points descriptors of `sub` at `end`: a pipe end (then `sub` alone holds it, and closes it when it
+// ends), or the pipeline's own descriptor.
+function install(sub: RunnerApi, fds: number[], end: FdRef | number): void {
+  if (typeof end !== 'number') {
+    for (const fd of fds) sub.sh.fds.set(fd, end);
+    return;
+  }
+  const file = new OpenFile(end, 'pipe');
+  for (const fd of fds) sub.sh.fds.set(fd, { kind: 'file', file });
+  file.release();
+}
+
+async function runShellElement(
+  element: Extract<Element, { kind: 'shell' }>,
+  stdin: FdRef | number,
+  stdout: FdRef | number,
+  pipeAll: boolean,
+): Promise<number> {
+  const { sub } = element;
+  install(sub, [0], stdin);
+  install(sub, pipeAll ? [1, 2] : [1], stdout);
+  try {
+    const { args, command } = element;
+    if (args && args.length > 0 && command.kind === 'simple')
+      return await sub.runCommandWords(args, { functions: true, command });
+    return await sub.command(command);
+  } catch (error) {
+    if (error instanceof ExitSignal && error.why !== 'stopped') return error.status;
+    throw error;
+  } finally {
+    await sub.runExitTrap();
+    sub.sh.fds.release();
+  }
+}
+
+// Consecutive programs as one engine run: the first reads `stdin`, the last writes `stdout`. A pipe
+// end goes to its stage (the engine closes safe-run's copy once the stage holds it: a reader that
+// exits early must leave its writer alone with SIGPIPE).
+function runProgramGroup(
+  r: RunnerApi,
+  group: Extract<Element, { kind: 'program' }>[],
+  stdin: FdRef | number,
+  stdout: FdRef | number,
+  pipeline: Pipeline,
+): Promise<number>[] {
+  const pipeEnds = [stdin, stdout].filter((end): end is number => typeof end === 'number');
+  const run = (async () => {
+    const members: Member[] = [];
+    try {
+      for (const [k, element] of group.entries())
+        members.push(await prepare(element, k, group.length, stdin, stdout, pipeline));
+    } catch (error) {
+      for (const fd of pipeEnds) new OpenFile(fd, 'pipe').release();
+      for (const element of group) element.sub.sh.fds.release();
+      if (error instanceof Error && error.message.startsWith('refused: ')) {
+        await r.error(error.message.slice(9));
+        return group.map(() => 1);
+      }
+      throw error;
+    }
+    const first = group[0]!.sub;
+    const node = { start: group[0]!.member.command.start, end: group.at(-1)!.member.command.end };
+    for (const element of group.slice(1)) element.sub.place.collect?.({ stages: [], covered: true });
+    try {
+      return (
+        await runMembers(first, members, typeof stdout === 'number' ? { kind: 'closed' } : stdout, node)
+      ).statuses;
+    } finally {
+      for (const element of group) element.sub.sh.fds.release();
+    }
+  })();
+  return group.map((_, k) => run.then((statuses) => statuses[k] ?? 1));
+}
+
+async function prepare(
+  element: Extract<Element, { kind: 'program' }>,
+  k: number,
+  size: number,
+  stdin: FdRef | number,
+  stdout: FdRef | number,
+  pipeline: Pipeline,
+): Promise<Member> {
+  const { sub } = element;
+  const first = k === 0;
+  const last = k === size - 1;
+  if (first) sub.sh.fds.set(0, typeof stdin === 'number' ? { kind: 'run', fd: 0 } : stdin);
+  if (last) sub.sh.fds.set(1, typeof stdout === 'number' ? { kind: 'run', fd: 1 } : stdout);
+  const member = await memberOf(sub, element.member.command, element.member.args);
+  if (typeof member === 'string') throw new Error(`refused: ${member}`);
+  if (first && typeof stdin === 'number')
+    member.redirects.unshift({ kind: 'descriptor', fd: 0, from: stdin, owned: true, what: 'pipe' });
+  if (last && typeof stdout === 'number')
+    member.redirects.unshift({ kind: 'descriptor', fd: 1, from: stdout, owned: true, what: 'pipe' });
+  if (pipeline.pipeAll[pipeline.commands.indexOf(element.member.command)])
+    member.redirects.push({ kind: 'dup', fd: 2, from: 1 });
+  return member;
+}

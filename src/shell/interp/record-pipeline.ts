@@ -1,0 +1,75 @@
+import { decideVerdict } from '../../policy/verdict.js';
+import type { StageResult } from '../../types.js';
+import type { Pipeline } from '../syntax/nodes.js';
+import type { Collected, RunnerApi } from './api.js';
+import { iterationOf, NOTHING, sourceOf } from './record-step.js';
+
+// A pipeline is one step: its stages in order (a builtin or compound element as one stage, programs
+// as the engine ran them), its verdict by the policy over them all, as for a pipeline of programs.
+export function recordPipeline(
+  r: RunnerApi,
+  pipeline: Pipeline,
+  step: number | null,
+  parts: Collected[][],
+  statuses: number[],
+  status: number,
+): void {
+  const stages: StageResult[] = [];
+  parts.forEach((collected, i) => {
+    const given = collected.flatMap((part) => part.stages);
+    if (collected.some((part) => part.covered)) return;
+    stages.push(...(given.length > 0 ? given : [elementStage(r, pipeline, i, statuses[i] ?? 1)]));
+  });
+  stages.forEach((stage, i) => {
+    stage.index = i + 1;
+  });
+  const reports = parts.flat().flatMap((part) => (part.report ? [part.report] : []));
+  const verdict = decideVerdict(stages, {
+    policy: r.rt.settings.policy,
+    sigpipe: r.rt.settings.sigpipe,
+    stdoutReaderGone: false,
+    interruptedBy: null,
+  });
+  const record = {
+    text: sourceOf(r, pipeline),
+    line: pipeline.start.line,
+    parent: r.place.parentStep,
+    iteration: iterationOf(r),
+    cwd: r.sh.cwd,
+    status,
+    stages,
+    verdict,
+    leftovers: reports.flatMap((report) => report.leftovers),
+    facts: reports.flatMap((report) => report.facts),
+    warnings: reports.flatMap((report) => report.warnings),
+    expansions: [],
+  };
+  if (r.place.collect) r.place.collect({ stages });
+  else if (step !== null) r.rt.recorder.fill(step, record);
+}
+
+// A compound element (a loop, a group), as one stage with its status.
+function elementStage(r: RunnerApi, pipeline: Pipeline, i: number, status: number): StageResult {
+  const command = pipeline.commands[i]!;
+  return {
+    index: i + 1,
+    name: command.kind === 'simple' ? 'command' : command.kind,
+    argv: [sourceOf(r, command)],
+    resolvedPath: null,
+    status: status === 0 ? 'ok' : status === 141 ? 'sigpipe' : 'failed',
+    succeeded: status === 0,
+    exitCode: status,
+    signal: status === 141 ? 'SIGPIPE' : null,
+    pid: null,
+    startedAt: null,
+    durationMs: null,
+    optional: false,
+    stdout: NOTHING,
+    stderr: NOTHING,
+    stop: null,
+    error: null,
+    hint: null,
+    meaning: null,
+    builtin: 'compound command',
+  };
+}

@@ -1,0 +1,87 @@
+import type { Report, StageResult, StreamReport } from '../../types.js';
+import type { Span } from '../syntax/nodes.js';
+import { fromBytes } from '../syntax/source.js';
+import type { RunnerApi } from './api.js';
+
+export const NOTHING: StreamReport = {
+  bytes: 0,
+  truncated: false,
+  omittedBytes: 0,
+  text: '',
+  binary: false,
+  logFile: null,
+};
+
+// The source of a node, as the report shows it.
+export function sourceOf(r: RunnerApi, node: Span): string {
+  return fromBytes(r.place.source.slice(node.start.offset, node.end.offset)).trim();
+}
+
+// Which pass of the loops around the command this is ("3", or "2.5" inside two loops).
+export function iterationOf(r: RunnerApi): string | null {
+  return r.sh.iterations.length === 0 ? null : r.sh.iterations.join('.');
+}
+
+// One step the text ran without an engine run of its own (a builtin, an assignment): its one stage.
+export async function recordStep(
+  r: RunnerApi,
+  node: Span,
+  step: {
+    status: number;
+    stages: StageResult[];
+    builtin?: string;
+    argv?: string[];
+    stdout?: StreamReport;
+    stderr?: StreamReport;
+  },
+): Promise<number> {
+  const stages = step.stages.length > 0 || !step.builtin ? step.stages : [builtinStage(r, step)];
+  if (r.place.collect) {
+    r.place.collect({ stages });
+    return -1;
+  }
+  return r.rt.recorder.add({
+    text: sourceOf(r, node),
+    line: node.start.line,
+    parent: r.place.parentStep,
+    iteration: iterationOf(r),
+    cwd: r.sh.cwd,
+    status: step.status,
+    stages,
+    verdict: null,
+    leftovers: [],
+    facts: [],
+    warnings: [],
+    expansions: [],
+  });
+}
+
+function builtinStage(
+  r: RunnerApi,
+  step: { status: number; builtin?: string; argv?: string[]; stdout?: StreamReport; stderr?: StreamReport },
+): StageResult {
+  const argv = step.argv ?? [];
+  return {
+    index: 1,
+    name: argv[0] ?? step.builtin ?? 'builtin',
+    argv,
+    resolvedPath: null,
+    status: step.status === 0 ? 'ok' : 'failed',
+    succeeded: step.status === 0,
+    exitCode: step.status,
+    signal: null,
+    pid: null,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    optional: false,
+    stdout: step.stdout ?? NOTHING,
+    stderr: step.stderr ?? NOTHING,
+    stop: null,
+    error: null,
+    hint: null,
+    meaning: null,
+    builtin: step.builtin ?? 'shell builtin',
+  };
+}
+
+export type { Report };

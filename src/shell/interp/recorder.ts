@@ -1,0 +1,122 @@
+import type { Report, StageResult, StepReport, Verdict } from '../../types.js';
+
+// One command the text ran (a pipeline, a builtin, an assignment), as the report shows it.
+export interface StepRecord {
+  text: string;
+  line: number;
+  // The command this one ran inside (a command substitution's, a pipeline element's), when nested.
+  parent: number | null;
+  // Which pass of the loops around it, outermost first ("2" or "1.3"), when inside a loop.
+  iteration: string | null;
+  cwd: string;
+  // bash's $? after it.
+  status: number;
+  // Its stages, numbered 1.. within the step.
+  stages: StageResult[];
+  // The engine's verdict for its stages (for a pipeline of programs), with its blamed stage local.
+  verdict: Verdict | null;
+  leftovers: Report['leftovers'];
+  facts: Report['facts'];
+  warnings: string[];
+  expansions: { word: string; fields: string[] }[];
+}
+
+type Kept = StepRecord & { index: number; repeats?: number };
+
+// How many steps are listed one by one before repeated successful ones (the same command at the
+// same line, inside a loop) are folded into counts; failing steps are always kept.
+const LISTED = 200;
+
+const PENDING: StepRecord = {
+  text: '',
+  line: 0,
+  parent: null,
+  iteration: null,
+  cwd: '/',
+  status: 0,
+  stages: [],
+  verdict: null,
+  leftovers: [],
+  facts: [],
+  warnings: [],
+  expansions: [],
+};
+
+// The steps of a run as they happen, numbered in the order they started (a pipeline before the
+// commands inside its elements); what a long loop repeats is folded so that the report stays bounded.
+// Stages are numbered across the run in step order when the report is made.
+export class Recorder {
+  readonly steps: Kept[] = [];
+  private readonly folded = new Map<string, number>();
+  private stepCount = 0;
+
+  add(record: StepRecord): number {
+    this.stepCount++;
+    const key = `${record.line}:${record.text}`;
+    const ok = record.status === 0 && record.stages.every((stage) => stage.succeeded);
+    const fold = this.folded.get(key);
+    if (fold !== undefined && ok && this.steps.length >= LISTED) {
+      const kept = this.steps[fold - 1]!;
+      kept.repeats = (kept.repeats ?? 0) + 1;
+      return fold;
+    }
+    const index = this.steps.length + 1;
+    this.steps.push({ ...record, index });
+    if (ok && fold === undefined) this.folded.set(key, index);
+    return index;
+  }
+
+  // A step whose record comes later (a pipeline: its elements' own steps come under it).
+  reserve(): number {
+    this.stepCount++;
+    this.steps.push({ ...PENDING, index: this.steps.length + 1 });
+    return this.steps.length;
+  }
+
+  fill(index: number, record: StepRecord): void {
+    this.steps[index - 1] = { ...record, index };
+  }
+
+  get total(): number {
+    return this.stepCount;
+  }
+
+  // Every stage, numbered across the run in step order, each with its step.
+  get stages(): StageResult[] {
+    return this.numbered().stages;
+  }
+
+  private numbered(): { stages: StageResult[]; first: number[] } {
+    const stages: StageResult[] = [];
+    const first: number[] = [];
+    for (const step of this.steps) {
+      first.push(stages.length + 1);
+      for (const stage of step.stages) stages.push({ ...stage, index: stages.length + 1, step: step.index });
+    }
+    return { stages, first };
+  }
+
+  // The report's steps.
+  stepReports(): StepReport[] {
+    const { first } = this.numbered();
+    return this.steps.map((step, k) => ({
+      index: step.index,
+      text: step.text,
+      connector: null,
+      ran: true,
+      exitCode: step.status,
+      cwd: step.cwd,
+      stages: step.stages.map((_, i) => first[k]! + i),
+      line: step.line,
+      ...(step.parent === null ? {} : { parent: step.parent }),
+      ...(step.iteration === null ? {} : { iteration: step.iteration }),
+      ...(step.repeats ? { repeats: step.repeats } : {}),
+      ...(step.expansions.length > 0 ? { expansions: step.expansions } : {}),
+    }));
+  }
+
+  // The run-wide number of a step's stage (1-based within the step).
+  globalStage(step: number, local: number): number {
+    return this.numbered().first[step - 1]! + local - 1;
+  }
+}

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunHandle, RunIO } from '../../engine/run-pipeline.js';
+import { RunSupport } from '../../engine/run-support.js';
+import { monotonicMs } from '../../monotonic-ms.js';
+import type { Report, Settings } from '../../types.js';
+import { Oracle } from '../expand/oracle.js';
+import type { Script, SimpleCommand } from '../syntax/nodes.js';
+import { type Bytes, fromBytes } from '../syntax/source.js';
+import { initShell, type StartState } from './init-shell.js';
+import { Jobs } from './jobs-table.js';
+import { Recorder } from './recorder.js';
+import { Runner } from './runner.js';
+import type { Runtime } from './runtime.js';
+import { scriptReport } from './script-report.js';
+import type { Shell } from './shell.js';
+import { ExitSignal } from './signals.js';
+
+export interface ScriptPlan {
+  script: Script;
+  source: Bytes;
+  arg0: Bytes;
+  args: Bytes[];
+  // -e / set -e from the start (bash -e).
+  errexit: boolean;
+  okCodes: (command: SimpleCommand) => number[] | null;
+}
+
+export interface ScriptHandle extends RunHandle {
+  readonly result: Promise<{ report: Report; state: StartState }>;
+}
+
+// Runs a parsed text in a shell of its own: the interpreter walks it, each pipeline of programs one
+// engine run, everything sharing the run's time limit, watchdog and report.
+export function startScript(
+  plan: ScriptPlan,
+  initial: StartState,
+  settings: Settings,
+  io: RunIO = {},
+  given: RunSupport | null = null,
+): ScriptHandle {
+  const support = given ?? new RunSupport();
+  const sh = initShell(initial, plan.arg0, plan.args);
+  if (settings.policy !== 'last') sh.setOption('pipefail', true);
+  if (plan.errexit) sh.setOption('errexit', true);
+  let scratch: string | null = null;
+  const rt: Runtime = {
+    settings,
+    command: fromBytes(plan.source),
+    support,
+    oracle: new Oracle(initial.env),
+    io,
+    recorder: new Recorder(),
+    stdin: { fd: null },
+    pid: process.pid,
+    deadline: settings.timeoutMs === null ? null : monotonicMs() + settings.timeoutMs,
+    cancelled: null,
+    stoppedBy: null,
+    running: new Set(),
+    jobs: new Jobs(),
+    okCodesFor: plan.okCodes,
+    scratch: () => {
+      scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-scratch-'));
+      return scratch;
+    },
+  };
+  const startedAt = new Date();
+  const t0 = monotonicMs();
+  const runner = new Runner(rt, sh, { parentStep: null, iteration: null, source: plan.source });
+  const result = runAll(runner, plan.script)
+    .then((ending) => ({ report: scriptReport(rt, ending, { startedAt, t0 }), state: finalState(sh) }))
+    .finally(() => {
+      rt.oracle.close();
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+      if (!given) support.close();
+      if (rt.stdin.fd !== null) fs.closeSync(rt.stdin.fd);
+    });
+  return {
+    result,
+    report: result.then((r) => r.report),
+    cancel: (signal) => {
+      rt.cancelled ??= signal;
+      for (const handle of rt.running) handle.cancel(signal);
+      for (const job of rt.jobs.list) job.cancel(signal);
+    },
+    inspect: () => [...rt.running].at(-1)?.inspect() ?? null,
+    progress: () => [...rt.running].flatMap((handle) => handle.progress()),
+  };
+}
+
+// How the text ended: its status, and why (it ran to its end, exit, errexit, a stop).
+export interface Ending {
+  status: number;
+  why: ExitSignal['why'] | 'end';
+}
+
+async function runAll(runner: Runner, script: Script): Promise<Ending> {
+  let ending: Ending;
+  try {
+    await runner.list(script.stmts);
+    ending = { status: runner.sh.status, why: 'end' };
+  } catch (error) {
+    if (!(error instanceof ExitSignal)) throw error;
+    runner.sh.status = error.status;
+    ending = { status: error.status, why: error.why };
+  }
+  try {
+    await runner.runExitTrap();
+  } catch (error) {
+    if (!(error instanceof ExitSignal)) throw error;
+    ending = { status: error.status, why: error.why === 'stopped' ? 'stopped' : ending.why };
+  }
+  await endJobs(runner);
+  runner.sh.fds.release();
+  return ending;
+}
+
+// Background jobs still running when the text ends are the run's leftovers: stopped (the report says
+// so), as every process is that outlives its stage.
+async function endJobs(runner: Runner): Promise<void> {
+  const { rt } = runner;
+  for (const job of rt.jobs.running()) job.cancel('SIGTERM');
+  await Promise.all(rt.jobs.list.map((job) => job.done.catch(() => 1)));
+}
+
+// What a session keeps for its next call: the directory, the exported variables, the others.
+function finalState(sh: Shell): StartState {
+  const env: Record<string, string> = {};
+  const vars: Record<string, string> = {};
+  for (const name of sh.vars.names()) {
+    const variable = sh.vars.getRaw(name);
+    if (variable?.value?.kind !== 'scalar' || variable.attrs.readonly) continue;
+    if (variable.attrs.exported) env[name] = fromBytes(variable.value.value);
+    else vars[name] = fromBytes(variable.value.value);
+  }
+  return { cwd: fromBytes(sh.cwd), env, vars, status: sh.status };
+}

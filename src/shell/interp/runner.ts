@@ -1,0 +1,232 @@
+import type { ExpansionError } from '../expand/env.js';
+import { VarError } from '../expand/vars.js';
+import { Expander } from '../expand/word.js';
+import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Stmt } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import type { Placement, RunnerApi } from './api.js';
+import { startBackground } from './background.js';
+import { runCompound } from './compound.js';
+import { expandEnvOf } from './expand-env.js';
+import type { FdTable } from './fds.js';
+import { runNested } from './nested-text.js';
+import { writeTo } from './output.js';
+import { runPipeline } from './pipeline.js';
+import { applyRedirects } from './redirect.js';
+import type { Runtime } from './runtime.js';
+import type { Shell } from './shell.js';
+import { ExitSignal, ReturnSignal } from './signals.js';
+import { dispatch, runSimple } from './simple.js';
+
+// Walks the tree of a text and runs it as bash would, in one shell (a subshell gets a runner of its
+// own over a copy of the shell). Statuses are returned; break, continue, return and exit travel as
+// thrown signals (signals.ts) to where bash resumes.
+export class Runner implements RunnerApi {
+  readonly ex: Expander;
+
+  constructor(
+    readonly rt: Runtime,
+    readonly sh: Shell,
+    readonly place: Placement,
+  ) {
+    this.ex = new Expander(expandEnvOf(this));
+  }
+
+  async list(stmts: readonly Stmt[]): Promise<number> {
+    let status = this.sh.status;
+    for (const stmt of stmts) status = await this.stmt(stmt);
+    return status;
+  }
+
+  private async stmt(stmt: Stmt): Promise<number> {
+    this.checkStop();
+    if (stmt.background) return startBackground(this, stmt.body);
+    return this.andOr(stmt.body);
+  }
+
+  // Stops the text before its next command once safe-run was asked to stop, or a limit stopped it.
+  private checkStop(): void {
+    if (this.rt.cancelled || this.rt.stoppedBy) throw new ExitSignal(this.sh.status || 1, 'stopped');
+  }
+
+  // a && b || c: each pipeline but the last is a condition (errexit does not apply to it).
+  async andOr(list: AndOr): Promise<number> {
+    const last = list.rest.length;
+    let status = await this.pipeline(list.first, last > 0);
+    for (const [k, { op, pipeline }] of list.rest.entries()) {
+      if (op === '&&' ? status !== 0 : status === 0) continue;
+      this.checkStop();
+      status = await this.pipeline(pipeline, k < last - 1);
+    }
+    return status;
+  }
+
+  private async pipeline(pipeline: Pipeline, condition: boolean): Promise<number> {
+    const exempt = condition || pipeline.bang;
+    const run = async () => {
+      if (pipeline.commands.length > 1) {
+        const status = await runPipeline(this, pipeline);
+        this.sh.status = status;
+        if (!pipeline.bang) this.checkErrexit(status);
+        return status;
+      }
+      return this.command(pipeline.commands[0]!);
+    };
+    let status = exempt ? await this.exempt(run) : await run();
+    if (pipeline.bang) status = status === 0 ? 1 : 0;
+    this.sh.status = status;
+    return status;
+  }
+
+  async command(command: Command): Promise<number> {
+    let status: number;
+    if (command.kind === 'simple') status = await runSimple(this, command);
+    else if (command.kind === 'function') {
+      this.sh.functions.set(command.name, command);
+      status = 0;
+    } else status = await runCompound(this, command);
+    this.sh.status = status;
+    const simpleLike =
+      command.kind === 'simple' ||
+      command.kind === 'subshell' ||
+      command.kind === 'arith' ||
+      command.kind === 'cond';
+    if (simpleLike) this.checkErrexit(status);
+    return status;
+  }
+
+  subshell(fds?: FdTable, place: Partial<Placement> = {}): Runner {
+    const copy = this.sh.subshellCopy();
+    if (fds) {
+      copy.fds.release();
+      copy.fds = fds;
+    }
+    return new Runner(this.rt, copy, { ...this.place, ...place });
+  }
+
+  async withRedirects(redirects: readonly Redirect[], work: () => Promise<number>): Promise<number> {
+    if (redirects.length === 0) return work();
+    const saved = this.sh.fds;
+    const applied = await applyRedirects(this, redirects, saved.copy());
+    if (applied.failed) {
+      applied.fds.release();
+      return 1;
+    }
+    this.sh.fds = applied.fds;
+    try {
+      return await work();
+    } finally {
+      // `exec` may have made the command's descriptors the shell's own: then they stay.
+      if (this.sh.fds === applied.fds) {
+        this.sh.fds = saved;
+        applied.fds.release();
+      }
+    }
+  }
+
+  async exempt<T>(work: () => Promise<T>): Promise<T> {
+    this.sh.errexitIgnored++;
+    try {
+      return await work();
+    } finally {
+      this.sh.errexitIgnored--;
+    }
+  }
+
+  checkErrexit(status: number): void {
+    if (status !== 0 && this.sh.option('errexit') && this.sh.errexitIgnored === 0) {
+      throw new ExitSignal(status, 'errexit');
+    }
+  }
+
+  async error(message: string): Promise<void> {
+    await writeTo(this.rt, this.sh.fds.get(2), `${this.sh.arg0}: line ${this.sh.lineno}: ${message}\n`);
+  }
+
+  // A function call: its arguments as $1..., its locals in a scope of their own, `return` ends it.
+  async callFunction(name: string, args: string[]): Promise<number> {
+    const def = this.sh.functions.get(name)!;
+    const { sh } = this;
+    const saved = sh.positional;
+    sh.positional = args;
+    sh.funcNames.unshift(name);
+    sh.vars.pushScope();
+    // Its commands are steps of their own, even when the call is one element of a pipeline.
+    const body = this.place.collect ? new Runner(this.rt, sh, { ...this.place, collect: undefined }) : this;
+    try {
+      return await body.withRedirects(def.body.redirects, () =>
+        runCompound(body, { ...def.body, redirects: [] }),
+      );
+    } catch (error) {
+      if (error instanceof ReturnSignal) return error.status;
+      throw error;
+    } finally {
+      sh.vars.popScope();
+      sh.funcNames.shift();
+      sh.positional = saved;
+    }
+  }
+
+  // An expansion that failed: bash prints why and the shell ends (exit status 1, or 127 for unset
+  // parameters), or only the command fails (failglob).
+  async expansionFailed(error: ExpansionError): Promise<number> {
+    await this.error(error.message);
+    if (error.commandOnly) return 1;
+    throw new ExitSignal(error.status, 'error');
+  }
+
+  runText(
+    text: Bytes,
+    options: { label: string; args?: Bytes[] | null; sourced?: boolean },
+  ): Promise<number> {
+    return runNested(
+      this,
+      (source) => new Runner(this.rt, this.sh, { ...this.place, source, collect: undefined }),
+      text,
+      options,
+    );
+  }
+
+  // The EXIT trap, once, as the shell (or subshell) ends; $? is kept unless the trap exits.
+  async runExitTrap(): Promise<void> {
+    const action = this.sh.traps.get('EXIT');
+    if (action === undefined) return;
+    this.sh.traps.delete('EXIT');
+    const status = this.sh.status;
+    await this.runText(action, { label: 'trap' });
+    this.sh.status = status;
+  }
+
+  runCommandWords(words: Bytes[], options: { functions: boolean; command?: SimpleCommand }): Promise<number> {
+    const command = options.command ?? bareCommand(this.sh.lineno);
+    return dispatch(this, command, words, null, options);
+  }
+
+  async assignNamed(target: Bytes, value: Bytes): Promise<number> {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/s.exec(target);
+    if (!match) {
+      await this.error(`\`${target}': not a valid identifier`);
+      return 1;
+    }
+    try {
+      if (match[2] === undefined) this.sh.vars.assign(match[1]!, value);
+      else this.sh.vars.assign(match[1]!, value, { index: await subscriptOf(this, match[1]!, match[2]) });
+      return 0;
+    } catch (error) {
+      if (!(error instanceof VarError)) throw error;
+      await this.error(error.message);
+      return 1;
+    }
+  }
+}
+
+// A command node for words run without one of their own (command NAME ..., a pipeline's element).
+function bareCommand(line: number): SimpleCommand {
+  const pos = { offset: 0, line, col: 1 };
+  return { kind: 'simple', assigns: [], words: [], redirects: [], start: pos, end: pos };
+}
+
+async function subscriptOf(r: Runner, name: string, index: Bytes): Promise<number | Bytes> {
+  const variable = r.sh.vars.get(name);
+  if (variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc') return index;
+  return Number(r.ex.evaluate(index));
+}

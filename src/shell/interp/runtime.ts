@@ -1,0 +1,37 @@
+import type { RunHandle, RunIO } from '../../engine/run-pipeline.js';
+import type { RunSupport } from '../../engine/run-support.js';
+import type { Settings } from '../../types.js';
+import type { Oracle } from '../expand/oracle.js';
+import type { SimpleCommand } from '../syntax/nodes.js';
+import type { Jobs } from './jobs-table.js';
+import type { Recorder } from './recorder.js';
+
+// What every shell of one run shares (the text's shell, its subshells, its functions): the settings,
+// the watchdog and FIFOs, the oracle, where the run's own output goes, the report being recorded,
+// the time limit, and the engine runs in flight.
+export interface Runtime {
+  readonly settings: Settings;
+  // The text as written, for the report.
+  readonly command: string;
+  readonly support: RunSupport;
+  readonly oracle: Oracle;
+  readonly io: RunIO;
+  readonly recorder: Recorder;
+  // --stdin FILE, opened once by the first command that reads it and shared by every later one.
+  readonly stdin: { fd: number | null };
+  // $$
+  readonly pid: number;
+  // monotonicMs() at which the run's time limit runs out; null without one.
+  readonly deadline: number | null;
+  // Set when safe-run was asked to stop: nothing more starts.
+  cancelled: NodeJS.Signals | null;
+  // Set when one of safe-run's own limits stopped a command: the text stops there, not ok.
+  stoppedBy: string | null;
+  readonly running: Set<RunHandle>;
+  // The text's background jobs.
+  readonly jobs: Jobs;
+  // A private directory for the run's scratch files (made when first asked for).
+  scratch(): string;
+  // The exit codes --ok-codes accepts for a command as written (null: only 0).
+  okCodesFor(command: SimpleCommand): number[] | null;
+}

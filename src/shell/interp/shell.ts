@@ -1,0 +1,144 @@
+import { Variables } from '../expand/vars.js';
+import type { FunctionDef } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import { FdTable } from './fds.js';
+
+// set -o options, by their long names, with the letter $- shows them by (bash's order).
+export const OPTION_LETTERS: [string, string][] = [
+  ['allexport', 'a'],
+  ['errexit', 'e'],
+  ['noglob', 'f'],
+  ['hashall', 'h'],
+  ['keyword', 'k'],
+  ['monitor', 'm'],
+  ['noexec', 'n'],
+  ['nounset', 'u'],
+  ['verbose', 'v'],
+  ['xtrace', 'x'],
+  ['braceexpand', 'B'],
+  ['noclobber', 'C'],
+  ['errtrace', 'E'],
+  ['histexpand', 'H'],
+  ['physical', 'P'],
+  ['functrace', 'T'],
+];
+
+export const OPTION_NAMES = [
+  'allexport',
+  'braceexpand',
+  'emacs',
+  'errexit',
+  'errtrace',
+  'functrace',
+  'hashall',
+  'histexpand',
+  'history',
+  'ignoreeof',
+  'interactive-comments',
+  'keyword',
+  'monitor',
+  'noclobber',
+  'noexec',
+  'noglob',
+  'nolog',
+  'notify',
+  'nounset',
+  'onecmd',
+  'physical',
+  'pipefail',
+  'posix',
+  'privileged',
+  'verbose',
+  'vi',
+  'xtrace',
+];
+
+// The shell's own state: what a subshell copies and a function call shares.
+export class Shell {
+  vars = new Variables();
+  functions = new Map<string, FunctionDef>();
+  positional: Bytes[] = [];
+  arg0: Bytes = 'bash';
+  options = new Set<string>(['braceexpand', 'hashall', 'interactive-comments']);
+  shopts = new Set<string>([
+    'checkwinsize',
+    'cmdhist',
+    'complete_fullquote',
+    'extquote',
+    'force_fignore',
+    'globasciiranges',
+    'hostcomplete',
+    'interactive_comments',
+    'patsub_replacement',
+    'progcomp',
+    'promptvars',
+    'sourcepath',
+  ]);
+  // The logical working directory ($PWD as bash keeps it).
+  cwd = '/';
+  status = 0;
+  pipestatus: number[] = [0];
+  lastArg: Bytes = '';
+  lastBackground: number | null = null;
+  traps = new Map<string, Bytes>();
+  fds = new FdTable();
+  // Nesting: functions called (FUNCNAME), loops, subshells ($BASH_SUBSHELL).
+  funcNames: string[] = [];
+  loopDepth = 0;
+  // The pass of each loop around the command running now, outermost first (for the report).
+  iterations: number[] = [];
+  subshell = 0;
+  // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
+  errexitIgnored = 0;
+  lineno = 0;
+  // The status of the last command substitution of the command being expanded (for `x=$(false)`).
+  substStatus: number | null = null;
+  // How deep in `source` the shell is (return ends a sourced file).
+  sourceDepth = 0;
+  // getopts' place: the argument it reads next and the position inside a group of letters.
+  getopts = { optind: 1, char: 0 };
+
+  option(name: string): boolean {
+    return this.options.has(name);
+  }
+
+  setOption(name: string, on: boolean): void {
+    if (on) this.options.add(name);
+    else this.options.delete(name);
+  }
+
+  // $-
+  flags(): Bytes {
+    let out = '';
+    for (const [name, letter] of OPTION_LETTERS) if (this.options.has(name)) out += letter;
+    return `${out}c`;
+  }
+
+  // A subshell: a copy of everything, which it may change without the parent seeing it. Traps other
+  // than ignored ones are reset, as in bash.
+  subshellCopy(): Shell {
+    const copy = new Shell();
+    copy.vars = this.vars.clone();
+    copy.functions = new Map(this.functions);
+    copy.positional = [...this.positional];
+    copy.arg0 = this.arg0;
+    copy.options = new Set(this.options);
+    copy.shopts = new Set(this.shopts);
+    copy.cwd = this.cwd;
+    copy.status = this.status;
+    copy.pipestatus = [...this.pipestatus];
+    copy.lastArg = this.lastArg;
+    copy.lastBackground = this.lastBackground;
+    for (const [signal, action] of this.traps) if (action === '') copy.traps.set(signal, action);
+    copy.fds = this.fds.copy();
+    copy.funcNames = [...this.funcNames];
+    copy.subshell = this.subshell + 1;
+    copy.loopDepth = this.loopDepth;
+    copy.iterations = [...this.iterations];
+    copy.errexitIgnored = this.errexitIgnored;
+    copy.lineno = this.lineno;
+    copy.sourceDepth = this.sourceDepth;
+    copy.getopts = { ...this.getopts };
+    return copy;
+  }
+}

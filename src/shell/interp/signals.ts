@@ -1,0 +1,33 @@
+// How control leaves a command other than by finishing: thrown through the runner and caught where
+// bash would resume.
+
+export class BreakSignal {
+  constructor(public levels: number) {}
+}
+
+export class ContinueSignal {
+  constructor(public levels: number) {}
+}
+
+// `return` from a function or a sourced file.
+export class ReturnSignal {
+  constructor(readonly status: number) {}
+}
+
+// The shell (or the subshell it was raised in) ends: `exit`, errexit, a fatal expansion error, or a
+// stop by one of safe-run's limits (`stopped`: later commands must not run, and the verdict says so).
+export class ExitSignal {
+  constructor(
+    readonly status: number,
+    readonly why: 'exit' | 'errexit' | 'error' | 'stopped' | 'signal' = 'exit',
+  ) {}
+}
+
+export function isFlow(value: unknown): value is BreakSignal | ContinueSignal | ReturnSignal | ExitSignal {
+  return (
+    value instanceof BreakSignal ||
+    value instanceof ContinueSignal ||
+    value instanceof ReturnSignal ||
+    value instanceof ExitSignal
+  );
+}

@@ -1,0 +1,115 @@
+import { ExpansionError } from '../expand/env.js';
+import { VarError } from '../expand/vars.js';
+import type { Assign, SimpleCommand } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
+import type { RunnerApi } from './api.js';
+import { assignInOrder } from './assignments.js';
+import { BUILTINS } from './builtins/registry.js';
+import { runBuiltin } from './builtins/run-builtin.js';
+import { runExternal } from './external.js';
+import { recordStep } from './record-step.js';
+import { ExitSignal } from './signals.js';
+import { traceCommand } from './trace.js';
+
+// A simple command, in bash's order: its words expanded, then its redirections, then its assignments;
+// then a function, a builtin, or a program, looked up in that order.
+export async function runSimple(r: RunnerApi, command: SimpleCommand): Promise<number> {
+  const { sh } = r;
+  sh.lineno = command.start.line;
+  sh.substStatus = null;
+  let expanded: { args: Bytes[]; decl: (Assign | null)[] | null };
+  try {
+    expanded = await expandArgs(r, command);
+  } catch (error) {
+    if (error instanceof ExpansionError) return r.expansionFailed(error);
+    throw error;
+  }
+  const { args, decl } = expanded;
+  if (args.length === 0) return assignOnly(r, command);
+  if (command.assigns.length > 0) sh.vars.pushScope();
+  try {
+    try {
+      await assignInOrder(r, command.assigns, { temporary: true });
+    } catch (error) {
+      if (error instanceof VarError) {
+        await r.error(error.message);
+        return 1;
+      }
+      if (error instanceof ExpansionError) return r.expansionFailed(error);
+      throw error;
+    }
+    await traceCommand(r, command.assigns.length, args);
+    return await dispatch(r, command, args, decl, { functions: true });
+  } finally {
+    if (command.assigns.length > 0) sh.vars.popScope();
+  }
+}
+
+// Runs expanded words: a function (unless told not to), a builtin, or a program, in that order.
+export async function dispatch(
+  r: RunnerApi,
+  command: SimpleCommand,
+  args: Bytes[],
+  decl: (Assign | null)[] | null,
+  { functions }: { functions: boolean },
+): Promise<number> {
+  r.sh.lastArg = args.at(-1)!;
+  const name = args[0]!;
+  if (functions && !name.includes('/') && r.sh.functions.has(name)) {
+    return r.withRedirects(command.redirects, () => r.callFunction(name, args.slice(1)));
+  }
+  if (!name.includes('/') && BUILTINS.has(name)) return runBuiltin(r, command, args, decl);
+  return runExternal(r, command, args);
+}
+
+// The words, with a declaration builtin's NAME=value arguments expanded as assignments (neither
+// split nor globbed, ~ after = and :); an array argument NAME=( ... ) stays for the builtin.
+async function expandArgs(
+  r: RunnerApi,
+  command: SimpleCommand,
+): Promise<{ args: Bytes[]; decl: (Assign | null)[] | null }> {
+  if (!command.declArgs) return { args: await r.ex.fields(command.words), decl: null };
+  const args: Bytes[] = [];
+  const decl: (Assign | null)[] = [];
+  for (const [i, word] of command.words.entries()) {
+    const assign = command.declArgs[i] ?? null;
+    if (assign && assign.array === null && !(word.raw ?? '').includes('{')) {
+      const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
+      const raw = word.raw ?? `${assign.name}=`;
+      args.push(`${raw.slice(0, raw.indexOf('=') + 1)}${value}`);
+      decl.push(assign);
+    } else if (assign?.array) {
+      args.push(`${assign.name}${assign.append ? '+=' : '='}`);
+      decl.push(assign);
+    } else {
+      for (const field of await r.ex.fields([word])) {
+        args.push(field);
+        decl.push(null);
+      }
+    }
+  }
+  return { args, decl };
+}
+
+// NAME=value with no command: redirections are opened and closed, then the shell's own variables
+// change. Its status is the last command substitution's, else 0; a read-only variable ends the shell.
+async function assignOnly(r: RunnerApi, command: SimpleCommand): Promise<number> {
+  const { sh } = r;
+  const redirected = await r.withRedirects(command.redirects, async () => 0);
+  try {
+    await assignInOrder(r, command.assigns);
+  } catch (error) {
+    if (error instanceof ExpansionError) return r.expansionFailed(error);
+    if (!(error instanceof VarError)) throw error;
+    await r.error(error.message);
+    throw new ExitSignal(1, 'error');
+  }
+  const status = redirected !== 0 ? redirected : (sh.substStatus ?? 0);
+  await recordStep(r, command, {
+    status,
+    stages: [],
+    builtin: 'assignment',
+    argv: command.assigns.map((a) => `${a.name}=`),
+  });
+  return status;
+}

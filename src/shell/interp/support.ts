@@ -1,0 +1,114 @@
+import { escapeText, Refusal, WAY_OUT } from '../refuse.js';
+import type { Command, Pos, Script, WordPart } from '../syntax/nodes.js';
+import { place } from '../syntax/syntax-error.js';
+import { walkStmts } from '../syntax/walk.js';
+import { BUILTIN_NAMES } from './builtins/names.js';
+import { BUILTINS } from './builtins/registry.js';
+
+// Variables whose value this interpreter cannot give as bash would.
+const DYNAMIC_REFUSED = new Set([
+  'BASHPID',
+  'BASH_COMMAND',
+  'BASH_LINENO',
+  'BASH_SOURCE',
+  'BASH_ARGV',
+  'BASH_ARGC',
+  'BASH_EXECUTION_STRING',
+  'HISTCMD',
+  'DIRSTACK',
+  'COMP_WORDS',
+  'COMP_CWORD',
+  'BASH_ARGV0',
+  'BASHOPTS',
+  'SHELLOPTS',
+  'BASH_ALIASES',
+  'BASH_CMDS',
+]);
+
+// Which constructs of a parsed text safe-run's interpreter runs: one pass over the tree, after parsing.
+// A construct it does not run is refused before anything starts, with where it is and the way out.
+export function checkSupported(script: Script, multiline: boolean): void {
+  const refuse = (code: string, construct: string, pos: Pos, why: string): never => {
+    throw new Refusal(
+      code,
+      construct,
+      pos.col,
+      `-c: ${escapeText(construct)} at ${place(pos, multiline)} ${why}; ${WAY_OUT}`,
+    );
+  };
+  walkStmts(script.stmts, {
+    command: (command) => checkCommand(command, refuse),
+    redirect: (redirect) => {
+      if (redirect.fdVar !== null)
+        refuse(
+          'syntax.redirect-fd',
+          `{${redirect.fdVar}}${redirect.op}`,
+          redirect.start,
+          'allocates a file descriptor into a variable, which safe-run does not do yet',
+        );
+    },
+    part: (part) => checkPart(part, refuse),
+  });
+}
+
+type Refuse = (code: string, construct: string, pos: Pos, why: string) => never;
+
+function checkCommand(command: Command, refuse: Refuse): void {
+  if (command.kind === 'select')
+    refuse(
+      'syntax.select',
+      'select loop',
+      command.start,
+      'reads a choice from a menu, which safe-run does not run',
+    );
+  if (command.kind === 'coproc')
+    refuse('syntax.coproc', 'coproc', command.start, 'starts a coprocess, which safe-run does not run');
+  if (command.kind !== 'simple') return;
+  const first = command.words[0];
+  const only = first?.parts.length === 1 ? first.parts[0]! : null;
+  const name = only?.kind === 'lit' ? only.value : null;
+  if (name === null) return;
+  if (BUILTIN_NAMES.has(name) && !BUILTINS.has(name)) {
+    refuse(
+      'syntax.builtin',
+      `builtin ${name}`,
+      first!.start,
+      "is a bash builtin that safe-run's interpreter does not run",
+    );
+  }
+  if (name === 'set' && command.words.length === 1)
+    refuse(
+      'syntax.builtin',
+      'set',
+      first!.start,
+      "with no arguments lists every variable of the shell, bash's own among them",
+    );
+}
+
+function checkPart(part: WordPart, refuse: Refuse): void {
+  if (part.kind === 'procsubst')
+    refuse(
+      'syntax.process-substitution',
+      `${part.op}( ... )`,
+      part.start,
+      'is a process substitution, which safe-run does not run yet',
+    );
+  if (part.kind === 'extglob')
+    refuse('syntax.extglob', `${part.op}(...)`, part.start, 'is an extended pattern');
+  if (part.kind !== 'param') return;
+  if (part.transform && 'PAKk'.includes(part.transform)) {
+    refuse(
+      'syntax.parameter',
+      `\${...@${part.transform}}`,
+      part.start,
+      'is a transformation safe-run does not give as bash would',
+    );
+  }
+  if (DYNAMIC_REFUSED.has(part.name))
+    refuse(
+      'syntax.dynamic-parameter',
+      `$${part.name}`,
+      part.start,
+      `expands to a value (${part.name}) that safe-run cannot give as bash would`,
+    );
+}

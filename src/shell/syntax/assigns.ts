@@ -1,0 +1,114 @@
+import type { ArrayElem, Assign, Word } from './nodes.js';
+import type { Scanner } from './scanner.js';
+import { type PartMode, readParts, readWord } from './words.js';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+// A word written as NAME=value, NAME+=value or NAME[subscript]=value (the name and `=` unquoted), as
+// an assignment; null for any other word. The subscript and value are read again from the source.
+export function assignOf(s: Scanner, word: Word): Assign | null {
+  const from = word.start.offset;
+  const to = word.end.offset;
+  const text = s.text.slice(from, to);
+  const name = NAME.exec(text)?.[0];
+  if (!name) return null;
+  let at = name.length;
+  let index: Word | null = null;
+  if (text[at] === '[') {
+    const close = closeBracket(text, at + 1);
+    if (close < 0) return null;
+    index = readRegion(s, from + at + 1, from + close, SUBSCRIPT_MODE);
+    at = close + 1;
+  }
+  const append = text[at] === '+';
+  if (append) at++;
+  if (text[at] !== '=') return null;
+  const value = readRegion(s, from + at + 1, to, VALUE_MODE);
+  return { name, index, append, value, array: null, start: word.start, end: word.end };
+}
+
+// At a command's start, NAME[ ... ]= may hold blanks inside the brackets (bash reads the subscript
+// whole there). Returns that word, or null (cursor unmoved) when the text is not such an assignment.
+export function readSubscriptAssignWord(s: Scanner): Word | null {
+  const rest = s.text.slice(s.i, s.i + 4096);
+  const name = NAME.exec(rest)?.[0];
+  if (!name || rest[name.length] !== '[') return null;
+  const close = closeBracket(rest, name.length + 1);
+  if (close < 0 || !/^\+?=/.test(rest.slice(close + 1, close + 3))) return null;
+  if (!/[ \t]/.test(rest.slice(name.length, close))) return null;
+  const start = s.i;
+  const past = start + close + 1;
+  const parts = readParts(s, {
+    stop: (sc) => sc.i >= past && /^[ \t\n|&;()<>]?$/.test(sc.peek()),
+    singleQuotes: true,
+    doubleQuotes: true,
+    braces: false,
+  });
+  return { parts, start: s.pos(start), end: s.pos() };
+}
+
+// NAME=( elements ): the cursor is on `(`; reads to the matching `)`.
+export function readArrayAssign(s: Scanner, assign: Assign): void {
+  const open = s.i;
+  s.i++;
+  const elems: ArrayElem[] = [];
+  for (;;) {
+    s.skipNewlines();
+    if (s.peek() === ')') break;
+    if (s.done) s.fail(open, 'the array ( at {at} is never closed', 'syntax.unterminated');
+    const start = s.i;
+    const word = readWord(s);
+    if (!word) s.unexpected();
+    elems.push(elementOf(s, word, start));
+  }
+  s.i++;
+  assign.value = null;
+  assign.array = elems;
+  assign.end = s.pos();
+}
+
+function elementOf(s: Scanner, word: Word, start: number): ArrayElem {
+  const text = s.text.slice(start, word.end.offset);
+  if (text.startsWith('[')) {
+    const close = closeBracket(text, 1);
+    if (close > 0 && text[close + 1] === '=') {
+      const index = readRegion(s, start + 1, start + close, SUBSCRIPT_MODE);
+      const value = readRegion(s, start + close + 2, word.end.offset, VALUE_MODE);
+      return { index, value, start: word.start, end: word.end };
+    }
+  }
+  return { index: null, value: word, start: word.start, end: word.end };
+}
+
+const SUBSCRIPT_MODE: PartMode = { stop: () => false, singleQuotes: true, doubleQuotes: true, braces: false };
+const VALUE_MODE: PartMode = { stop: () => false, singleQuotes: true, doubleQuotes: true, braces: false };
+
+// Reads the parts of the text between two offsets of the source again.
+function readRegion(s: Scanner, from: number, to: number, mode: PartMode): Word {
+  const saved = s.i;
+  const pending = s.pending;
+  s.i = from;
+  const parts = readParts(s, { ...mode, stop: (sc) => sc.i >= to });
+  s.i = saved;
+  s.pending = pending;
+  return { parts, start: s.pos(from), end: s.pos(to) };
+}
+
+// The index of the ] that closes a subscript whose text starts at `from`, skipping quotes.
+function closeBracket(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === "'" || c === '"') {
+      const close = text.indexOf(c, i + 1);
+      if (close < 0) return -1;
+      i = close;
+    } else if (c === '[') depth++;
+    else if (c === ']') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,107 @@
+import { assignOf, readArrayAssign, readSubscriptAssignWord } from './assigns.js';
+import type { Assign, Command, Compound, FunctionDef, Redirect, SimpleCommand, Word } from './nodes.js';
+import { atRedirect, readRedirect } from './redirects.js';
+import { isMetaChar, reservedAt, type Scanner } from './scanner.js';
+import { readWord } from './words.js';
+
+// Builtins whose NAME=value arguments are assignments (no splitting or globbing; arrays allowed),
+// decided by the command word as written, as bash decides at parse time.
+export const DECLARATION_BUILTINS = new Set(['declare', 'typeset', 'export', 'local', 'readonly']);
+
+const OPENERS = new Set(['if', 'while', 'until', 'for', 'case', 'select', '{', '[[', 'function', 'coproc']);
+
+// One command at the cursor: compound (with its redirections), a function definition, or simple.
+// Null when no command starts here.
+export function readCommand(s: Scanner): Command | null {
+  s.skipBlanks();
+  const word = reservedAt(s);
+  if (word !== null) {
+    if (!OPENERS.has(word)) s.unexpected();
+    const compound = s.grammar.compound(s, word);
+    return compound.kind === 'function' ? compound : withRedirects(s, compound);
+  }
+  if (s.peek() === '(') return withRedirects(s, s.grammar.compound(s, '(') as Compound);
+  return readSimple(s);
+}
+
+export function withRedirects<T extends Compound>(s: Scanner, compound: T): T {
+  for (;;) {
+    s.skipBlanks();
+    if (!atRedirect(s)) break;
+    compound.redirects.push(readRedirect(s));
+    compound.end = s.pos();
+  }
+  return compound;
+}
+
+function readSimple(s: Scanner): SimpleCommand | FunctionDef | null {
+  const start = s.pos();
+  const command: SimpleCommand = { kind: 'simple', assigns: [], words: [], redirects: [], start, end: start };
+  let declaration = false;
+  for (;;) {
+    s.skipBlanks();
+    if (atRedirect(s)) {
+      command.redirects.push(readRedirect(s));
+      continue;
+    }
+    const assignable = command.words.length === 0 || declaration;
+    const word = (assignable && readSubscriptAssignWord(s)) || readWord(s);
+    if (!word) break;
+    const assign = assignable ? assignOf(s, word) : null;
+    if (assign && s.peek() === '(' && assign.value !== null && assign.value.parts.length === 0) {
+      readArrayAssign(s, assign);
+      word.end = assign.end;
+    }
+    if (assign && command.words.length === 0) command.assigns.push(assign);
+    else {
+      command.words.push(word);
+      if (command.words.length === 1) {
+        declaration = isDeclaration(word);
+        if (declaration) command.declArgs = [null];
+      } else if (declaration) command.declArgs!.push(assign);
+    }
+  }
+  if (command.assigns.length === 0 && command.words.length === 0 && command.redirects.length === 0)
+    return null;
+  command.end = s.pos();
+  if (s.peek() === '(' && command.words.length === 1 && command.assigns.length === 0) {
+    return readFunctionDef(s, command.words[0]!, command);
+  }
+  if (s.peek() === '(') s.unexpected();
+  return command;
+}
+
+function isDeclaration(word: Word): boolean {
+  const only = word.parts.length === 1 ? word.parts[0]! : null;
+  return only?.kind === 'lit' && DECLARATION_BUILTINS.has(only.value);
+}
+
+// NAME () compound-command: the word must be a plain name, then ( and ) with blanks only between.
+function readFunctionDef(s: Scanner, nameWord: Word, command: SimpleCommand): FunctionDef {
+  if (command.redirects.length > 0) s.unexpected();
+  const only = nameWord.parts.length === 1 ? nameWord.parts[0]! : null;
+  if (only?.kind !== 'lit' || only.value.includes('\\') || only.value.includes('=')) s.unexpected();
+  s.i++;
+  s.skipBlanks();
+  if (s.peek() !== ')') s.unexpected();
+  s.i++;
+  return readFunctionBody(s, only.value, false, nameWord.start.offset);
+}
+
+// The body of a function: a compound command (with its redirections), after optional newlines.
+export function readFunctionBody(s: Scanner, name: string, keyword: boolean, open: number): FunctionDef {
+  s.skipNewlines();
+  const word = reservedAt(s);
+  const isCompound =
+    s.peek() === '(' || (word !== null && OPENERS.has(word) && word !== 'function' && word !== 'coproc');
+  if (!isCompound) s.unexpected();
+  const body = withRedirects(s, s.grammar.compound(s, word ?? '(') as Compound);
+  return { kind: 'function', name, keyword, body, start: s.pos(open), end: body.end };
+}
+
+// Whether the cursor is on a metacharacter or the end (a word cannot start here).
+export function atWordEnd(s: Scanner): boolean {
+  return isMetaChar(s.peek());
+}
+
+export type { Assign, Redirect };

@@ -1,0 +1,97 @@
+import type { AndOr, Command, Pipeline, Stmt } from './nodes.js';
+import { type ListEnd, reservedAt, type Scanner } from './scanner.js';
+
+const NOTHING: ListEnd = { words: [] };
+
+// A list of statements separated by `;`, `&` or newlines, up to `end` (left under the cursor).
+export function readList(s: Scanner, end: ListEnd = NOTHING): Stmt[] {
+  const stmts: Stmt[] = [];
+  for (;;) {
+    s.skipNewlines();
+    if (s.done || atEnd(s, end)) break;
+    const stmt = readStmt(s);
+    stmts.push(stmt);
+    s.skipBlanks();
+    const c = s.peek();
+    if (c === '&' && s.peek(1) !== '&' && s.peek(1) !== '>') {
+      stmt.background = true;
+      s.i++;
+      stmt.end = s.pos();
+    } else if (c === ';' && s.peek(1) !== ';' && s.peek(1) !== '&') {
+      s.i++;
+      s.skipBlanks();
+      if (s.peek() === ';' && !(end.caseItem && s.at(';;'))) s.unexpected();
+    } else if (c === '\n') {
+      s.newline();
+    } else if (c === '' || atEnd(s, end)) {
+      break;
+    } else s.unexpected();
+  }
+  if (s.done && s.pending.length > 0) s.newline();
+  return stmts;
+}
+
+function atEnd(s: Scanner, end: ListEnd): boolean {
+  if (end.paren && s.peek() === ')') return true;
+  if (end.caseItem && (s.at(';;') || s.at(';&'))) return true;
+  const word = reservedAt(s);
+  return word !== null && end.words.includes(word);
+}
+
+function readStmt(s: Scanner): Stmt {
+  const body = readAndOr(s);
+  return { kind: 'stmt', body, background: false, start: body.start, end: body.end };
+}
+
+function readAndOr(s: Scanner): AndOr {
+  const first = readPipeline(s);
+  const rest: AndOr['rest'] = [];
+  for (;;) {
+    s.skipBlanks();
+    const op = s.at('&&') ? '&&' : s.at('||') ? '||' : null;
+    if (!op) break;
+    s.i += 2;
+    s.skipNewlines();
+    if (s.done) s.unexpected();
+    rest.push({ op, pipeline: readPipeline(s) });
+  }
+  const last = rest.at(-1)?.pipeline ?? first;
+  return { kind: 'and-or', first, rest, start: first.start, end: last.end };
+}
+
+function readPipeline(s: Scanner): Pipeline {
+  s.skipBlanks();
+  const start = s.pos();
+  let bang = false;
+  let time = false;
+  for (;;) {
+    const word = reservedAt(s);
+    if (word === '!') {
+      bang = !bang;
+      s.i++;
+    } else if (word === 'time' && !time) {
+      time = true;
+      s.i += 4;
+      s.skipBlanks();
+      if (s.at('-p') && /[ \t\n;&|]|^$/.test(s.peek(2))) s.i += 2;
+    } else break;
+    s.skipBlanks();
+  }
+  const commands: Command[] = [readCommandOrFail(s)];
+  const pipeAll: boolean[] = [];
+  for (;;) {
+    s.skipBlanks();
+    if (s.peek() !== '|' || s.at('||')) break;
+    pipeAll.push(s.at('|&'));
+    s.i += s.at('|&') ? 2 : 1;
+    s.skipNewlines();
+    commands.push(readCommandOrFail(s));
+  }
+  return { kind: 'pipeline', bang, time, commands, pipeAll, start, end: commands.at(-1)!.end };
+}
+
+function readCommandOrFail(s: Scanner): Command {
+  const command = s.grammar.command(s);
+  if (!command) s.unexpected();
+  return command;
+}

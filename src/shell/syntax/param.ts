@@ -1,0 +1,220 @@
+import { readArithWord } from './arith-text.js';
+import type { ParamExp, ParamOp, Word } from './nodes.js';
+import type { Scanner } from './scanner.js';
+import { readParts } from './words.js';
+
+const SPECIAL = '@*#?-$!0';
+const WORD_OPS: ParamOp[] = [':-', ':=', ':?', ':+', '-', '=', '?', '+'];
+const PATTERN_OPS: ParamOp[] = ['##', '#', '%%', '%', '^^', '^', ',,', ','];
+
+// ${...} at the cursor, read the way bash matches it at parse time; what is not a valid expansion is
+// kept as `bad` and refused when expanded ("bad substitution"), as bash does.
+export function readBraced(s: Scanner, quoted = false): ParamExp {
+  const open = s.i;
+  s.i += 2;
+  const exp = blank(s, open);
+  readHead(s, exp);
+  if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) exp.index = readIndex(s);
+  if (exp.indirect && exp.index && isAll(exp.index) && s.peek() === '}') {
+    exp.keys = true;
+    exp.indirect = false;
+  }
+  if (s.peek() !== '}') readOperator(s, exp, quoted);
+  if (s.peek() !== '}') {
+    // bash matches the braces and complains when the expansion is reached.
+    const close = closingBrace(s.text, s.i);
+    if (close < 0) s.fail(open, 'the parameter expansion ${ at {at} is never closed', 'syntax.unterminated');
+    exp.bad = s.text.slice(open, close + 1);
+    s.i = close;
+  }
+  s.i++;
+  exp.end = s.pos();
+  return exp;
+}
+
+function blank(s: Scanner, open: number): ParamExp {
+  return {
+    kind: 'param',
+    short: false,
+    name: '',
+    index: null,
+    length: false,
+    indirect: false,
+    prefixList: null,
+    keys: false,
+    op: null,
+    slice: null,
+    replace: null,
+    transform: null,
+    bad: null,
+    start: s.pos(open),
+    end: s.pos(open),
+  };
+}
+
+// The name, with a leading # (length) or ! (indirection, a prefix list, an array's keys).
+function readHead(s: Scanner, exp: ParamExp): void {
+  const c = s.peek();
+  if (c === '#' && s.peek(1) !== '}' && startsName(s, 1) && endsAfterName(s, 1)) {
+    exp.length = true;
+    s.i++;
+  } else if (c === '!' && s.peek(1) !== '}' && startsName(s, 1)) {
+    exp.indirect = true;
+    s.i++;
+  }
+  exp.name = readName(s);
+  if (
+    exp.indirect &&
+    (s.peek() === '*' || s.peek() === '@') &&
+    s.peek(1) === '}' &&
+    /^[A-Za-z_]/.test(exp.name)
+  ) {
+    exp.prefixList = s.peek() as '*' | '@';
+    exp.indirect = false;
+    s.i++;
+  }
+}
+
+function startsName(s: Scanner, ahead: number): boolean {
+  const c = s.peek(ahead);
+  return /[A-Za-z_0-9]/.test(c) || (c !== '' && SPECIAL.includes(c));
+}
+
+// ${#x} and ${#x[...]} are lengths; ${#:-w} or ${#-} are operators on $#.
+function endsAfterName(s: Scanner, ahead: number): boolean {
+  const rest = s.text.slice(s.i + ahead, s.i + ahead + 260);
+  const name = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!0-])/.exec(rest)?.[0] ?? '';
+  const after = rest[name.length];
+  return name !== '' && (after === '}' || after === '[');
+}
+
+function readName(s: Scanner): string {
+  const rest = s.text.slice(s.i, s.i + 260);
+  const name =
+    /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+)/.exec(rest)?.[0] ??
+    (rest[0] && SPECIAL.includes(rest[0]) ? rest[0] : '');
+  s.i += name.length;
+  return name;
+}
+
+// [subscript]: as a word (quotes removed when expanded); @ and * are words too.
+function readIndex(s: Scanner): Word {
+  const open = s.i;
+  const close = matchingBracket(s.text, open + 1);
+  if (close < 0) s.fail(open, 'the subscript [ at {at} is never closed', 'syntax.unterminated');
+  s.i = open + 1;
+  const start = s.i;
+  const parts = readParts(s, {
+    stop: (sc) => sc.i >= close,
+    singleQuotes: true,
+    doubleQuotes: true,
+    braces: false,
+  });
+  const word = { parts, start: s.pos(start), end: s.pos() };
+  s.i = close + 1;
+  return word;
+}
+
+export function isAll(index: Word): boolean {
+  const only = index.parts.length === 1 ? index.parts[0]! : null;
+  return only?.kind === 'lit' && (only.value === '@' || only.value === '*');
+}
+
+function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
+  if (s.peek() === ':' && !'-=?+'.includes(s.peek(1) || 'x')) {
+    s.i++;
+    const offset = readArithUntil(s, ':}');
+    let length: Word | null = null;
+    if (s.peek() === ':') {
+      s.i++;
+      length = readArithUntil(s, '}');
+    }
+    exp.slice = { offset, length };
+    return;
+  }
+  if (s.peek() === '/') {
+    s.i++;
+    const all = s.peek() === '/';
+    const anchor = s.peek() === '#' || s.peek() === '%' ? (s.peek() as '#' | '%') : null;
+    if (all || anchor) s.i++;
+    const pattern = readOperand(s, true, quoted, true);
+    let replacement: Word | null = null;
+    if (s.peek() === '/') {
+      s.i++;
+      replacement = readOperand(s, false, quoted, false);
+    }
+    exp.replace = { all, anchor, pattern, with: replacement };
+    return;
+  }
+  if (s.peek() === '@' && /[A-Za-z]/.test(s.peek(1)) && s.peek(2) === '}') {
+    exp.transform = s.peek(1);
+    s.i += 2;
+    return;
+  }
+  const word = WORD_OPS.find((op) => s.at(op));
+  const pattern = PATTERN_OPS.find((op) => s.at(op));
+  const op = word ?? pattern;
+  if (!op) return;
+  s.i += op.length;
+  exp.op = { kind: 'word', op, word: readOperand(s, pattern !== undefined, quoted, false) };
+}
+
+// The word of an operator, up to the } that closes the expansion (or a / for a replacement's
+// pattern). Inside double quotes, single quotes are text for - = ? + and quotes for the patterns.
+function readOperand(s: Scanner, isPattern: boolean, quoted: boolean, slash: boolean): Word {
+  const start = s.i;
+  const parts = readParts(s, {
+    stop: (sc) => sc.peek() === '}' || (slash && sc.peek() === '/'),
+    singleQuotes: !quoted || isPattern,
+    doubleQuotes: true,
+    braces: true,
+  });
+  return { parts, start: s.pos(start), end: s.pos() };
+}
+
+// Arithmetic text of a slice, up to one of `stops` outside any brackets.
+function readArithUntil(s: Scanner, stops: string): Word {
+  let end = s.i;
+  let depth = 0;
+  while (end < s.src.length) {
+    const c = s.text[end]!;
+    if (depth === 0 && stops.includes(c)) break;
+    if (c === '(' || c === '{' || c === '[') depth++;
+    else if ((c === ')' || c === '}' || c === ']') && depth > 0) depth--;
+    end++;
+  }
+  return readArithWord(s, end);
+}
+
+// The } matching the ${ whose contents start at `from`, counting nested braces and skipping quotes.
+function closingBrace(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) return -1;
+      i = close;
+    } else if (c === '{') depth++;
+    else if (c === '}') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function matchingBracket(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '[') depth++;
+    else if (c === ']') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,70 @@
+import { readCommand } from './commands.js';
+import { readCompound } from './compound.js';
+import { readDollar } from './dollar.js';
+import { readList } from './lists.js';
+import type { Script, Stmt, Word } from './nodes.js';
+import { readHeredocBody } from './redirects.js';
+import { type NestedEnd, Scanner } from './scanner.js';
+import { type Bytes, toBytes } from './source.js';
+import { ShellSyntaxError } from './syntax-error.js';
+import { readWord } from './words.js';
+
+// Parses bash text (as Node gives it, or as bytes) into a tree. Throws ShellSyntaxError for text
+// that bash itself rejects, with where; which constructs safe-run runs is decided later (check.ts).
+export function parseScript(text: string, { bytes = false } = {}): Script {
+  const source: Bytes = bytes ? text : toBytes(text);
+  const s = newScanner(source);
+  checkControlCharacters(s);
+  const stmts = readList(s);
+  if (!s.done) s.unexpected();
+  return { kind: 'script', stmts, start: s.pos(0), end: s.pos() };
+}
+
+function newScanner(source: Bytes): Scanner {
+  const s = new Scanner(source);
+  s.grammar = { list: readList, command: readCommand, compound: readCompound, dollar: readDollar };
+  s.parseNested = nested;
+  s.readHeredoc = (doc) => readHeredocBody(s, doc);
+  s.parseInner = (text, offset) => {
+    const inner = s.sub(text, offset);
+    inner.readHeredoc = (doc) => readHeredocBody(inner, doc);
+    const stmts = readList(inner);
+    if (!inner.done) inner.unexpected();
+    return stmts;
+  };
+  return s;
+}
+
+// One word's text read again (a brace expansion's result): null when it is not exactly one word.
+export function parseWordText(text: Bytes): Word | null {
+  const s = newScanner(text);
+  try {
+    const word = readWord(s);
+    return word && s.done ? word : null;
+  } catch {
+    return null;
+  }
+}
+
+// The list of a $( ... ) or <( ... ): up to its closing parenthesis.
+function nested(s: Scanner, end: NestedEnd): Stmt[] {
+  return readList(s, { words: [], paren: end === ')' });
+}
+
+// Control characters other than tab and newline never reach a program or a report raw: a carriage
+// return from a CRLF file would become part of the last argument, which nobody means.
+function checkControlCharacters(s: Scanner): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
+  const at = s.text.search(/[\x00-\x08\x0b-\x1f\x7f]/);
+  if (at < 0) return;
+  const c = s.text[at]!;
+  const name =
+    c === '\r'
+      ? 'carriage return (the text has CRLF line endings?)'
+      : c === '\0'
+        ? 'NUL character'
+        : `control character \\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const advice =
+    c === '\r' ? 'remove the carriage returns (e.g. tr -d "\\r")' : 'remove it, or write it with printf';
+  throw new ShellSyntaxError('syntax.control', `${name} at {at}; ${advice}`, s.pos(at), s.src.lineCount > 1);
+}

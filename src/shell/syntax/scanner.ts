@@ -1,0 +1,213 @@
+import type { Command, Compound, FunctionDef, Heredoc, Pos, Stmt, WordPart } from './nodes.js';
+import { type Bytes, Source } from './source.js';
+import { ShellSyntaxError } from './syntax-error.js';
+
+// A here-document whose body starts after the end of the line that holds its `<<`.
+export interface PendingHeredoc {
+  heredoc: Heredoc;
+  stripTabs: boolean;
+  at: number;
+}
+
+// Where a nested list ends: the closing text of the construct that holds it (`)` of `$(`, the
+// closing backquote's end of text).
+export type NestedEnd = ')' | 'end';
+
+// Where a list ends: reserved words that close the construct holding it, `)` (a subshell or a
+// command substitution), `;;` (a case item), or only the end of the text.
+export interface ListEnd {
+  words: readonly string[];
+  paren?: boolean;
+  caseItem?: boolean;
+}
+
+// The grammar's recursive entry points, wired by parse.ts: the grammar is recursive, and each of its
+// files reaches the others through these instead of importing them in a cycle.
+export interface Grammar {
+  list(s: Scanner, end?: ListEnd): Stmt[];
+  command(s: Scanner): Command | null;
+  compound(s: Scanner, word: string): Compound | FunctionDef;
+  // An expansion starting with `$` at the cursor (null: a literal `$`); `quoted` inside "...".
+  dollar(s: Scanner, quoted: boolean): WordPart | null;
+}
+
+// The parser's cursor over the text, and what its parts share: pending here-documents, the nested
+// parser of lists (set by parse.ts, so that words can hold command substitutions without an import
+// cycle between the grammar's files), and bash's syntax errors.
+export class Scanner {
+  readonly src: Source;
+  i = 0;
+  pending: PendingHeredoc[] = [];
+  // Set by parse.ts: parses a list of statements up to `end`, leaving the cursor on it.
+  parseNested: (scanner: Scanner, end: NestedEnd) => Stmt[] = () => [];
+  grammar!: Grammar;
+  // Set by parse.ts: parses the text of a backquote substitution (unescaped), found at `offset`.
+  parseInner: (text: Bytes, offset: number) => Stmt[] = () => [];
+  // Nesting depth of [[ ]] (its words read < > ( ) differently) and of $( ) (a `)` ends them).
+  inCond = 0;
+
+  // A scanner over text that is not the source itself (a backquote's unescaped text, a here-document
+  // body without its tabs): its positions are those of `base` bytes on in the enclosing text.
+  private outer: { scanner: Scanner; base: number } | null = null;
+
+  constructor(text: Bytes) {
+    this.src = new Source(text);
+  }
+
+  sub(text: Bytes, base: number): Scanner {
+    const inner = new Scanner(text);
+    inner.outer = { scanner: this, base };
+    inner.parseNested = this.parseNested;
+    inner.parseInner = this.parseInner;
+    inner.readHeredoc = this.readHeredoc;
+    inner.grammar = this.grammar;
+    inner.inCond = this.inCond;
+    return inner;
+  }
+
+  get text(): Bytes {
+    return this.src.text;
+  }
+
+  get done(): boolean {
+    return this.i >= this.src.length;
+  }
+
+  // The character at the cursor (or `ahead` after it), '' at the end.
+  peek(ahead = 0): string {
+    return this.src.text[this.i + ahead] ?? '';
+  }
+
+  at(text: string): boolean {
+    return this.src.text.startsWith(text, this.i);
+  }
+
+  pos(offset = this.i): Pos {
+    if (this.outer) {
+      const { scanner, base } = this.outer;
+      return scanner.pos(Math.min(base + offset, scanner.src.length));
+    }
+    return this.src.pos(offset);
+  }
+
+  // Blanks and line continuations; comments when `comments` (where a word could start).
+  skipBlanks(comments = true): void {
+    const t = this.src.text;
+    for (;;) {
+      const c = t[this.i];
+      if (c === ' ' || c === '\t') this.i++;
+      else if (c === '\\' && t[this.i + 1] === '\n') this.i += 2;
+      else if (c === '#' && comments) while (this.i < t.length && t[this.i] !== '\n') this.i++;
+      else return;
+    }
+  }
+
+  // Blanks, comments and newlines (after `|`, `&&`, `||`, and between commands of a compound);
+  // each newline reads the here-document bodies that wait for it.
+  skipNewlines(): void {
+    for (;;) {
+      this.skipBlanks();
+      if (this.peek() !== '\n') return;
+      this.newline();
+    }
+  }
+
+  // Consumes one newline and reads the bodies of the here-documents started on its line.
+  newline(): void {
+    this.i++;
+    const waiting = this.pending;
+    this.pending = [];
+    for (const doc of waiting) this.readHeredoc(doc);
+  }
+
+  // Set by parse.ts (the body of an unquoted here-document is a word).
+  readHeredoc: (doc: PendingHeredoc) => void = () => {};
+
+  fail(offset: number, what: string, code = 'syntax.unexpected'): never {
+    const top = this.outer ? this.outer.scanner : this;
+    throw new ShellSyntaxError(code, what, this.pos(offset), top.src.lineCount > 1);
+  }
+
+  // bash's "syntax error near unexpected token": the token at the cursor.
+  unexpected(offset = this.i): never {
+    return this.fail(offset, describeToken(this.src.text, offset));
+  }
+}
+
+const OPERATORS = [
+  ';;&',
+  ';;',
+  ';&',
+  '&&',
+  '||',
+  '|&',
+  '<<<',
+  '<<-',
+  '<<',
+  '<>',
+  '<&',
+  '>&',
+  '>>',
+  '>|',
+  '&>>',
+  '&>',
+];
+
+// What bash would call the token at `offset`, for "unexpected ...".
+export function describeToken(text: Bytes, offset: number): string {
+  if (offset >= text.length) return 'end of text';
+  const op = OPERATORS.find((o) => text.startsWith(o, offset));
+  if (op) return `"${op}"`;
+  const c = text[offset]!;
+  if (c === '\n') return 'end of line';
+  if ('|&;()<>'.includes(c)) return `"${c}"`;
+  let end = offset;
+  while (end < text.length && !' \t\n|&;()<>'.includes(text[end]!)) end++;
+  return `"${text.slice(offset, end)}"`;
+}
+
+export function isMetaChar(c: string): boolean {
+  return c === '' || c === ' ' || c === '\t' || c === '\n' || '|&;()<>'.includes(c);
+}
+
+export const NAME_START = /[A-Za-z_]/;
+export const NAME_CHAR = /[A-Za-z0-9_]/;
+
+export function isName(text: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);
+}
+
+export const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'in',
+  'function',
+  'select',
+  'time',
+  'coproc',
+  '{',
+  '}',
+  '!',
+  '[[',
+  ']]',
+]);
+
+// The reserved word at the cursor, where a command starts: the word written plainly and ending where a
+// word ends. Null for anything else.
+export function reservedAt(s: Scanner): string | null {
+  const rest = s.text.slice(s.i, s.i + 9);
+  const word = /^(?:[a-z]+|\{|\}|!|\[\[|\]\])/.exec(rest)?.[0];
+  if (!word || !RESERVED.has(word)) return null;
+  const after = rest[word.length] ?? '';
+  return isMetaChar(after) ? word : null;
+}

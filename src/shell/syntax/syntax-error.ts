@@ -1,0 +1,26 @@
+import { brandError, RequestError } from '../../errors.js';
+import type { Pos } from './nodes.js';
+
+// Text that bash itself would reject as a syntax error: refused before anything runs (exit 125),
+// with where it is. No fallback helps (bash would refuse it too): the fix is in the text.
+export class ShellSyntaxError extends RequestError {
+  readonly pos: Pos;
+
+  // `what`: a token as bash would name it (`"fi"`, `end of text`), or a whole sentence.
+  constructor(code: string, what: string, pos: Pos, multiline: boolean) {
+    super(code, `-c: ${sentence(what, place(pos, multiline))}`, pos.col);
+    this.pos = pos;
+    brandError(this, 'shell-syntax');
+  }
+}
+
+export function place(pos: Pos, multiline: boolean): string {
+  return multiline ? `line ${pos.line}, column ${pos.col}` : `column ${pos.col}`;
+}
+
+function sentence(what: string, where: string): string {
+  if (what.startsWith('"') || what === 'end of text' || what === 'end of line') {
+    return `unexpected ${what} at ${where} (a syntax error in bash)`;
+  }
+  return what.replaceAll('{at}', where);
+}

@@ -1,0 +1,135 @@
+import type { Command, CondExpr, Redirect, Stmt, Word, WordPart } from './nodes.js';
+
+// What a walk meets: every command (simple, compound, function), every redirection, every word and
+// every part of a word, nested command substitutions included, in source order.
+export interface Visitor {
+  command?(command: Command): void;
+  redirect?(redirect: Redirect): void;
+  word?(word: Word): void;
+  part?(part: WordPart): void;
+}
+
+export function walkStmts(stmts: readonly Stmt[], visit: Visitor): void {
+  for (const stmt of stmts) {
+    const { first, rest } = stmt.body;
+    for (const pipeline of [first, ...rest.map((r) => r.pipeline)]) {
+      for (const command of pipeline.commands) walkCommand(command, visit);
+    }
+  }
+}
+
+export function walkCommand(command: Command, visit: Visitor): void {
+  visit.command?.(command);
+  if (command.kind === 'function') return walkCommand(command.body, visit);
+  for (const redirect of command.redirects) walkRedirect(redirect, visit);
+  switch (command.kind) {
+    case 'simple':
+      for (const assign of command.assigns) walkAssign(assign, visit);
+      for (const word of command.words) walkWord(word, visit);
+      for (const assign of command.declArgs ?? []) if (assign) walkAssign(assign, visit);
+      return;
+    case 'brace':
+    case 'subshell':
+      return walkStmts(command.stmts, visit);
+    case 'if':
+      for (const branch of command.branches) {
+        walkStmts(branch.cond, visit);
+        walkStmts(branch.body, visit);
+      }
+      if (command.otherwise) walkStmts(command.otherwise, visit);
+      return;
+    case 'while':
+      walkStmts(command.cond, visit);
+      return walkStmts(command.body, visit);
+    case 'for':
+    case 'select':
+      for (const word of command.items ?? []) walkWord(word, visit);
+      return walkStmts(command.body, visit);
+    case 'arith-for':
+      for (const word of [command.init, command.cond, command.step]) if (word) walkWord(word, visit);
+      return walkStmts(command.body, visit);
+    case 'case':
+      walkWord(command.word, visit);
+      for (const item of command.items) {
+        for (const pattern of item.patterns) walkWord(pattern, visit);
+        walkStmts(item.body, visit);
+      }
+      return;
+    case 'arith':
+      return walkWord(command.expr, visit);
+    case 'cond':
+      return walkCond(command.expr, visit);
+    default:
+      return walkCommand(command.body, visit);
+  }
+}
+
+function walkAssign(
+  assign: { index: Word | null; value: Word | null; array: { index: Word | null; value: Word }[] | null },
+  visit: Visitor,
+): void {
+  if (assign.index) walkWord(assign.index, visit);
+  if (assign.value) walkWord(assign.value, visit);
+  for (const element of assign.array ?? []) {
+    if (element.index) walkWord(element.index, visit);
+    walkWord(element.value, visit);
+  }
+}
+
+function walkRedirect(redirect: Redirect, visit: Visitor): void {
+  visit.redirect?.(redirect);
+  walkWord(redirect.target, visit);
+  if (redirect.heredoc) walkWord(redirect.heredoc.body, visit);
+}
+
+function walkCond(expr: CondExpr, visit: Visitor): void {
+  switch (expr.kind) {
+    case 'cond-and':
+    case 'cond-or':
+      walkCond(expr.left, visit);
+      return walkCond(expr.right, visit);
+    case 'cond-not':
+    case 'cond-group':
+      return walkCond(expr.expr, visit);
+    case 'cond-unary':
+      return walkWord(expr.operand, visit);
+    case 'cond-binary':
+      walkWord(expr.left, visit);
+      return walkWord(expr.right, visit);
+    default:
+      return walkWord(expr.word, visit);
+  }
+}
+
+export function walkWord(word: Word, visit: Visitor): void {
+  visit.word?.(word);
+  for (const part of word.parts) walkPart(part, visit);
+}
+
+function walkPart(part: WordPart, visit: Visitor): void {
+  visit.part?.(part);
+  switch (part.kind) {
+    case 'dq':
+      for (const inner of part.parts) walkPart(inner, visit);
+      return;
+    case 'cmdsubst':
+    case 'procsubst':
+      return walkStmts(part.stmts, visit);
+    case 'arith-exp':
+      return walkWord(part.expr, visit);
+    case 'param':
+      if (part.index) walkWord(part.index, visit);
+      if (part.op) walkWord(part.op.word, visit);
+      if (part.slice) {
+        walkWord(part.slice.offset, visit);
+        if (part.slice.length) walkWord(part.slice.length, visit);
+      }
+      if (part.replace) {
+        walkWord(part.replace.pattern, visit);
+        if (part.replace.with) walkWord(part.replace.with, visit);
+      }
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,189 @@
+import type { Word, WordPart } from './nodes.js';
+import { isMetaChar, type Scanner } from './scanner.js';
+
+// How a run of word text is read: where it stops, and which quotes and escapes are active.
+export interface PartMode {
+  // True at a position (unquoted, outside any nested construct) where the text ends.
+  stop(s: Scanner): boolean;
+  // Single quotes and $'...' start quoted parts (false inside double quotes, arithmetic, and
+  // here-document bodies).
+  singleQuotes: boolean;
+  // Double quotes start a quoted part (false inside a here-document body).
+  doubleQuotes: boolean;
+  // Count { and } so that a nested `{...}` does not end a ${...} operand.
+  braces: boolean;
+}
+
+// A word where a command's word can start: up to the first unquoted metacharacter. Null when the
+// cursor is on one (or at the end).
+export function readWord(s: Scanner): Word | null {
+  const start = s.i;
+  if (isWordEnd(s)) return null;
+  const parts = readParts(s, WORD_MODE);
+  if (s.i === start) return null;
+  return { parts, raw: s.text.slice(start, s.i), start: s.pos(start), end: s.pos() };
+}
+
+function isWordEnd(s: Scanner): boolean {
+  const c = s.peek();
+  if (c === '<' || c === '>') {
+    // <( and >( start a process substitution, which is a word of its own.
+    if (s.peek(1) === '(' && s.inCond === 0) return false;
+    return true;
+  }
+  if (s.inCond > 0 && (c === '(' || c === ')')) return !extglobAt(s);
+  return isMetaChar(c) && !extglobAt(s);
+}
+
+const WORD_MODE: PartMode = {
+  stop: isWordEnd,
+  singleQuotes: true,
+  doubleQuotes: true,
+  braces: false,
+};
+
+function extglobAt(s: Scanner): boolean {
+  return false && s.peek(1) === '(';
+}
+
+// Reads parts until mode.stop says the text ends (at an unquoted position).
+export function readParts(s: Scanner, mode: PartMode): WordPart[] {
+  const parts: WordPart[] = [];
+  let litStart = s.i;
+  let lit = '';
+  let depth = 0;
+  const flush = () => {
+    if (lit !== '') parts.push({ kind: 'lit', value: lit, start: s.pos(litStart), end: s.pos() });
+    lit = '';
+  };
+  for (;;) {
+    if (s.done) break;
+    if (depth === 0 && mode.stop(s)) break;
+    const c = s.peek();
+    if (c === '\\') {
+      // A line continuation disappears; any other escape stays in the literal for expansion to read.
+      if (s.peek(1) === '\n') s.i += 2;
+      else {
+        if (lit === '') litStart = s.i;
+        lit += s.text.slice(s.i, s.i + 2);
+        s.i += Math.min(2, s.src.length - s.i);
+      }
+      continue;
+    }
+    const quoted = readQuoted(s, mode);
+    if (quoted) {
+      flush();
+      parts.push(quoted);
+      litStart = s.i;
+      continue;
+    }
+    if (mode.braces) {
+      if (c === '{') depth++;
+      else if (c === '}' && depth > 0) depth--;
+    }
+    if (lit === '') litStart = s.i;
+    lit += c;
+    s.i++;
+  }
+  flush();
+  return parts;
+}
+
+// A quoted part or an expansion at the cursor, or null for a plain character.
+function readQuoted(s: Scanner, mode: PartMode): WordPart | null {
+  const c = s.peek();
+  if (c === "'" && mode.singleQuotes) return readSingle(s);
+  if (c === '"' && mode.doubleQuotes) return readDouble(s, s.i, false);
+  if (c === '$') {
+    if (s.peek(1) === "'" && mode.singleQuotes) return readAnsi(s);
+    if (s.peek(1) === '"' && mode.doubleQuotes) return readDouble(s, s.i + 1, true);
+    return s.grammar.dollar(s, !mode.singleQuotes);
+  }
+  if (c === '`') return readBackquote(s, !mode.singleQuotes);
+  if ((c === '<' || c === '>') && s.peek(1) === '(' && mode === WORD_MODE) return readProcSubst(s);
+  return null;
+}
+
+function readSingle(s: Scanner): WordPart {
+  const open = s.i;
+  const close = s.text.indexOf("'", open + 1);
+  if (close < 0) {
+    s.fail(
+      open,
+      "the single quote at {at} is never closed; add the closing ' (to pass a quote as text, write \\' or \"'\")",
+      'syntax.unterminated',
+    );
+  }
+  s.i = close + 1;
+  return { kind: 'sq', value: s.text.slice(open + 1, close), start: s.pos(open), end: s.pos() };
+}
+
+function readAnsi(s: Scanner): WordPart {
+  const open = s.i;
+  let j = open + 2;
+  while (j < s.src.length && s.text[j] !== "'") j += s.text[j] === '\\' ? 2 : 1;
+  if (j >= s.src.length) s.fail(open, "$' at {at} is never closed", 'syntax.unterminated');
+  s.i = j + 1;
+  return { kind: 'ansi', raw: s.text.slice(open + 2, j), start: s.pos(open), end: s.pos() };
+}
+
+// "..." (from `open`, the quote; $"..." when `locale`): $ expansions, backquotes, and the escapes
+// \$ \` \" \\ and \newline are active; everything else is literal.
+function readDouble(s: Scanner, quote: number, locale: boolean): WordPart {
+  const open = locale ? quote - 1 : quote;
+  s.i = quote + 1;
+  const parts = readParts(s, DOUBLE_MODE);
+  if (s.peek() !== '"') {
+    s.fail(
+      quote,
+      'the double quote at {at} is never closed; add the closing " (to pass a quote as text, write \\" or \'"\')',
+      'syntax.unterminated',
+    );
+  }
+  s.i++;
+  return { kind: 'dq', parts, locale, start: s.pos(open), end: s.pos() };
+}
+
+export const DOUBLE_MODE: PartMode = {
+  stop: (s) => s.peek() === '"',
+  singleQuotes: false,
+  doubleQuotes: false,
+  braces: false,
+};
+
+// `...`: the text up to the closing backquote, with \\ \` \$ (and \" inside double quotes) unescaped,
+// parsed as a list of its own.
+export function readBackquote(s: Scanner, inDouble: boolean): WordPart {
+  const open = s.i;
+  let j = open + 1;
+  let inner = '';
+  for (;;) {
+    const c = s.text[j];
+    if (c === undefined) s.fail(open, 'the backquote at {at} is never closed', 'syntax.unterminated');
+    if (c === '`') break;
+    if (c === '\\') {
+      const next = s.text[j + 1] ?? '';
+      if (next === '\\' || next === '`' || next === '$' || (inDouble && next === '"')) {
+        inner += next;
+        j += 2;
+        continue;
+      }
+    }
+    inner += c;
+    j++;
+  }
+  s.i = j + 1;
+  const stmts = s.parseInner(inner, open + 1);
+  return { kind: 'cmdsubst', stmts, backquote: true, start: s.pos(open), end: s.pos() };
+}
+
+function readProcSubst(s: Scanner): WordPart {
+  const open = s.i;
+  const op = s.peek() as '<' | '>';
+  s.i += 2;
+  const stmts = s.parseNested(s, ')');
+  if (s.peek() !== ')')
+    s.fail(open, `the process substitution ${op}( at {at} is never closed`, 'syntax.unterminated');
+  s.i++;
+  return { kind: 'procsubst', op, stmts, start: s.pos(open), end: s.pos() };
+}
