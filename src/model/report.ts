@@ -99,8 +99,9 @@ export interface StepReport {
   // Set when it did not run for a reason other than the list's short circuit: 'timeout', the run's
   // time limit had run out before it could start; 'refused', safe-run refused it when it was reached
   // (the run's verdict says why); 'after-refusal', a step before it was refused; 'exit', an `exit`
-  // step before it ended the text.
-  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit';
+  // step before it ended the text; 'errexit', set -e ended the text at a failed command before it;
+  // 'error', the shell ended on an error before it (as bash does on `${x:?}` with x unset).
+  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit' | 'errexit' | 'error';
 }
 
 export interface Verdict {

@@ -51,6 +51,8 @@ const SKIPPED = {
   refused: 'refused',
   'after-refusal': 'skipped (a step before it was refused)',
   exit: 'skipped (after exit)',
+  errexit: 'skipped (set -e ended the text)',
+  error: 'skipped (the shell ended on an error)',
 } as const;
 
 // A step's heading: its place among the steps, its text, where it ran when that changed, the pass of

@@ -72,6 +72,8 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     deadline: null,
     cancelled: null,
     stoppedBy: null,
+    refused: null,
+    openStop: new Promise(() => {}),
     running: new Set(),
     jobs: new Jobs(),
     okCodesFor: () => null,

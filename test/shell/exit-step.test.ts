@@ -54,6 +54,6 @@ describe('exit as a step', () => {
     const result = await runCli(['--no-facts', '-c', 'echo a; exit 3; echo b'], { env });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('a\n');
-    expect(result.stderr).toContain('step 3: ; echo b: skipped (after exit)\n');
+    expect(result.stderr).toContain('step 3: echo b: skipped (after exit)\n');
   });
 });

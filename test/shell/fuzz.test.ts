@@ -5,8 +5,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isRequestError } from '../../src/errors.js';
-import { parseShell } from '../../src/shell/parse-shell.js';
 import { parseText } from '../../src/shell/plan-shell.js';
+import { parseScript } from '../../src/shell/syntax/parse.js';
 import { runSafeRun, snapshot } from '../helpers/shell-oracle.js';
 
 // Random text: never a trace or a hang; whatever safe-run accepts, it runs as bash runs it.
@@ -36,7 +36,7 @@ describe('parsing random text', () => {
     const t0 = performance.now();
     for (let i = 0; i < hostile.length; i += 500) {
       try {
-        parseShell(hostile.slice(0, i));
+        parseScript(hostile.slice(0, i));
       } catch (error) {
         if (!isRequestError(error)) throw error;
       }

@@ -5,6 +5,7 @@ import type { AndOr, Command, Redirect, SimpleCommand, Stmt } from '../syntax/no
 import type { Bytes } from '../syntax/source.js';
 import type { FdTable } from './fds.js';
 import type { Job } from './jobs-table.js';
+import type { RedirectFailure } from './redirect.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 
@@ -43,7 +44,11 @@ export interface RunnerApi {
   subshell(fds?: FdTable, place?: Partial<Placement>): RunnerApi;
   // Runs `work` with the shell's descriptors changed by `redirects`, restored after; a redirection that
   // fails makes the command fail (status 1) without running it.
-  withRedirects(redirects: readonly Redirect[], work: () => Promise<number>): Promise<number>;
+  withRedirects(
+    redirects: readonly Redirect[],
+    work: () => Promise<number>,
+    failed?: (failure: RedirectFailure) => void,
+  ): Promise<number>;
   // Runs `work` where errexit does not apply (a condition, a && operand, under !).
   exempt<T>(work: () => Promise<T>): Promise<T>;
   // errexit: the shell ends when a command fails outside such places.

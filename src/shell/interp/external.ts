@@ -9,6 +9,7 @@ import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import type { FdRef } from './fds.js';
 import { iterationOf, recordStep, sourceOf } from './record-step.js';
+import { checkDirectory } from './refuse-step.js';
 import { stageRedirects } from './stage-redirects.js';
 
 // A program of the text, ready for the engine.
@@ -21,6 +22,7 @@ export interface Member {
 
 // One simple command that runs a program: one engine run of one stage.
 export async function runExternal(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promise<number> {
+  checkDirectory(r, command);
   const member = await memberOf(r, command, args);
   if (typeof member === 'string') {
     await r.error(member);

@@ -7,6 +7,7 @@ import { BUILTINS } from './builtins/registry.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
 import { recordPipeline } from './record-pipeline.js';
+import { checkDirectory } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
 
 // One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
@@ -43,9 +44,12 @@ async function runWhole(
       const collect = (part: Collected) => parts[i]!.push(part);
       elements.push(await classify(r, command, { parentStep: step ?? r.place.parentStep, collect }));
     }
+    if (elements.some((element) => element.kind === 'program'))
+      checkDirectory(r, pipeline, step ?? undefined);
   } catch (error) {
     for (const pipe of pipes)
       for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, 'pipe').release();
+    for (const element of elements) element.sub.sh.fds.release();
     if (error instanceof ExpansionError) return [await r.expansionFailed(error)];
     throw error;
   }

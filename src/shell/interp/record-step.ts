@@ -1,7 +1,9 @@
+import type { OpenStop } from '../../engine/fifo-open.js';
 import type { Report, StageResult, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import type { RedirectFailure } from './redirect.js';
 
 export const NOTHING: StreamReport = {
   bytes: 0,
@@ -29,6 +31,10 @@ export async function recordStep(
   step: {
     status: number;
     stages: StageResult[];
+    // Set for a builtin whose own redirection failed: it never ran.
+    failure?: RedirectFailure | null;
+    // Where it ran, when it moved the shell (cd): the directory before it.
+    cwd?: string;
     builtin?: string;
     argv?: string[];
     stdout?: StreamReport;
@@ -45,7 +51,7 @@ export async function recordStep(
     line: node.start.line,
     parent: r.place.parentStep,
     iteration: iterationOf(r),
-    cwd: r.sh.cwd,
+    cwd: step.cwd ?? r.sh.cwd,
     status: step.status,
     stages,
     verdict: null,
@@ -58,7 +64,14 @@ export async function recordStep(
 
 function builtinStage(
   r: RunnerApi,
-  step: { status: number; builtin?: string; argv?: string[]; stdout?: StreamReport; stderr?: StreamReport },
+  step: {
+    status: number;
+    failure?: RedirectFailure | null;
+    builtin?: string;
+    argv?: string[];
+    stdout?: StreamReport;
+    stderr?: StreamReport;
+  },
 ): StageResult {
   const argv = step.argv ?? [];
   return {
@@ -66,7 +79,7 @@ function builtinStage(
     name: argv[0] ?? step.builtin ?? 'builtin',
     argv,
     resolvedPath: null,
-    status: step.status === 0 ? 'ok' : 'failed',
+    status: statusOf(step.status, step.failure ?? null),
     succeeded: step.status === 0,
     exitCode: step.status,
     signal: null,
@@ -76,12 +89,27 @@ function builtinStage(
     optional: false,
     stdout: step.stdout ?? NOTHING,
     stderr: step.stderr ?? NOTHING,
-    stop: null,
-    error: null,
+    stop: step.failure?.kind === 'stopped' ? stopOf(step.failure.stop) : null,
+    error:
+      step.failure?.kind === 'error'
+        ? { code: step.failure.code, message: step.failure.message, exitCode: 1, during: 'redirect' }
+        : null,
     hint: null,
     meaning: null,
     builtin: step.builtin ?? 'shell builtin',
   };
+}
+
+function statusOf(status: number, failure: RedirectFailure | null): StageResult['status'] {
+  if (failure?.kind === 'error') return 'not-started';
+  if (failure?.kind === 'stopped') return failure.stop.as === 'timeout' ? 'timeout' : 'cancelled';
+  return status === 0 ? 'ok' : 'failed';
+}
+
+// A builtin stopped in the open of a FIFO, as the engine says it of a stage (start-stages.ts).
+function stopOf(stop: OpenStop): StageResult['stop'] {
+  const reason = `${stop.why}, while a redirection waited for the other end of a FIFO`;
+  return { reason, afterMs: stop.afterMs, signals: [], snapshot: [], deadlock: null, waitingForStage: null };
 }
 
 export type { Report };

@@ -21,7 +21,31 @@ export interface StepRecord {
   expansions: { word: string; fields: string[] }[];
 }
 
-type Kept = StepRecord & { index: number; repeats?: number };
+// A command the text did not run: the list's short circuit skipped it, or the text ended first.
+export interface SkippedStep {
+  text: string;
+  line: number;
+  parent: number | null;
+  iteration: string | null;
+  cwd: string;
+  connector: '&&' | '||' | null;
+  because?: StepReport['skippedBecause'];
+}
+
+// What the list says about the next step it starts: the operator before it (`a && b`: b's), and a
+// `!` before it (its status is inverted, as bash's $?).
+export interface StepMarks {
+  connector: '&&' | '||' | null;
+  negated: boolean;
+}
+
+type Kept = StepRecord & {
+  index: number;
+  repeats?: number;
+  connector?: '&&' | '||' | null;
+  negated?: boolean;
+  skipped?: { because?: StepReport['skippedBecause'] };
+};
 
 // How many steps are listed one by one before repeated successful ones (the same command at the
 // same line, inside a loop) are folded into counts; failing steps are always kept.
@@ -49,9 +73,48 @@ export class Recorder {
   readonly steps: Kept[] = [];
   private readonly folded = new Map<string, number>();
   private stepCount = 0;
+  // Set by the and-or list for the next step recorded or reserved.
+  marks: StepMarks = { connector: null, negated: false };
 
-  add(record: StepRecord): number {
+  // Takes the marks (a simple command takes them before its words are expanded, so that a command
+  // substitution's steps do not, and gives them back before its own step is recorded).
+  takeMarks(): StepMarks {
+    const marks = this.marks;
+    this.marks = { connector: null, negated: false };
+    return marks;
+  }
+
+  // A step that did not run; `slot`: one reserved for it.
+  skip(step: SkippedStep, slot?: number): void {
+    if (slot !== undefined) {
+      const { connector = null } = this.steps[slot - 1] ?? {};
+      const because = step.because ? { because: step.because } : {};
+      this.steps[slot - 1] = { ...PENDING, ...step, connector, status: 0, index: slot, skipped: because };
+      return;
+    }
     this.stepCount++;
+    const key = `skip:${step.line}:${step.text}`;
+    const fold = this.folded.get(key);
+    if (fold !== undefined && this.steps.length >= LISTED) {
+      const kept = this.steps[fold - 1]!;
+      kept.repeats = (kept.repeats ?? 0) + 1;
+      return;
+    }
+    const index = this.steps.length + 1;
+    this.steps.push({
+      ...PENDING,
+      ...step,
+      status: 0,
+      index,
+      skipped: step.because ? { because: step.because } : {},
+    });
+    if (fold === undefined) this.folded.set(key, index);
+  }
+
+  add(given: StepRecord): number {
+    this.stepCount++;
+    const { connector, negated } = this.takeMarks();
+    const record = negated ? { ...given, status: given.status === 0 ? 1 : 0 } : given;
     const key = `${record.line}:${record.text}`;
     const ok = record.status === 0 && record.stages.every((stage) => stage.succeeded);
     const fold = this.folded.get(key);
@@ -61,7 +124,7 @@ export class Recorder {
       return fold;
     }
     const index = this.steps.length + 1;
-    this.steps.push({ ...record, index });
+    this.steps.push({ ...record, index, connector, negated });
     if (ok && fold === undefined) this.folded.set(key, index);
     return index;
   }
@@ -69,12 +132,14 @@ export class Recorder {
   // A step whose record comes later (a pipeline: its elements' own steps come under it).
   reserve(): number {
     this.stepCount++;
-    this.steps.push({ ...PENDING, index: this.steps.length + 1 });
+    this.steps.push({ ...PENDING, index: this.steps.length + 1, ...this.takeMarks() });
     return this.steps.length;
   }
 
   fill(index: number, record: StepRecord): void {
-    this.steps[index - 1] = { ...record, index };
+    const { connector = null, negated = false } = this.steps[index - 1] ?? {};
+    const status = negated ? (record.status === 0 ? 1 : 0) : record.status;
+    this.steps[index - 1] = { ...record, status, index, connector, negated };
   }
 
   get total(): number {
@@ -102,9 +167,9 @@ export class Recorder {
     return this.steps.map((step, k) => ({
       index: step.index,
       text: step.text,
-      connector: null,
-      ran: true,
-      exitCode: step.status,
+      connector: step.connector ?? null,
+      ran: step.skipped === undefined,
+      exitCode: step.skipped ? null : step.status,
       cwd: step.cwd,
       stages: step.stages.map((_, i) => first[k]! + i),
       line: step.line,
@@ -112,6 +177,7 @@ export class Recorder {
       ...(step.iteration === null ? {} : { iteration: step.iteration }),
       ...(step.repeats ? { repeats: step.repeats } : {}),
       ...(step.expansions.length > 0 ? { expansions: step.expansions } : {}),
+      ...(step.skipped?.because ? { skippedBecause: step.skipped.because } : {}),
     }));
   }
 

@@ -41,7 +41,9 @@ export async function expandTarget(r: RunnerApi, redirect: Redirect): Promise<Ta
       : await r.ex.quotedText(doc.body.parts, 'heredoc');
     return { kind: 'text', body };
   }
-  if (op === '<<<') return { kind: 'text', body: `${await r.ex.value(redirect.target)}\n` };
+  // A here-string's word is expanded as an assignment's value is (bash: ~ after : too).
+  if (op === '<<<')
+    return { kind: 'text', body: `${await r.ex.value(redirect.target, { assignment: true })}\n` };
   const fields = await r.ex.fields([redirect.target]);
   const written = fromBytes(redirect.target.raw ?? fields.join(' '));
   if (fields.length !== 1) return { kind: 'ambiguous', word: written };

@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { STRERROR } from '../../engine/apply-redirects.js';
+import { type OpenStop, openTarget } from '../../engine/fifo-open.js';
+import { stdioAlias } from '../../engine/stdio-alias.js';
 import { ExpansionError } from '../expand/env.js';
 import type { Redirect } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { type FdRef, type FdTable, OpenFile } from './fds.js';
+import { writeTo } from './output.js';
 import { expandTarget, type Target, targetFds } from './redirect-target.js';
 
 const FLAGS = {
@@ -15,6 +18,14 @@ const FLAGS = {
   readwrite: fs.constants.O_RDWR | fs.constants.O_CREAT,
 };
 
+// Why a redirection failed: an error as bash words it (with its errno code, EAMBIGUOUS for an
+// ambiguous target), or a wait in the open of a FIFO that the run's time limit or a signal ended.
+export type RedirectFailure =
+  | { kind: 'error'; code: string; message: string }
+  | { kind: 'stopped'; stop: OpenStop };
+
+type Problem = { code: string; text: string } | { stop: OpenStop };
+
 // Applies redirections left to right to a copy of the shell's descriptors, as bash does for a builtin
 // or a compound command (for a program the engine does it, redirect-stage.ts). The first one that
 // fails is reported as bash reports it and stops the others.
@@ -22,7 +33,7 @@ export async function applyRedirects(
   r: RunnerApi,
   redirects: readonly Redirect[],
   fds: FdTable,
-): Promise<{ fds: FdTable; failed: boolean }> {
+): Promise<{ fds: FdTable; failed: RedirectFailure | null }> {
   for (const redirect of redirects) {
     let target: Target;
     try {
@@ -30,17 +41,22 @@ export async function applyRedirects(
     } catch (error) {
       if (error instanceof ExpansionError) {
         await r.expansionFailed(error);
-        return { fds, failed: true };
+        return { fds, failed: { kind: 'error', code: 'EEXPANSION', message: error.message } };
       }
       throw error;
     }
     const problem = await applyOne(r, redirect, target, fds);
-    if (problem !== null) {
-      await r.error(problem);
-      return { fds, failed: true };
+    if (problem === null) continue;
+    if ('stop' in problem) {
+      r.rt.stoppedBy ??= problem.stop.why;
+      return { fds, failed: { kind: 'stopped', stop: problem.stop } };
     }
+    const message = `${r.sh.arg0}: line ${r.sh.lineno}: ${problem.text}`;
+    // Said where stderr goes by then (`2>&1 >a*` says it into what 2>&1 made stderr).
+    await writeTo(r.rt, fds.get(2), `${message}\n`);
+    return { fds, failed: { kind: 'error', code: problem.code, message } };
   }
-  return { fds, failed: false };
+  return { fds, failed: null };
 }
 
 async function applyOne(
@@ -48,17 +64,17 @@ async function applyOne(
   redirect: Redirect,
   target: Target,
   fds: FdTable,
-): Promise<string | null> {
+): Promise<Problem | null> {
   const dest = targetFds(redirect, target);
   switch (target.kind) {
     case 'ambiguous':
-      return `${target.word}: ambiguous redirect`;
+      return { code: 'EAMBIGUOUS', text: `${target.word}: ambiguous redirect` };
     case 'close':
       for (const fd of dest) fds.set(fd, { kind: 'closed' });
       return null;
     case 'dup': {
       const from = fds.get(target.from);
-      if (from.kind === 'closed') return `${target.from}: Bad file descriptor`;
+      if (from.kind === 'closed') return { code: 'EBADF', text: `${target.from}: Bad file descriptor` };
       for (const fd of dest) fds.set(fd, from);
       if (target.move) fds.set(target.from, { kind: 'closed' });
       return null;
@@ -79,40 +95,36 @@ function setAll(fds: FdTable, dest: number[], file: OpenFile): null {
   return null;
 }
 
-// /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N name the shell's own descriptors.
-function aliasOf(file: string): number | null {
-  const match = /^\/dev\/(?:(stdin|stdout|stderr)|fd\/([0-9]+))$/.exec(file);
-  if (!match) return null;
-  return match[1] ? ['stdin', 'stdout', 'stderr'].indexOf(match[1]) : Number(match[2]);
-}
-
 async function openFile(
   r: RunnerApi,
   target: Extract<Target, { kind: 'file' }>,
   fds: FdTable,
   dest: number[],
-): Promise<string | null> {
-  const alias = aliasOf(target.path);
+): Promise<Problem | null> {
+  // A relative path is the kernel's to resolve from the physical directory (`..` after a link is
+  // the link target's parent, as in bash's process), so it is joined, never normalized.
+  const where =
+    target.path.startsWith('/') || target.path === '' ? target.path : `${physical(r.sh.cwd)}/${target.path}`;
+  // /dev/stdout, /dev/fd/N, /proc/self/fd/N (in any spelling, or through a link) name the shell's
+  // own descriptors, as the kernel resolves them in bash's process.
+  const alias = where === '' ? null : stdioAlias(where);
   if (alias !== null) {
     const from = fds.get(alias);
-    if (from.kind === 'closed') return `${target.path}: No such file or directory`;
+    if (from.kind === 'closed') return { code: 'ENOENT', text: `${target.path}: No such file or directory` };
     for (const fd of dest) fds.set(fd, from);
     return null;
   }
-  const where =
-    target.path.startsWith('/') || target.path === '' ? target.path : path.join(r.sh.cwd, target.path);
   if (target.mode === 'write' && !target.clobber && r.sh.option('noclobber')) {
     const stat = fs.statSync(where, { throwIfNoEntry: false });
-    if (stat?.isFile()) return `${target.path}: cannot overwrite existing file`;
+    if (stat?.isFile()) return { code: 'EEXIST', text: `${target.path}: cannot overwrite existing file` };
   }
   try {
-    const fd = await new Promise<number>((resolve, reject) =>
-      fs.open(where, FLAGS[target.mode], 0o666, (error, opened) => (error ? reject(error) : resolve(opened))),
-    );
+    const fd = await openTarget(where, FLAGS[target.mode], r.rt.openStop);
+    if (typeof fd !== 'number') return { stop: fd };
     return setAll(fds, dest, new OpenFile(fd, `file ${target.path}`));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    return `${target.path}: ${STRERROR[code] ?? code}`;
+    return { code, text: `${target.path}: ${STRERROR[code] ?? code}` };
   }
 }
 
@@ -128,5 +140,13 @@ export async function textFile(body: string): Promise<OpenFile> {
     return new OpenFile(fd, 'here-document');
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+function physical(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
   }
 }

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openStopper } from '../../engine/fifo-open.js';
 import type { RunHandle, RunIO } from '../../engine/run-pipeline.js';
 import { RunSupport } from '../../engine/run-support.js';
 import { monotonicMs } from '../../monotonic-ms.js';
-import type { Report, Settings } from '../../types.js';
+import type { Report, Settings, StepReport } from '../../types.js';
 import { Oracle } from '../expand/oracle.js';
 import type { Script, SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
@@ -45,6 +46,14 @@ export function startScript(
   if (settings.policy !== 'last') sh.setOption('pipefail', true);
   if (plan.errexit) sh.setOption('errexit', true);
   let scratch: string | null = null;
+  let interrupt: (why: string) => void = () => {};
+  const stopper = openStopper(
+    new Promise<string>((resolve) => {
+      interrupt = resolve;
+    }),
+    settings,
+    monotonicMs(),
+  );
   const rt: Runtime = {
     settings,
     command: fromBytes(plan.source),
@@ -57,6 +66,8 @@ export function startScript(
     deadline: settings.timeoutMs === null ? null : monotonicMs() + settings.timeoutMs,
     cancelled: null,
     stoppedBy: null,
+    refused: null,
+    openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),
     okCodesFor: plan.okCodes,
@@ -71,6 +82,7 @@ export function startScript(
   const result = runAll(runner, plan.script)
     .then((ending) => ({ report: scriptReport(rt, ending, { startedAt, t0 }), state: finalState(sh) }))
     .finally(() => {
+      stopper.dispose();
       rt.oracle.close();
       if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
       if (!given) support.close();
@@ -81,6 +93,7 @@ export function startScript(
     report: result.then((r) => r.report),
     cancel: (signal) => {
       rt.cancelled ??= signal;
+      interrupt(`safe-run was stopped by ${signal}`);
       for (const handle of rt.running) handle.cancel(signal);
       for (const job of rt.jobs.list) job.cancel(signal);
     },
@@ -95,15 +108,26 @@ export interface Ending {
   why: ExitSignal['why'] | 'end';
 }
 
+function skipReason(why: ExitSignal['why'], deadline: number | null): StepReport['skippedBecause'] {
+  if (why === 'stopped') return deadline !== null && monotonicMs() >= deadline ? 'timeout' : undefined;
+  return why === 'errexit' || why === 'error' ? why : 'exit';
+}
+
 async function runAll(runner: Runner, script: Script): Promise<Ending> {
   let ending: Ending;
+  let reached = 0;
   try {
-    await runner.list(script.stmts);
+    for (const stmt of script.stmts) {
+      reached++;
+      await runner.list([stmt]);
+    }
     ending = { status: runner.sh.status, why: 'end' };
   } catch (error) {
     if (!(error instanceof ExitSignal)) throw error;
     runner.sh.status = error.status;
     ending = { status: error.status, why: error.why };
+    const because = runner.rt.refused ? 'after-refusal' : skipReason(error.why, runner.rt.deadline);
+    for (const stmt of script.stmts.slice(reached)) runner.skipped(stmt, null, because);
   }
   try {
     await runner.runExitTrap();

@@ -1,7 +1,8 @@
+import type { StepReport } from '../../types.js';
 import type { ExpansionError } from '../expand/env.js';
 import { VarError } from '../expand/vars.js';
 import { Expander } from '../expand/word.js';
-import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Stmt } from '../syntax/nodes.js';
+import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Placement, RunnerApi } from './api.js';
 import { startBackground } from './background.js';
@@ -11,7 +12,8 @@ import type { FdTable } from './fds.js';
 import { runNested } from './nested-text.js';
 import { writeTo } from './output.js';
 import { runPipeline } from './pipeline.js';
-import { applyRedirects } from './redirect.js';
+import { iterationOf, sourceOf } from './record-step.js';
+import { applyRedirects, type RedirectFailure } from './redirect.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
@@ -53,16 +55,39 @@ export class Runner implements RunnerApi {
     const last = list.rest.length;
     let status = await this.pipeline(list.first, last > 0);
     for (const [k, { op, pipeline }] of list.rest.entries()) {
-      if (op === '&&' ? status !== 0 : status === 0) continue;
+      if (op === '&&' ? status !== 0 : status === 0) {
+        this.skipped(pipeline, op);
+        continue;
+      }
       this.checkStop();
+      if (!this.place.collect) this.rt.recorder.marks.connector = op;
       status = await this.pipeline(pipeline, k < last - 1);
     }
     return status;
   }
 
+  // A command the text did not run, in the report (not inside a pipeline element, whose stages are
+  // the element's).
+  skipped(node: Span, connector: '&&' | '||' | null, because?: StepReport['skippedBecause']): void {
+    if (this.place.collect) return;
+    this.rt.recorder.skip({
+      text: sourceOf(this, node),
+      line: node.start.line,
+      parent: this.place.parentStep,
+      iteration: iterationOf(this),
+      cwd: this.sh.cwd,
+      connector,
+      ...(because ? { because } : {}),
+    });
+  }
+
   private async pipeline(pipeline: Pipeline, condition: boolean): Promise<number> {
     const exempt = condition || pipeline.bang;
+    // A `!` is its step's (a pipeline's, or a simple command's); a compound command's steps are its own.
+    const own = pipeline.commands.length > 1 || pipeline.commands[0]?.kind === 'simple';
+    if (!this.place.collect) this.rt.recorder.marks.negated = pipeline.bang && own;
     const run = async () => {
+      if (pipeline.commands.length === 0) return 0;
       if (pipeline.commands.length > 1) {
         const status = await runPipeline(this, pipeline);
         this.sh.status = status;
@@ -103,12 +128,17 @@ export class Runner implements RunnerApi {
     return new Runner(this.rt, copy, { ...this.place, ...place });
   }
 
-  async withRedirects(redirects: readonly Redirect[], work: () => Promise<number>): Promise<number> {
+  async withRedirects(
+    redirects: readonly Redirect[],
+    work: () => Promise<number>,
+    failed?: (failure: RedirectFailure) => void,
+  ): Promise<number> {
     if (redirects.length === 0) return work();
     const saved = this.sh.fds;
     const applied = await applyRedirects(this, redirects, saved.copy());
     if (applied.failed) {
       applied.fds.release();
+      failed?.(applied.failed);
       return 1;
     }
     this.sh.fds = applied.fds;

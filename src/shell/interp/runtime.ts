@@ -1,3 +1,4 @@
+import type { OpenStop } from '../../engine/fifo-open.js';
 import type { RunHandle, RunIO } from '../../engine/run-pipeline.js';
 import type { RunSupport } from '../../engine/run-support.js';
 import type { Settings } from '../../types.js';
@@ -27,6 +28,10 @@ export interface Runtime {
   cancelled: NodeJS.Signals | null;
   // Set when one of safe-run's own limits stopped a command: the text stops there, not ok.
   stoppedBy: string | null;
+  // Set when a command was refused when it was reached: its step, and why.
+  refused: { step: number; why: string } | null;
+  // What ends a builtin's wait in the open of a FIFO: the run's time limit or a signal to safe-run.
+  readonly openStop: Promise<OpenStop>;
   readonly running: Set<RunHandle>;
   // The text's background jobs.
   readonly jobs: Jobs;

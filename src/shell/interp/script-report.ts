@@ -1,6 +1,5 @@
 import { nextStep } from '../../engine/report/next-step.js';
 import { monotonicMs } from '../../monotonic-ms.js';
-import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Report, Verdict } from '../../types.js';
 import type { Ending } from './run-script.js';
@@ -14,19 +13,25 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
   const lastIndex = recorder.steps.length;
   const last = recorder.steps[lastIndex - 1];
   let verdict: Verdict;
-  if (rt.stoppedBy?.startsWith('refused: ')) {
+  if (rt.refused) {
+    const { step, why } = rt.refused;
+    verdict = { ok: false, exitCode: 125, blamedStage: null, reason: `step ${step} was refused: ${why}` };
+  } else if (rt.stoppedBy?.startsWith('refused: ')) {
     verdict = {
       ok: false,
       exitCode: 125,
       blamedStage: null,
       reason: `a command was refused when it was reached: ${rt.stoppedBy.slice(9)}`,
     };
+  } else if (last?.negated && last.status === ending.status && ending.why === 'end') {
+    verdict = negatedVerdict(rt, lastIndex);
   } else if (
-    last?.verdict &&
+    last &&
+    (last.verdict || rt.stoppedBy !== null) &&
     (last.status === ending.status || rt.stoppedBy !== null || rt.cancelled !== null) &&
     ending.why !== 'exit'
   ) {
-    verdict = { ...last.verdict, blamedStage: recorder.blamedStage(lastIndex) };
+    verdict = stepVerdict(rt, lastIndex);
   } else verdict = statusVerdict(rt, ending);
   const leftovers = recorder.steps.flatMap((step) => step.leftovers);
   const facts = recorder.steps.flatMap((step) => step.facts);
@@ -47,7 +52,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
   };
   return {
     ...merged,
-    next: verdict.ok ? null : nextStep(merged, false),
+    next: verdict.ok ? null : (refusedNext(rt) ?? negatedNext(rt, verdict) ?? nextStep(merged, false)),
     output: null,
     checks: [],
     steps: recorder.stepReports(),
@@ -56,31 +61,36 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
   };
 }
 
-// A step's verdict by the policy, its stages numbered as the report numbers them; a text of several
-// steps says which one it was.
+// A step's verdict by the policy, its stages numbered as the report numbers them (a verdict that
+// blames no stage, a time limit's or a signal's, is the step's own).
 function stepVerdict(rt: Runtime, index: number): Verdict {
   const { recorder } = rt;
   const step = recorder.steps[index - 1]!;
+  const own = step.verdict;
+  if (own && own.blamedStage === null) return own;
   const stages = step.stages.map((stage, i) => ({ ...stage, index: recorder.globalStage(index, i + 1) }));
-  const cancelled = rt.cancelled;
-  const verdict = decideVerdict(stages, {
+  return decideVerdict(stages, {
     policy: rt.settings.policy,
     sigpipe: rt.settings.sigpipe,
     stdoutReaderGone: false,
-    interruptedBy: cancelled ? { signal: cancelled, number: signalNumber(cancelled) } : null,
-    timeLimit: step.verdict?.exitCode === 124 && step.verdict.blamedStage === null ? step.verdict.reason.replace(/ fired after.*$/, '') : null,
+    interruptedBy: null,
   });
-  if (recorder.steps.length <= 1) return verdict;
-  return { ...verdict, reason: `step ${index} (the last that ran): ${verdict.reason}` };
+}
+
+// The stage a failed step's status came from: the one its verdict blames, else its last.
+function blamedIn(rt: Runtime, index: number): number | null {
+  const step = rt.recorder.steps[index - 1]!;
+  if (step.stages.length === 0) return null;
+  if (step.verdict?.blamedStage && step.verdict.blamedStage !== null)
+    return stepVerdict(rt, index).blamedStage;
+  return rt.recorder.globalStage(index, step.stages.length);
 }
 
 function statusVerdict(rt: Runtime, ending: Ending): Verdict {
   const { status, why } = ending;
   const ok = status === 0;
   const failed = [...rt.recorder.steps].reverse().find((step) => step.status === status && status !== 0);
-  const blamedStage = failed
-    ? (rt.recorder.blamedStage(failed.index) ?? failed.stageIndexes.at(-1) ?? null)
-    : null;
+  const blamedStage = failed ? blamedIn(rt, failed.index) : null;
   const reason = ok
     ? `policy ${rt.settings.policy}: satisfied`
     : why === 'exit'
@@ -89,4 +99,30 @@ function statusVerdict(rt: Runtime, ending: Ending): Verdict {
         ? `errexit (set -e): ${failed ? `"${failed.text}" at line ${failed.line} failed with status ${status}` : `a command failed with status ${status}`}`
         : `the text's last command failed with status ${status}`;
   return { ok, exitCode: status, blamedStage, reason };
+}
+
+// `! pipeline` as the last step: its own outcome inverted, saying so.
+function negatedVerdict(rt: Runtime, index: number): Verdict {
+  const step = rt.recorder.steps[index - 1]!;
+  const where = rt.recorder.steps.length > 1 ? `step ${index} (the last that ran)` : 'the pipeline';
+  const innerOk = step.status !== 0;
+  const inner = innerOk
+    ? 'it succeeded'
+    : `it failed: ${step.verdict ? stepVerdict(rt, index).reason : `status ${step.status === 0 ? 1 : 0}`}`;
+  const ok = step.status === 0;
+  return { ok, exitCode: step.status, blamedStage: null, reason: `${where} is negated by !, and ${inner}` };
+}
+
+// What to do when the run failed only because its last step is negated: nothing failed.
+function negatedNext(rt: Runtime, verdict: Verdict): string | null {
+  const index = rt.recorder.steps.length;
+  const last = rt.recorder.steps[index - 1];
+  if (!last?.negated || verdict.ok || last.status === 0) return null;
+  return `nothing failed: the last step (${index}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`;
+}
+
+// A step refused when it was reached runs as bash runs it under --fallback bash.
+function refusedNext(rt: Runtime): string | null {
+  if (!rt.refused) return null;
+  return `step ${rt.refused.step} was refused: add --fallback bash to run the whole text as one supervised bash stage`;
 }

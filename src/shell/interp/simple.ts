@@ -8,6 +8,7 @@ import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';
 import { recordStep } from './record-step.js';
+import type { StepMarks } from './recorder.js';
 import { ExitSignal } from './signals.js';
 import { traceCommand } from './trace.js';
 
@@ -18,19 +19,23 @@ export async function runSimple(r: RunnerApi, command: SimpleCommand): Promise<n
   sh.lineno = command.start.line;
   sh.substStatus = null;
   let expanded: { args: Bytes[]; decl: (Assign | null)[] | null };
+  // The list's marks are this command's step's, not its substitutions'.
+  const marks = r.rt.recorder.takeMarks();
   try {
     expanded = await expandArgs(r, command);
   } catch (error) {
+    r.rt.recorder.marks = marks;
     if (error instanceof ExpansionError) return r.expansionFailed(error);
     throw error;
   }
   const { args, decl } = expanded;
-  if (args.length === 0) return assignOnly(r, command);
+  if (args.length === 0) return assignOnly(r, command, marks);
   if (command.assigns.length > 0) sh.vars.pushScope();
   try {
     try {
       await assignInOrder(r, command.assigns, { temporary: true });
     } catch (error) {
+      r.rt.recorder.marks = marks;
       if (error instanceof VarError) {
         await r.error(error.message);
         return 1;
@@ -38,6 +43,7 @@ export async function runSimple(r: RunnerApi, command: SimpleCommand): Promise<n
       if (error instanceof ExpansionError) return r.expansionFailed(error);
       throw error;
     }
+    r.rt.recorder.marks = marks;
     await traceCommand(r, command.assigns.length, args);
     return await dispatch(r, command, args, decl, { functions: true });
   } finally {
@@ -93,18 +99,20 @@ async function expandArgs(
 
 // NAME=value with no command: redirections are opened and closed, then the shell's own variables
 // change. Its status is the last command substitution's, else 0; a read-only variable ends the shell.
-async function assignOnly(r: RunnerApi, command: SimpleCommand): Promise<number> {
+async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks): Promise<number> {
   const { sh } = r;
   const redirected = await r.withRedirects(command.redirects, async () => 0);
   try {
     await assignInOrder(r, command.assigns);
   } catch (error) {
+    r.rt.recorder.marks = marks;
     if (error instanceof ExpansionError) return r.expansionFailed(error);
     if (!(error instanceof VarError)) throw error;
     await r.error(error.message);
     throw new ExitSignal(1, 'error');
   }
   const status = redirected !== 0 ? redirected : (sh.substStatus ?? 0);
+  r.rt.recorder.marks = marks;
   await recordStep(r, command, {
     status,
     stages: [],

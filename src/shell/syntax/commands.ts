@@ -63,7 +63,9 @@ function readSimple(s: Scanner): SimpleCommand | FunctionDef | null {
   }
   if (command.assigns.length === 0 && command.words.length === 0 && command.redirects.length === 0)
     return null;
-  command.end = s.pos();
+  // Where its last word, assignment or redirection ends (not the blanks after it).
+  for (const part of [...command.assigns, ...command.words, ...command.redirects])
+    if (part.end.offset > command.end.offset) command.end = part.end;
   if (s.peek() === '(' && command.words.length === 1 && command.assigns.length === 0) {
     return readFunctionDef(s, command.words[0]!, command);
   }

@@ -64,8 +64,10 @@ function readPipeline(s: Scanner): Pipeline {
   const start = s.pos();
   let bang = false;
   let time = false;
+  let prefixed = false;
   for (;;) {
     const word = reservedAt(s);
+    if (word === '!' || word === 'time') prefixed = true;
     if (word === '!') {
       bang = !bang;
       s.i++;
@@ -77,6 +79,10 @@ function readPipeline(s: Scanner): Pipeline {
     } else break;
     s.skipBlanks();
   }
+  // `!` or `time` with nothing after it before the end of the list is a pipeline of no command (bash
+  // takes `true && ! ;` and gives $? = 1).
+  const bare = prefixed && (s.done || s.peek() === '\n' || (s.peek() === ';' && !s.at(';;')));
+  if (bare) return { kind: 'pipeline', bang, time, commands: [], pipeAll: [], start, end: start };
   const commands: Command[] = [readCommandOrFail(s)];
   const pipeAll: boolean[] = [];
   for (;;) {

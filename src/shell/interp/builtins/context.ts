@@ -4,7 +4,8 @@ import type { RunnerApi } from '../api.js';
 import { writeTo } from '../output.js';
 
 // What a builtin runs with: the shell (through the runner), its name and arguments, and its output,
-// which is counted for the report as it is written.
+// which is kept for the report as it is written when it reaches the run's own stdout or stderr (as
+// a program's: what went into a pipe, a file or a substitution is not what the run printed).
 export class BuiltinContext {
   written = { out: '', err: '' };
   private writeError: string | null = null;
@@ -24,14 +25,16 @@ export class BuiltinContext {
 
   async out(text: Bytes): Promise<void> {
     if (this.writeError) return;
-    const result = await writeTo(this.r.rt, this.sh.fds.get(1), text);
-    if (result === 'ok') this.written.out += text;
-    else this.writeError = result === 'closed' ? 'Bad file descriptor' : 'Input/output error';
+    const ref = this.sh.fds.get(1);
+    const result = await writeTo(this.r.rt, ref, text);
+    if (result !== 'ok') this.writeError = result === 'closed' ? 'Bad file descriptor' : 'Input/output error';
+    else if (ref.kind === 'run' && ref.fd === 1) this.written.out += text;
   }
 
   async err(text: Bytes): Promise<void> {
-    this.written.err += text;
-    await writeTo(this.r.rt, this.sh.fds.get(2), text);
+    const ref = this.sh.fds.get(2);
+    if (ref.kind === 'run') this.written.err += text;
+    await writeTo(this.r.rt, ref, text);
   }
 
   // "bash: line N: NAME: message" on stderr; returns `status`.

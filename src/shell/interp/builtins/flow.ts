@@ -10,30 +10,31 @@ export function numberArg(text: Bytes): number | null {
   return /^[-+]?[0-9]+$/.test(trimmed) ? Number(trimmed) : null;
 }
 
-export async function exit(ctx: BuiltinContext): Promise<number> {
-  const arg = ctx.args[0];
-  if (arg === undefined) throw new ExitSignal(ctx.sh.status);
+// The status exit and return take from their arguments, as bash 5.2's get_exitstat: a leading `--`
+// is skipped, no argument means $?, a word that is no number is 2 (said), a second argument is 1
+// (said), and a number is taken modulo 256.
+async function exitStatus(ctx: BuiltinContext): Promise<number> {
+  const args = ctx.args[0] === '--' ? ctx.args.slice(1) : ctx.args;
+  const arg = args[0];
+  if (arg === undefined) return ctx.sh.status;
   const value = numberArg(arg);
   if (value === null) {
     await ctx.fail(`${arg}: numeric argument required`);
-    throw new ExitSignal(2);
+    return 2;
   }
-  if (ctx.args.length > 1) return ctx.fail('too many arguments');
-  throw new ExitSignal(((value % 256) + 256) % 256);
+  if (args.length > 1) return ctx.fail('too many arguments');
+  return ((value % 256) + 256) % 256;
+}
+
+export async function exit(ctx: BuiltinContext): Promise<number> {
+  throw new ExitSignal(await exitStatus(ctx));
 }
 
 export async function returnBuiltin(ctx: BuiltinContext): Promise<number> {
   if (ctx.sh.funcNames.length === 0 && ctx.sh.sourceDepth === 0) {
     return ctx.fail("can only `return' from a function or sourced script");
   }
-  const arg = ctx.args[0];
-  if (arg === undefined) throw new ReturnSignal(ctx.sh.status);
-  const value = numberArg(arg);
-  if (value === null) {
-    await ctx.fail(`${arg}: numeric argument required`);
-    throw new ReturnSignal(2);
-  }
-  throw new ReturnSignal(((value % 256) + 256) % 256);
+  throw new ReturnSignal(await exitStatus(ctx));
 }
 
 // break [n] and continue [n]: leave (or go on with) the nth enclosing loop.

@@ -5,7 +5,7 @@ import { type Bytes, fromBytes } from '../../syntax/source.js';
 import type { RunnerApi } from '../api.js';
 import { runExternal } from '../external.js';
 import { recordStep } from '../record-step.js';
-import { applyRedirects } from '../redirect.js';
+import { applyRedirects, type RedirectFailure } from '../redirect.js';
 import { ExitSignal } from '../signals.js';
 import { BuiltinContext } from './context.js';
 import { BUILTINS } from './registry.js';
@@ -24,8 +24,16 @@ export async function runBuiltin(
   if (name === 'exec') return exec(r, command, args);
   const ctx = new BuiltinContext(r, name, args.slice(1), decl);
   let status = 1;
+  let failure: RedirectFailure | null = null;
+  const cwd = r.sh.cwd;
   try {
-    status = await r.withRedirects(command.redirects, () => call(ctx, name));
+    status = await r.withRedirects(
+      command.redirects,
+      () => call(ctx, name),
+      (failed) => {
+        failure = failed;
+      },
+    );
     return status;
   } catch (error) {
     status = (error as { status?: number }).status ?? status;
@@ -34,6 +42,8 @@ export async function runBuiltin(
     await recordStep(r, command, {
       status,
       stages: [],
+      failure,
+      cwd,
       builtin: 'shell builtin',
       argv: args.map(fromBytes),
       stdout: streamOf(ctx.written.out),
