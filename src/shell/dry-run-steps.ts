@@ -10,7 +10,7 @@ import { Recorder } from './interp/recorder.js';
 import { Runner } from './interp/runner.js';
 import type { Runtime } from './interp/runtime.js';
 import { initialState } from './shell-state.js';
-import type { Script, SimpleCommand, Word } from './syntax/nodes.js';
+import type { SimpleCommand, Word } from './syntax/nodes.js';
 import { fromBytes } from './syntax/source.js';
 import { walkWord } from './syntax/walk.js';
 import { writtenCommands } from './written-commands.js';
@@ -73,6 +73,7 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     cancelled: null,
     stoppedBy: null,
     refused: null,
+    timedOutBefore: null,
     openStop: new Promise(() => {}),
     running: new Set(),
     jobs: new Jobs(),

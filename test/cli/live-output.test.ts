@@ -41,6 +41,7 @@ describe('the final report', () => {
 
   it('does not crash when the reader of the report leaves early', () => {
     const out = sh(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
       '"$BIN" --json --no-facts --max-stdout 4MiB -- seq 1 300000 | head -c 10; echo " status=${PIPESTATUS[0]}"',
     );
     expect(out).toBe('{\n  "schem status=0\n');

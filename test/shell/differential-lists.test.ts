@@ -27,6 +27,7 @@ const STAGES = [
   'ls ~',
   'pwd',
   'echo $W',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
   'echo "${W:-unset}" ${V:-d}',
   'grep -c a',
   'echo $?',

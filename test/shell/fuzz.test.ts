@@ -57,6 +57,7 @@ const token = fc.constantFrom(
   '"$X"',
   '~',
   '*',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
   '${X:-d}',
   'true',
   'false',

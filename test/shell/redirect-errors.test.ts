@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { againstBash } from '../helpers/against-bash.js';
-import { runCli } from '../helpers/cli.js';
 
 // A redirection whose path the kernel refuses for a reason other than a missing file (a path through
 // a regular file, a symlink loop, a name too long) fails its command as bash fails it: the message on

@@ -1,6 +1,7 @@
 import { ArithEvalError, type ArithScope, evalArith } from './arith.js';
 import { type ExpandEnv, ExpansionError } from './env.js';
-import { scalarOf, VarError } from './vars.js';
+import { scalarOf } from './variable.js';
+import { VarError } from './vars.js';
 
 // Arithmetic's view of the shell's variables: a[i] of an indexed array is evaluated as arithmetic, of
 // an associative one taken as a key; values read are evaluated by the caller.

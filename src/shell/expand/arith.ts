@@ -1,4 +1,5 @@
 import { ArithError, ArithLexer, type ArithToken } from './arith-lexer.js';
+import { ASSIGN_OPS, binaryOp, LEVELS, truth, wrap } from './arith-ops.js';
 
 // What arithmetic reads and writes: variables (and array elements) as text.
 export interface ArithScope {
@@ -10,9 +11,6 @@ export interface ArithScope {
 export class ArithEvalError extends Error {}
 
 const MAX_DEPTH = 1024;
-const ASSIGN_OPS = new Set(['=', '*=', '/=', '%=', '+=', '-=', '<<=', '>>=', '&=', '^=', '|=']);
-const wrap = (v: bigint) => BigInt.asIntN(64, v);
-const truth = (v: bigint) => (v !== 0n ? 1n : 0n);
 
 // Evaluates bash arithmetic (after the text was expanded): 64-bit signed integers that wrap, bash's
 // operators and precedence, variables whose values are expressions themselves, lazy && || and ?:.
@@ -152,21 +150,9 @@ class Evaluator {
     return value;
   }
 
-  // The left-associative binary levels, loosest first: | ^ & (== !=) (< > <= >=) (<< >>) (+ -) (* / %).
-  private static readonly LEVELS = [
-    ['|'],
-    ['^'],
-    ['&'],
-    ['==', '!='],
-    ['<=', '>=', '<', '>'],
-    ['<<', '>>'],
-    ['+', '-'],
-    ['*', '/', '%'],
-  ];
-
   private chain(level: number): bigint {
-    if (level === Evaluator.LEVELS.length) return this.power();
-    const ops = Evaluator.LEVELS[level]!;
+    if (level === LEVELS.length) return this.power();
+    const ops = LEVELS[level]!;
     let value = this.chain(level + 1);
     while (this.tok.kind === 'op' && ops.includes(this.tok.op)) {
       const op = this.tok.op;
@@ -249,57 +235,8 @@ class Evaluator {
   }
 
   private binary(op: string, a: bigint, b: bigint): bigint {
-    switch (op) {
-      case '+':
-        return wrap(a + b);
-      case '-':
-        return wrap(a - b);
-      case '*':
-        return wrap(a * b);
-      case '/':
-        if (b === 0n) this.lex.fail('division by 0');
-        return wrap(a / b);
-      case '%':
-        if (b === 0n) this.lex.fail('division by 0');
-        return b === -1n ? 0n : wrap(a % b);
-      case '**':
-        return power(a, b);
-      case '<<':
-        return wrap(a << (b & 63n));
-      case '>>':
-        return wrap(a >> (b & 63n));
-      case '&':
-        return wrap(a & b);
-      case '|':
-        return wrap(a | b);
-      case '^':
-        return wrap(a ^ b);
-      case '==':
-        return a === b ? 1n : 0n;
-      case '!=':
-        return a !== b ? 1n : 0n;
-      case '<':
-        return a < b ? 1n : 0n;
-      case '>':
-        return a > b ? 1n : 0n;
-      case '<=':
-        return a <= b ? 1n : 0n;
-      default:
-        return a >= b ? 1n : 0n;
-    }
+    return binaryOp(op, a, b, (why) => this.lex.fail(why));
   }
-}
-
-function power(base: bigint, exponent: bigint): bigint {
-  let result = 1n;
-  let b = base;
-  let e = exponent;
-  while (e > 0n) {
-    if (e & 1n) result = wrap(result * b);
-    b = wrap(b * b);
-    e >>= 1n;
-  }
-  return result;
 }
 
 function skipBlank(text: string, at: number): number {

@@ -3,7 +3,7 @@ import { type ExpandEnv, ExpansionError } from './env.js';
 import { type Field, fieldText, patternOf } from './fields.js';
 import { inertPattern } from './oracle.js';
 import { oracleState } from './oracle-state.js';
-import { scalarOf } from './vars.js';
+import { scalarOf } from './variable.js';
 
 // Pathname expansion of one word, by bash itself (the oracle): the names that match, sorted as the
 // locale sorts them; none: the word as it is, or nothing under nullglob, or an error under failglob.

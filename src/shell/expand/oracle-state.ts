@@ -1,6 +1,6 @@
 import type { ExpandEnv } from './env.js';
 import { MANAGED_SHOPTS } from './oracle-script.js';
-import { scalarOf } from './vars.js';
+import { scalarOf } from './variable.js';
 
 const LOCALE = ['LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LANG'];
 

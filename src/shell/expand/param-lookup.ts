@@ -3,7 +3,7 @@ import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi } from './expander-api.js';
 import { isAllIndex } from './param-text.js';
-import { elementsOf, keysOf, scalarOf, type Variable } from './vars.js';
+import { elementsOf, keysOf, scalarOf, type Variable } from './variable.js';
 
 // What a parameter names, before any operator: its values (several for "$@", "${a[@]}" and the
 // like), whether it joins them as $* does, whether it is set, and the variable an assignment

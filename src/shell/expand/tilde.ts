@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Bytes } from '../syntax/source.js';
 import type { ExpandEnv } from './env.js';
 import type { Chunk } from './fields.js';
-import { scalarOf } from './vars.js';
+import { scalarOf } from './variable.js';
 
 // ~, ~+, ~- and ~user at the start of written text (up to a /, or a : in an assignment): the
 // directory as one quoted piece, and the text after the prefix. Null when it does not expand.

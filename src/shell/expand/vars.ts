@@ -1,38 +1,6 @@
 import type { Bytes } from '../syntax/source.js';
 import { AssocTable } from './assoc-table.js';
-
-// A shell variable's value: a string, an indexed array (sparse), or an associative array.
-export type Value =
-  | { kind: 'scalar'; value: Bytes }
-  | { kind: 'indexed'; items: Map<number, Bytes> }
-  | { kind: 'assoc'; items: AssocTable };
-
-export interface Attrs {
-  exported: boolean;
-  readonly: boolean;
-  integer: boolean;
-  lower: boolean;
-  upper: boolean;
-  nameref: boolean;
-  // Declared as an array (-a / -A) even while it has no value.
-  array: 'indexed' | 'assoc' | null;
-}
-
-export interface Variable {
-  // null: declared (it has attributes) but not set.
-  value: Value | null;
-  attrs: Attrs;
-}
-
-export const NO_ATTRS: Attrs = {
-  exported: false,
-  readonly: false,
-  integer: false,
-  lower: false,
-  upper: false,
-  nameref: false,
-  array: null,
-};
+import { type Attrs, cloneVariable, NO_ATTRS, type Variable } from './variable.js';
 
 // Why an assignment did not happen, as bash says it (the caller adds "bash: line N: ").
 export class VarError extends Error {}
@@ -242,43 +210,4 @@ export class Variables {
     });
     return copy;
   }
-}
-
-function cloneVariable(variable: Variable): Variable {
-  const { value } = variable;
-  let copied: Value | null = value;
-  if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new Map(value.items) };
-  else if (value?.kind === 'assoc') copied = { kind: 'assoc', items: value.items.clone() };
-  return { value: copied, attrs: { ...variable.attrs } };
-}
-
-// The value as ${name} gives it: a scalar, or element 0 of an indexed array ("0" of an associative
-// one); null when unset.
-export function scalarOf(variable: Variable | undefined): Bytes | null {
-  const value = variable?.value;
-  if (!value) return null;
-  if (value.kind === 'scalar') return value.value;
-  if (value.kind === 'indexed') return value.items.get(0) ?? null;
-  return value.items.get('0') ?? null;
-}
-
-// The elements of a variable in order (a scalar is one element); empty when unset.
-export function elementsOf(variable: Variable | undefined): Bytes[] {
-  const value = variable?.value;
-  if (!value) return [];
-  if (value.kind === 'scalar') return [value.value];
-  if (value.kind === 'indexed') return sortedKeys(value.items).map((k) => value.items.get(k)!);
-  return value.items.entries().map(([, v]) => v);
-}
-
-export function keysOf(variable: Variable | undefined): Bytes[] {
-  const value = variable?.value;
-  if (!value) return [];
-  if (value.kind === 'scalar') return ['0'];
-  if (value.kind === 'indexed') return sortedKeys(value.items).map(String);
-  return value.items.keys();
-}
-
-export function sortedKeys(items: Map<number, Bytes>): number[] {
-  return [...items.keys()].sort((a, b) => a - b);
 }

@@ -12,7 +12,7 @@ import { type Bytes, fromBytes } from '../syntax/source.js';
 import { initShell, type StartState } from './init-shell.js';
 import { Jobs } from './jobs-table.js';
 import { Recorder } from './recorder.js';
-import { Runner } from './runner.js';
+import { Runner, stopReason } from './runner.js';
 import type { Runtime } from './runtime.js';
 import { scriptReport } from './script-report.js';
 import type { Shell } from './shell.js';
@@ -67,6 +67,7 @@ export function startScript(
     cancelled: null,
     stoppedBy: null,
     refused: null,
+    timedOutBefore: null,
     openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),
@@ -108,8 +109,7 @@ export interface Ending {
   why: ExitSignal['why'] | 'end';
 }
 
-function skipReason(why: ExitSignal['why'], deadline: number | null): StepReport['skippedBecause'] {
-  if (why === 'stopped') return deadline !== null && monotonicMs() >= deadline ? 'timeout' : undefined;
+function skipReason(why: ExitSignal['why']): StepReport['skippedBecause'] {
   return why === 'errexit' || why === 'error' ? why : 'exit';
 }
 
@@ -126,8 +126,11 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
     if (!(error instanceof ExitSignal)) throw error;
     runner.sh.status = error.status;
     ending = { status: error.status, why: error.why };
-    const because = runner.rt.refused ? 'after-refusal' : skipReason(error.why, runner.rt.deadline);
-    for (const stmt of script.stmts.slice(reached)) runner.skipped(stmt, null, because);
+    const because = error.why === 'stopped' ? stopReason(runner.rt) : skipReason(error.why);
+    for (const stmt of script.stmts.slice(reached)) {
+      runner.skipped(stmt.body.first, null, because);
+      for (const { op, pipeline } of stmt.body.rest) runner.skipped(pipeline, op, because);
+    }
   }
   try {
     await runner.runExitTrap();

@@ -15,9 +15,22 @@ import { runPipeline } from './pipeline.js';
 import { iterationOf, sourceOf } from './record-step.js';
 import { applyRedirects, type RedirectFailure } from './redirect.js';
 import type { Runtime } from './runtime.js';
+import { monotonicMs } from '../../monotonic-ms.js';
 import type { Shell } from './shell.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
+
+// Whether the run's time limit has run out.
+function timeIsUp(rt: Runtime): boolean {
+  return rt.deadline !== null && monotonicMs() >= rt.deadline;
+}
+
+// How the commands a stop kept from running are marked.
+export function stopReason(rt: Runtime): StepReport['skippedBecause'] {
+  if (rt.refused) return 'after-refusal';
+  if (rt.cancelled) return undefined;
+  return timeIsUp(rt) || rt.timedOutBefore !== null ? 'timeout' : undefined;
+}
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell gets a runner of its
 // own over a copy of the shell). Statuses are returned; break, continue, return and exit travel as
@@ -40,28 +53,40 @@ export class Runner implements RunnerApi {
   }
 
   private async stmt(stmt: Stmt): Promise<number> {
-    this.checkStop();
-    if (stmt.background) return startBackground(this, stmt.body);
+    if (stmt.background) {
+      this.checkStop([]);
+      return startBackground(this, stmt.body);
+    }
     return this.andOr(stmt.body);
   }
 
-  // Stops the text before its next command once safe-run was asked to stop, or a limit stopped it.
-  private checkStop(): void {
-    if (this.rt.cancelled || this.rt.stoppedBy) throw new ExitSignal(this.sh.status || 1, 'stopped');
+  // Stops the text before its next command once safe-run was asked to stop, a limit stopped a
+  // command, or the run's time is up; `unrun` (the rest of an and-or list) is shown as not run.
+  private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Pipeline }[]): void {
+    const { rt } = this;
+    if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
+    if (!rt.cancelled && !rt.stoppedBy && !rt.refused) {
+      rt.stoppedBy = 'timeout';
+      rt.timedOutBefore ??= rt.recorder.steps.length + 1;
+    }
+    const because = stopReason(rt);
+    for (const { op, pipeline } of unrun) this.skipped(pipeline, op, because);
+    throw new ExitSignal(this.sh.status || 1, 'stopped');
   }
 
   // a && b || c: each pipeline but the last is a condition (errexit does not apply to it).
   async andOr(list: AndOr): Promise<number> {
+    const parts = [{ op: null, pipeline: list.first }, ...list.rest];
     const last = list.rest.length;
-    let status = await this.pipeline(list.first, last > 0);
-    for (const [k, { op, pipeline }] of list.rest.entries()) {
-      if (op === '&&' ? status !== 0 : status === 0) {
+    let status = 0;
+    for (const [k, { op, pipeline }] of parts.entries()) {
+      if (op !== null && (op === '&&' ? status !== 0 : status === 0)) {
         this.skipped(pipeline, op);
         continue;
       }
-      this.checkStop();
+      this.checkStop(parts.slice(k));
       if (!this.place.collect) this.rt.recorder.marks.connector = op;
-      status = await this.pipeline(pipeline, k < last - 1);
+      status = await this.pipeline(pipeline, k < last);
     }
     return status;
   }

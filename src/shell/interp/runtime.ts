@@ -28,6 +28,8 @@ export interface Runtime {
   cancelled: NodeJS.Signals | null;
   // Set when one of safe-run's own limits stopped a command: the text stops there, not ok.
   stoppedBy: string | null;
+  // Set when the run's time ran out between commands: the step that could not start.
+  timedOutBefore: number | null;
   // Set when a command was refused when it was reached: its step, and why.
   refused: { step: number; why: string } | null;
   // What ends a builtin's wait in the open of a FIFO: the run's time limit or a signal to safe-run.

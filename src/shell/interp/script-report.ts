@@ -1,4 +1,5 @@
 import { nextStep } from '../../engine/report/next-step.js';
+import { formatDuration } from '../../format-units.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Report, Verdict } from '../../types.js';
@@ -10,12 +11,17 @@ import type { Runtime } from './runtime.js';
 // safe-run decides), else the text's status as bash would end with it.
 export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Date; t0: number }): Report {
   const { recorder } = rt;
-  const lastIndex = recorder.steps.length;
-  const last = recorder.steps[lastIndex - 1];
+  // The last step that ran (steps a stop kept from running come after it).
+  const last = [...recorder.steps].reverse().find((step) => step.skipped === undefined);
+  const lastIndex = last?.index ?? 0;
   let verdict: Verdict;
   if (rt.refused) {
     const { step, why } = rt.refused;
     verdict = { ok: false, exitCode: 125, blamedStage: null, reason: `step ${step} was refused: ${why}` };
+  } else if (rt.timedOutBefore !== null) {
+    const limit = formatDuration(rt.settings.timeoutMs ?? 0);
+    const reason = `the pipeline timeout (${limit}) ran out before step ${rt.timedOutBefore} could start`;
+    verdict = { ok: false, exitCode: 124, blamedStage: null, reason };
   } else if (rt.stoppedBy?.startsWith('refused: ')) {
     verdict = {
       ok: false,
@@ -52,7 +58,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
   };
   return {
     ...merged,
-    next: verdict.ok ? null : (refusedNext(rt) ?? negatedNext(rt, verdict) ?? nextStep(merged, false)),
+    next: verdict.ok ? null : (stopNext(rt) ?? negatedNext(rt, verdict) ?? nextStep(merged, false)),
     output: null,
     checks: [],
     steps: recorder.stepReports(),
@@ -104,7 +110,8 @@ function statusVerdict(rt: Runtime, ending: Ending): Verdict {
 // `! pipeline` as the last step: its own outcome inverted, saying so.
 function negatedVerdict(rt: Runtime, index: number): Verdict {
   const step = rt.recorder.steps[index - 1]!;
-  const where = rt.recorder.steps.length > 1 ? `step ${index} (the last that ran)` : 'the pipeline';
+  const ran = rt.recorder.steps.filter((other) => other.skipped === undefined).length;
+  const where = ran > 1 ? `step ${index} (the last that ran)` : 'the pipeline';
   const innerOk = step.status !== 0;
   const inner = innerOk
     ? 'it succeeded'
@@ -115,14 +122,18 @@ function negatedVerdict(rt: Runtime, index: number): Verdict {
 
 // What to do when the run failed only because its last step is negated: nothing failed.
 function negatedNext(rt: Runtime, verdict: Verdict): string | null {
-  const index = rt.recorder.steps.length;
-  const last = rt.recorder.steps[index - 1];
+  const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
+  const index = last?.index ?? 0;
   if (!last?.negated || verdict.ok || last.status === 0) return null;
   return `nothing failed: the last step (${index}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`;
 }
 
-// A step refused when it was reached runs as bash runs it under --fallback bash.
-function refusedNext(rt: Runtime): string | null {
+// What to do when the run stopped before a step: the time limit, or a step refused when reached
+// (the steps before it ran, so the advice is the whole text given to bash, as one supervised stage).
+function stopNext(rt: Runtime): string | null {
+  if (rt.timedOutBefore !== null)
+    return `step ${rt.timedOutBefore} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`;
   if (!rt.refused) return null;
-  return `step ${rt.refused.step} was refused: add --fallback bash to run the whole text as one supervised bash stage`;
+  const bash = rt.settings.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c';
+  return `the steps before step ${rt.refused.step} ran, it and the steps after it did not: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${bash} 'TEXT'`;
 }

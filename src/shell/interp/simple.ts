@@ -4,10 +4,12 @@ import type { Assign, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { assignInOrder } from './assignments.js';
+import { BUILTIN_NAMES } from './builtins/names.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';
 import { recordStep } from './record-step.js';
+import { refuseStep } from './refuse-step.js';
 import type { StepMarks } from './recorder.js';
 import { ExitSignal } from './signals.js';
 import { traceCommand } from './trace.js';
@@ -65,6 +67,10 @@ export async function dispatch(
     return r.withRedirects(command.redirects, () => r.callFunction(name, args.slice(1)));
   }
   if (!name.includes('/') && BUILTINS.has(name)) return runBuiltin(r, command, args, decl);
+  // A name that only an expansion gave (`$C`) of a bash builtin safe-run does not run: bash would run
+  // its builtin, never a program of that name.
+  if (BUILTIN_NAMES.has(name))
+    refuseStep(r, command, `runs builtin ${name}, which safe-run's interpreter does not run`);
   return runExternal(r, command, args);
 }
 

@@ -23,7 +23,7 @@ export function readBraced(s: Scanner, quoted = false): ParamExp {
   if (s.peek() !== '}') {
     // bash matches the braces and complains when the expansion is reached.
     const close = closingBrace(s.text, s.i);
-    if (close < 0) s.fail(open, 'the parameter expansion ${ at {at} is never closed', 'syntax.unterminated');
+    if (close < 0) s.fail(open, `the parameter expansion \${ at {at} is never closed`, 'syntax.unterminated');
     exp.bad = s.text.slice(open, close + 1);
     s.i = close;
   }

@@ -54,7 +54,6 @@ function nested(s: Scanner, end: NestedEnd): Stmt[] {
 // Control characters other than tab and newline never reach a program or a report raw: a carriage
 // return from a CRLF file would become part of the last argument, which nobody means.
 function checkControlCharacters(s: Scanner): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
   const at = s.text.search(/[\x00-\x08\x0b-\x1f\x7f]/);
   if (at < 0) return;
   const c = s.text[at]!;

@@ -20,7 +20,6 @@ export function bytesBuffer(bytes: Bytes): Buffer {
 
 // Whether the bytes are valid UTF-8 (then fromBytes gives them back unchanged through Node's APIs).
 export function isUtf8(bytes: Bytes): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII fast path
   if (/^[\x00-\x7f]*$/.test(bytes)) return true;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytesBuffer(bytes));

@@ -20,47 +20,56 @@ export function walkStmts(stmts: readonly Stmt[], visit: Visitor): void {
 
 export function walkCommand(command: Command, visit: Visitor): void {
   visit.command?.(command);
-  if (command.kind === 'function') return walkCommand(command.body, visit);
+  if (command.kind === 'function') {
+    walkCommand(command.body, visit);
+    return;
+  }
   for (const redirect of command.redirects) walkRedirect(redirect, visit);
   switch (command.kind) {
     case 'simple':
       for (const assign of command.assigns) walkAssign(assign, visit);
       for (const word of command.words) walkWord(word, visit);
       for (const assign of command.declArgs ?? []) if (assign) walkAssign(assign, visit);
-      return;
+      break;
     case 'brace':
     case 'subshell':
-      return walkStmts(command.stmts, visit);
+      walkStmts(command.stmts, visit);
+      break;
     case 'if':
       for (const branch of command.branches) {
         walkStmts(branch.cond, visit);
         walkStmts(branch.body, visit);
       }
       if (command.otherwise) walkStmts(command.otherwise, visit);
-      return;
+      break;
     case 'while':
       walkStmts(command.cond, visit);
-      return walkStmts(command.body, visit);
+      walkStmts(command.body, visit);
+      break;
     case 'for':
     case 'select':
       for (const word of command.items ?? []) walkWord(word, visit);
-      return walkStmts(command.body, visit);
+      walkStmts(command.body, visit);
+      break;
     case 'arith-for':
       for (const word of [command.init, command.cond, command.step]) if (word) walkWord(word, visit);
-      return walkStmts(command.body, visit);
+      walkStmts(command.body, visit);
+      break;
     case 'case':
       walkWord(command.word, visit);
       for (const item of command.items) {
         for (const pattern of item.patterns) walkWord(pattern, visit);
         walkStmts(item.body, visit);
       }
-      return;
+      break;
     case 'arith':
-      return walkWord(command.expr, visit);
+      walkWord(command.expr, visit);
+      break;
     case 'cond':
-      return walkCond(command.expr, visit);
+      walkCond(command.expr, visit);
+      break;
     default:
-      return walkCommand(command.body, visit);
+      walkCommand(command.body, visit);
   }
 }
 
@@ -87,17 +96,21 @@ function walkCond(expr: CondExpr, visit: Visitor): void {
     case 'cond-and':
     case 'cond-or':
       walkCond(expr.left, visit);
-      return walkCond(expr.right, visit);
+      walkCond(expr.right, visit);
+      break;
     case 'cond-not':
     case 'cond-group':
-      return walkCond(expr.expr, visit);
+      walkCond(expr.expr, visit);
+      break;
     case 'cond-unary':
-      return walkWord(expr.operand, visit);
+      walkWord(expr.operand, visit);
+      break;
     case 'cond-binary':
       walkWord(expr.left, visit);
-      return walkWord(expr.right, visit);
+      walkWord(expr.right, visit);
+      break;
     default:
-      return walkWord(expr.word, visit);
+      walkWord(expr.word, visit);
   }
 }
 
@@ -111,12 +124,14 @@ function walkPart(part: WordPart, visit: Visitor): void {
   switch (part.kind) {
     case 'dq':
       for (const inner of part.parts) walkPart(inner, visit);
-      return;
+      break;
     case 'cmdsubst':
     case 'procsubst':
-      return walkStmts(part.stmts, visit);
+      walkStmts(part.stmts, visit);
+      break;
     case 'arith-exp':
-      return walkWord(part.expr, visit);
+      walkWord(part.expr, visit);
+      break;
     case 'param':
       if (part.index) walkWord(part.index, visit);
       if (part.op) walkWord(part.op.word, visit);
@@ -128,8 +143,8 @@ function walkPart(part: WordPart, visit: Visitor): void {
         walkWord(part.replace.pattern, visit);
         if (part.replace.with) walkWord(part.replace.with, visit);
       }
-      return;
+      break;
     default:
-      return;
+      break;
   }
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { scalarOf } from '../../expand/vars.js';
+import { scalarOf } from '../../expand/variable.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
 

@@ -1,4 +1,4 @@
-import { sortedKeys, type Variable } from '../../expand/vars.js';
+import { sortedKeys, type Variable } from '../../expand/variable.js';
 import type { Bytes } from '../../syntax/source.js';
 
 // How declare -p (and export -p, readonly -p) writes a variable back: `declare -FLAGS name="value"`.
@@ -32,7 +32,6 @@ export function flagsOf(variable: Variable): string {
 
 // A value in double quotes with " $ \ ` escaped; with control characters, bash's $'...' instead.
 export function quoteValue(value: Bytes): Bytes {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters decide the form
   if (/[\x01-\x1f\x7f]/.test(value)) return ansiQuote(value);
   return `"${value.replace(/["$\\`]/g, (c) => `\\${c}`)}"`;
 }

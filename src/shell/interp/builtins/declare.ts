@@ -1,4 +1,5 @@
-import { type Attrs, VarError } from '../../expand/vars.js';
+import type { Attrs } from '../../expand/variable.js';
+import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
 import { assignInOrder } from '../assignments.js';
@@ -102,8 +103,6 @@ async function declareOne(
     } finally {
       variable.attrs.readonly = readonly;
     }
-  } else if (variable.attrs.array === 'indexed' && !variable.value && parsed.on.has('a') && false) {
-    variable.value = { kind: 'indexed', items: new Map() };
   }
 }
 

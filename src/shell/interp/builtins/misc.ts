@@ -1,6 +1,6 @@
 import { BASH_DEFAULT_PATH, searchPath } from '../../../engine/resolve/search-path.js';
 import { ExpansionError } from '../../expand/env.js';
-import { scalarOf } from '../../expand/vars.js';
+import { scalarOf } from '../../expand/variable.js';
 import { RESERVED } from '../../syntax/scanner.js';
 import { fromBytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
