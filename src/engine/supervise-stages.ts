@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { RunFacts } from '../facts/run-facts.js';
 import type { Marker } from '../teardown/marker.js';
 import { OwnGroups } from '../teardown/own-groups.js';
@@ -6,7 +7,7 @@ import type { Watchdog } from '../teardown/watchdog.js';
 import type { Report, Settings } from '../types.js';
 import { openStopper } from './fifo-open.js';
 import { finishRun, type RunClock } from './finish-run.js';
-import type { PipelinePipes } from './pipeline-pipes.js';
+import type { PipeId, PipelinePipes } from './pipeline-pipes.js';
 import type { ResolvedPlan } from './resolve-plan.js';
 import type { RunControl } from './run-control.js';
 import type { RunIO } from './run-io.js';
@@ -47,6 +48,8 @@ export async function superviseStages(
       linePrefix: io.linePrefix ?? null,
       supervisor,
     });
+    // Pipes handed in from outside the run (an interpreter's pipe to a builtin) are links too.
+    const links = [...pipes.linkIds, ...handedPipes(runs)];
     const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);
     try {
       await startStages(runs, { pipes, supervisor, watchdog, groups, facts: ctx.facts, stop: stopper.stop });
@@ -56,7 +59,7 @@ export async function superviseStages(
     ctx.control.attach(supervisor);
     pipes.closeStageEnds();
     supervisor.start();
-    supervisor.watchReopens(pipes.linkIds);
+    supervisor.watchReopens(links);
     await allFinished(runs, pipes, settings, supervisor);
     supervisor.warnings.push(...watchdog.problems);
     const parts = { supervisor, streams, facts: ctx.facts, streamed: Boolean(io.stdout) };
@@ -107,4 +110,21 @@ function newSupervisor(
   }
   supervisor.warnings.push(...resolved.warnings);
   return supervisor;
+}
+
+// The FIFOs given to stages as descriptors (`descriptor` redirections of a pipe), read before the
+// stages take them over.
+function handedPipes(runs: readonly StageRun[]): PipeId[] {
+  const ids: PipeId[] = [];
+  for (const run of runs)
+    for (const redirect of run.spec.redirects ?? []) {
+      if (redirect.kind !== 'descriptor' || redirect.what !== 'pipe') continue;
+      try {
+        const stat = fs.fstatSync(redirect.from, { bigint: true });
+        if (stat.isFIFO()) ids.push({ dev: stat.dev, ino: stat.ino });
+      } catch {
+        // closed already: nothing can reopen it
+      }
+    }
+  return ids;
 }

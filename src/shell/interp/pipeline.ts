@@ -98,6 +98,9 @@ async function runElements(
     let end = i;
     while (end + 1 < elements.length && elements[end + 1]!.kind === 'program') end++;
     const group = elements.slice(i, end + 1) as Extract<Element, { kind: 'program' }>[];
+    // The engine links consecutive programs itself: the pipes made for those links are not used.
+    for (const pipe of pipes.slice(i, end))
+      for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, 'pipe').release();
     const stdout: FdRef | number = end === elements.length - 1 ? r.sh.fds.get(1) : pipes[end]!.writeFd;
     statuses.push(...runProgramGroup(r, group, stdin, stdout, pipeline));
     i = end + 1;

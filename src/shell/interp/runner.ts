@@ -1,3 +1,4 @@
+import { monotonicMs } from '../../monotonic-ms.js';
 import type { StepReport } from '../../types.js';
 import type { ExpansionError } from '../expand/env.js';
 import { VarError } from '../expand/vars.js';
@@ -15,7 +16,6 @@ import { runPipeline } from './pipeline.js';
 import { iterationOf, sourceOf } from './record-step.js';
 import { applyRedirects, type RedirectFailure } from './redirect.js';
 import type { Runtime } from './runtime.js';
-import { monotonicMs } from '../../monotonic-ms.js';
 import type { Shell } from './shell.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';

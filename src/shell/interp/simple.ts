@@ -9,8 +9,8 @@ import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';
 import { recordStep } from './record-step.js';
-import { refuseStep } from './refuse-step.js';
 import type { StepMarks } from './recorder.js';
+import { refuseStep } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
 import { traceCommand } from './trace.js';
 
