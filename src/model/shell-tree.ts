@@ -4,18 +4,9 @@
 // The tree is only syntax: what a word expands to is src/shell/expand/'s business, how a command runs
 // src/shell/interp/'s.
 
-export interface Pos {
-  offset: number;
-  line: number;
-  col: number;
-}
+import type { ExtGlob, ParamExpOf, Pos, RedirectOp, Span } from './shell-tree-leaves.js';
 
-export interface Span {
-  start: Pos;
-  end: Pos;
-}
-
-// ---- Lists -------------------------------------------------------------------------------------
+export type { ExtGlob, ParamOp, Pos, RedirectOp, Span } from './shell-tree-leaves.js';
 
 export interface Script extends Span {
   kind: 'script';
@@ -45,8 +36,6 @@ export interface Pipeline extends Span {
   // pipeAll[i]: command i is joined to the next by `|&` (its stderr too).
   pipeAll: boolean[];
 }
-
-// ---- Commands ----------------------------------------------------------------------------------
 
 export type Command = SimpleCommand | Compound | FunctionDef;
 
@@ -164,8 +153,6 @@ export interface FunctionDef extends Span {
   body: Compound;
 }
 
-// ---- [[ ... ]] -----------------------------------------------------------------------------------
-
 export type CondExpr =
   | { kind: 'cond-not'; expr: CondExpr; start: Pos; end: Pos }
   | { kind: 'cond-and' | 'cond-or'; left: CondExpr; right: CondExpr; start: Pos; end: Pos }
@@ -174,8 +161,6 @@ export type CondExpr =
   // For == != = the right side is a pattern; for =~ an extended regular expression.
   | { kind: 'cond-binary'; op: string; left: Word; right: Word; start: Pos; end: Pos }
   | { kind: 'cond-word'; word: Word; start: Pos; end: Pos };
-
-// ---- Assignments and redirections -----------------------------------------------------------------
 
 export interface Assign extends Span {
   name: string;
@@ -192,8 +177,6 @@ export interface ArrayElem extends Span {
   index: Word | null;
   value: Word;
 }
-
-export type RedirectOp = '<' | '>' | '>>' | '>|' | '<>' | '<&' | '>&' | '&>' | '&>>' | '<<' | '<<-' | '<<<';
 
 export interface Redirect extends Span {
   op: RedirectOp;
@@ -214,8 +197,6 @@ export interface Heredoc {
   // The body (for an unquoted delimiter, a word of here-document mode: $ ` and \ are active).
   body: Word;
 }
-
-// ---- Words ---------------------------------------------------------------------------------------
 
 export interface Word extends Span {
   parts: WordPart[];
@@ -258,51 +239,4 @@ export interface ProcSubst extends Span {
   stmts: Stmt[];
 }
 
-export interface ExtGlob extends Span {
-  kind: 'extglob';
-  op: '?' | '*' | '+' | '@' | '!';
-  // The pattern list between the parentheses, as written.
-  pattern: string;
-}
-
-export type ParamOp =
-  | ':-'
-  | '-'
-  | ':='
-  | '='
-  | ':?'
-  | '?'
-  | ':+'
-  | '+'
-  | '#'
-  | '##'
-  | '%'
-  | '%%'
-  | '^'
-  | '^^'
-  | ','
-  | ',,';
-
-export interface ParamExp extends Span {
-  kind: 'param';
-  // $x rather than ${x}.
-  short: boolean;
-  // A name, a positional number, or one of @ * # ? - $ ! 0.
-  name: string;
-  // ${name[index]}: the subscript as a word (@ and * are words too).
-  index: Word | null;
-  // ${#name}
-  length: boolean;
-  // ${!name}: indirection; with prefix (${!pre*} / ${!pre@}) the names that start with it.
-  indirect: boolean;
-  prefixList: '*' | '@' | null;
-  // ${!name[@]}: the keys of an array.
-  keys: boolean;
-  // One of the operators with its word, or a slice, a replacement, a transformation, or none.
-  op: { kind: 'word'; op: ParamOp; word: Word } | null;
-  slice: { offset: Word; length: Word | null } | null;
-  replace: { all: boolean; anchor: '#' | '%' | null; pattern: Word; with: Word | null } | null;
-  transform: string | null;
-  // The whole ${...} when it is not an expansion bash knows: "bad substitution" when expanded.
-  bad: string | null;
-}
+export type ParamExp = ParamExpOf<Word>;

@@ -16,7 +16,7 @@ export function startShellPlan(
   support: RunSupport | null = null,
 ): ScriptHandle {
   const places = new Map<SimpleCommand, number>();
-  writtenCommands(shell.script).forEach((command, i) => places.set(command, i));
+  for (const [i, command] of writtenCommands(shell.script).entries()) places.set(command, i);
   const okCodesFor = (command: SimpleCommand) => {
     const at = places.get(command);
     return at === undefined ? null : (shell.okCodes[at] ?? null);

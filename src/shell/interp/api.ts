@@ -5,7 +5,7 @@ import type { AndOr, Command, Redirect, SimpleCommand, Stmt } from '../syntax/no
 import type { Bytes } from '../syntax/source.js';
 import type { FdTable } from './fds.js';
 import type { Job } from './jobs-table.js';
-import type { RedirectFailure } from './redirect.js';
+import type { RedirectFailure } from './redirect-failure.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 

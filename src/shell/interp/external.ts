@@ -29,7 +29,7 @@ export async function runExternal(r: RunnerApi, command: SimpleCommand, args: By
     await recordStep(r, command, { status: 1, stages: [], builtin: 'refused', argv: args.map(fromBytes) });
     return 1;
   }
-  const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);
+  const { statuses } = await runMembers(r, [member], r.sh.fds.get(1), command);
   return statuses[0]!;
 }
 
@@ -59,28 +59,7 @@ export async function runMembers(
   node: SimpleCommand | { start: SimpleCommand['start']; end: SimpleCommand['end'] },
 ): Promise<{ statuses: number[]; report: Report }> {
   const { rt, sh } = r;
-  const names = assignStageNames(members.map((m) => fromBytes(m.args[0]!)));
-  const stages: StageSpec[] = members.map((member, i) => ({
-    name: names[i]!,
-    argv: member.args.map(fromBytes),
-    env: member.env,
-    cwd: fromBytes(sh.cwd),
-    okCodes: rt.okCodesFor(member.command) ?? [0],
-    optional: false,
-    timeoutMs: null,
-    maxStdout: null,
-    maxStderr: null,
-    redirects: member.redirects,
-    line: member.command.start.line,
-  }));
-  const left = rt.deadline === null ? null : Math.max(1, Math.ceil(rt.deadline - monotonicMs()));
-  const plan: Plan = {
-    source: 'inline',
-    stages,
-    settings: { ...rt.settings, timeoutMs: left },
-    env: {},
-    startEach: true,
-  };
+  const plan = membersPlan(r, members);
   const io = { ...rt.io, stdout: stdoutStream(r, stdout) };
   const handle = startRun(plan, io, { support: rt.support, more: true, stdin: rt.stdin });
   rt.running.add(handle);
@@ -140,4 +119,32 @@ function noteStops(r: RunnerApi, report: Report): void {
 export function pipelineStatus(r: RunnerApi, statuses: readonly number[]): number {
   if (!r.sh.option('pipefail')) return statuses.at(-1) ?? 0;
   return statuses.reduce((status, code) => (code !== 0 ? code : status), 0);
+}
+
+// The engine's plan for programs run as one pipeline: their argv, environment and descriptors, the
+// run's settings with the time left.
+function membersPlan(r: RunnerApi, members: readonly Member[]): Plan {
+  const { rt, sh } = r;
+  const names = assignStageNames(members.map((m) => fromBytes(m.args[0]!)));
+  const stages: StageSpec[] = members.map((member, i) => ({
+    name: names[i]!,
+    argv: member.args.map(fromBytes),
+    env: member.env,
+    cwd: fromBytes(sh.cwd),
+    okCodes: rt.okCodesFor(member.command) ?? [0],
+    optional: false,
+    timeoutMs: null,
+    maxStdout: null,
+    maxStderr: null,
+    redirects: member.redirects,
+    line: member.command.start.line,
+  }));
+  const left = rt.deadline === null ? null : Math.max(1, Math.ceil(rt.deadline - monotonicMs()));
+  return {
+    source: 'inline',
+    stages,
+    settings: { ...rt.settings, timeoutMs: left },
+    env: {},
+    startEach: true,
+  };
 }

@@ -98,7 +98,7 @@ export class FdTable {
 
   // The lowest free descriptor from 10 on, for {name}> (bash starts there).
   freeAbove(): number {
-    return this.slots.length >= MAX_FD + 1 ? this.slots.length : MAX_FD + 1;
+    return Math.max(this.slots.length, MAX_FD + 1);
   }
 
   entries(): [number, FdRef][] {

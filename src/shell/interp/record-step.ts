@@ -3,7 +3,7 @@ import type { Report, StageResult, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
-import type { RedirectFailure } from './redirect.js';
+import type { RedirectFailure } from './redirect-failure.js';
 
 export const NOTHING: StreamReport = {
   bytes: 0,
@@ -41,7 +41,7 @@ export async function recordStep(
     stderr?: StreamReport;
   },
 ): Promise<number> {
-  const stages = step.stages.length > 0 || !step.builtin ? step.stages : [builtinStage(r, step)];
+  const stages = step.stages.length > 0 || !step.builtin ? step.stages : [builtinStage(step)];
   if (r.place.collect) {
     r.place.collect({ stages });
     return -1;
@@ -62,17 +62,14 @@ export async function recordStep(
   });
 }
 
-function builtinStage(
-  r: RunnerApi,
-  step: {
-    status: number;
-    failure?: RedirectFailure | null;
-    builtin?: string;
-    argv?: string[];
-    stdout?: StreamReport;
-    stderr?: StreamReport;
-  },
-): StageResult {
+function builtinStage(step: {
+  status: number;
+  failure?: RedirectFailure | null;
+  builtin?: string;
+  argv?: string[];
+  stdout?: StreamReport;
+  stderr?: StreamReport;
+}): StageResult {
   const argv = step.argv ?? [];
   return {
     index: 1,

@@ -9,6 +9,7 @@ import type { Redirect } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { type FdRef, type FdTable, OpenFile } from './fds.js';
 import { writeTo } from './output.js';
+import type { RedirectFailure } from './redirect-failure.js';
 import { expandTarget, type Target, targetFds } from './redirect-target.js';
 
 const FLAGS = {
@@ -17,12 +18,6 @@ const FLAGS = {
   append: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND,
   readwrite: fs.constants.O_RDWR | fs.constants.O_CREAT,
 };
-
-// Why a redirection failed: an error as bash words it (with its errno code, EAMBIGUOUS for an
-// ambiguous target), or a wait in the open of a FIFO that the run's time limit or a signal ended.
-export type RedirectFailure =
-  | { kind: 'error'; code: string; message: string }
-  | { kind: 'stopped'; stop: OpenStop };
 
 type Problem = { code: string; text: string } | { stop: OpenStop };
 

@@ -12,11 +12,12 @@ import { type Bytes, fromBytes } from '../syntax/source.js';
 import { initShell, type StartState } from './init-shell.js';
 import { Jobs } from './jobs-table.js';
 import { Recorder } from './recorder.js';
-import { Runner, stopReason } from './runner.js';
+import { Runner } from './runner.js';
 import type { Runtime } from './runtime.js';
 import { scriptReport } from './script-report.js';
 import type { Shell } from './shell.js';
-import { ExitSignal } from './signals.js';
+import { type Ending, ExitSignal } from './signals.js';
+import { stopReason } from './stops.js';
 
 export interface ScriptPlan {
   script: Script;
@@ -45,6 +46,39 @@ export function startScript(
   const sh = initShell(initial, plan.arg0, plan.args);
   if (settings.policy !== 'last') sh.setOption('pipefail', true);
   if (plan.errexit) sh.setOption('errexit', true);
+  const { rt, interrupt, dispose } = newRuntime(plan, initial, settings, io, support);
+  const startedAt = new Date();
+  const t0 = monotonicMs();
+  const runner = new Runner(rt, sh, { parentStep: null, iteration: null, source: plan.source });
+  const result = runAll(runner, plan.script)
+    .then((ending) => ({ report: scriptReport(rt, ending, { startedAt, t0 }), state: finalState(sh) }))
+    .finally(() => {
+      dispose();
+      if (!given) support.close();
+    });
+  return {
+    result,
+    report: result.then((r) => r.report),
+    cancel: (signal) => {
+      rt.cancelled ??= signal;
+      interrupt(`safe-run was stopped by ${signal}`);
+      for (const handle of rt.running) handle.cancel(signal);
+      for (const job of rt.jobs.list) job.cancel(signal);
+    },
+    inspect: () => [...rt.running].at(-1)?.inspect() ?? null,
+    progress: () => [...rt.running].flatMap((handle) => handle.progress()),
+  };
+}
+
+// The state a run shares across its commands, what stops it, and what it must give back at its end
+// (the expansion helper, scratch files, the --stdin file).
+function newRuntime(
+  plan: ScriptPlan,
+  initial: StartState,
+  settings: Settings,
+  io: RunIO,
+  support: RunSupport,
+): { rt: Runtime; interrupt: (why: string) => void; dispose: () => void } {
   let scratch: string | null = null;
   let interrupt: (why: string) => void = () => {};
   const stopper = openStopper(
@@ -77,36 +111,13 @@ export function startScript(
       return scratch;
     },
   };
-  const startedAt = new Date();
-  const t0 = monotonicMs();
-  const runner = new Runner(rt, sh, { parentStep: null, iteration: null, source: plan.source });
-  const result = runAll(runner, plan.script)
-    .then((ending) => ({ report: scriptReport(rt, ending, { startedAt, t0 }), state: finalState(sh) }))
-    .finally(() => {
-      stopper.dispose();
-      rt.oracle.close();
-      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-      if (!given) support.close();
-      if (rt.stdin.fd !== null) fs.closeSync(rt.stdin.fd);
-    });
-  return {
-    result,
-    report: result.then((r) => r.report),
-    cancel: (signal) => {
-      rt.cancelled ??= signal;
-      interrupt(`safe-run was stopped by ${signal}`);
-      for (const handle of rt.running) handle.cancel(signal);
-      for (const job of rt.jobs.list) job.cancel(signal);
-    },
-    inspect: () => [...rt.running].at(-1)?.inspect() ?? null,
-    progress: () => [...rt.running].flatMap((handle) => handle.progress()),
+  const dispose = () => {
+    stopper.dispose();
+    rt.oracle.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    if (rt.stdin.fd !== null) fs.closeSync(rt.stdin.fd);
   };
-}
-
-// How the text ended: its status, and why (it ran to its end, exit, errexit, a stop).
-export interface Ending {
-  status: number;
-  why: ExitSignal['why'] | 'end';
+  return { rt, interrupt: (why) => interrupt(why), dispose };
 }
 
 function skipReason(why: ExitSignal['why']): StepReport['skippedBecause'] {

@@ -1,36 +1,26 @@
-import { monotonicMs } from '../../monotonic-ms.js';
 import type { StepReport } from '../../types.js';
 import type { ExpansionError } from '../expand/env.js';
-import { VarError } from '../expand/vars.js';
 import { Expander } from '../expand/word.js';
 import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Placement, RunnerApi } from './api.js';
+import { assignNamed } from './assign-named.js';
 import { startBackground } from './background.js';
 import { runCompound } from './compound.js';
 import { expandEnvOf } from './expand-env.js';
 import type { FdTable } from './fds.js';
+import { callFunction } from './function-call.js';
 import { runNested } from './nested-text.js';
 import { writeTo } from './output.js';
 import { runPipeline } from './pipeline.js';
 import { iterationOf, sourceOf } from './record-step.js';
-import { applyRedirects, type RedirectFailure } from './redirect.js';
+import { applyRedirects } from './redirect.js';
+import type { RedirectFailure } from './redirect-failure.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
-import { ExitSignal, ReturnSignal } from './signals.js';
+import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
-
-// Whether the run's time limit has run out.
-function timeIsUp(rt: Runtime): boolean {
-  return rt.deadline !== null && monotonicMs() >= rt.deadline;
-}
-
-// How the commands a stop kept from running are marked.
-export function stopReason(rt: Runtime): StepReport['skippedBecause'] {
-  if (rt.refused) return 'after-refusal';
-  if (rt.cancelled) return undefined;
-  return timeIsUp(rt) || rt.timedOutBefore !== null ? 'timeout' : undefined;
-}
+import { stopReason, timeIsUp } from './stops.js';
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell gets a runner of its
 // own over a copy of the shell). Statuses are returned; break, continue, return and exit travel as
@@ -198,27 +188,12 @@ export class Runner implements RunnerApi {
   }
 
   // A function call: its arguments as $1..., its locals in a scope of their own, `return` ends it.
-  async callFunction(name: string, args: string[]): Promise<number> {
-    const def = this.sh.functions.get(name)!;
-    const { sh } = this;
-    const saved = sh.positional;
-    sh.positional = args;
-    sh.funcNames.unshift(name);
-    sh.vars.pushScope();
+  callFunction(name: string, args: string[]): Promise<number> {
     // Its commands are steps of their own, even when the call is one element of a pipeline.
-    const body = this.place.collect ? new Runner(this.rt, sh, { ...this.place, collect: undefined }) : this;
-    try {
-      return await body.withRedirects(def.body.redirects, () =>
-        runCompound(body, { ...def.body, redirects: [] }),
-      );
-    } catch (error) {
-      if (error instanceof ReturnSignal) return error.status;
-      throw error;
-    } finally {
-      sh.vars.popScope();
-      sh.funcNames.shift();
-      sh.positional = saved;
-    }
+    const body = this.place.collect
+      ? new Runner(this.rt, this.sh, { ...this.place, collect: undefined })
+      : this;
+    return callFunction(body, name, args);
   }
 
   // An expansion that failed: bash prints why and the shell ends (exit status 1, or 127 for unset
@@ -256,21 +231,9 @@ export class Runner implements RunnerApi {
     return dispatch(this, command, words, null, options);
   }
 
-  async assignNamed(target: Bytes, value: Bytes): Promise<number> {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/s.exec(target);
-    if (!match) {
-      await this.error(`\`${target}': not a valid identifier`);
-      return 1;
-    }
-    try {
-      if (match[2] === undefined) this.sh.vars.assign(match[1]!, value);
-      else this.sh.vars.assign(match[1]!, value, { index: await subscriptOf(this, match[1]!, match[2]) });
-      return 0;
-    } catch (error) {
-      if (!(error instanceof VarError)) throw error;
-      await this.error(error.message);
-      return 1;
-    }
+  // NAME or NAME[index] given as text (read, getopts, printf -v...).
+  assignNamed(target: Bytes, value: Bytes): Promise<number> {
+    return assignNamed(this, target, value);
   }
 }
 
@@ -278,10 +241,4 @@ export class Runner implements RunnerApi {
 function bareCommand(line: number): SimpleCommand {
   const pos = { offset: 0, line, col: 1 };
   return { kind: 'simple', assigns: [], words: [], redirects: [], start: pos, end: pos };
-}
-
-async function subscriptOf(r: Runner, name: string, index: Bytes): Promise<number | Bytes> {
-  const variable = r.sh.vars.get(name);
-  if (variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc') return index;
-  return Number(r.ex.evaluate(index));
 }

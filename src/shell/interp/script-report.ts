@@ -3,8 +3,8 @@ import { formatDuration } from '../../format-units.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Report, Verdict } from '../../types.js';
-import type { Ending } from './run-script.js';
 import type { Runtime } from './runtime.js';
+import type { Ending } from './signals.js';
 
 // The report of a whole text: every step and stage it ran; the verdict is the last step's own when
 // the text's status is that step's (so a tolerated SIGPIPE or an --ok-codes code still counts as

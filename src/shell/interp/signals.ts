@@ -31,3 +31,9 @@ export function isFlow(value: unknown): value is BreakSignal | ContinueSignal | 
     value instanceof ExitSignal
   );
 }
+
+// How the text ended: its status, and why (it ran to its end, exit, errexit, a stop).
+export interface Ending {
+  status: number;
+  why: ExitSignal['why'] | 'end';
+}

@@ -7,7 +7,7 @@ export async function traceCommand(r: RunnerApi, assignments: number, args: read
   if (!r.sh.option('xtrace')) return;
   const ps4 = r.sh.vars.get('PS4');
   const prefix = ps4?.value?.kind === 'scalar' ? ps4.value.value : '+ ';
-  const level = prefix.slice(0, 1).repeat(r.sh.subshell > 0 ? r.sh.subshell : 0);
+  const level = prefix.slice(0, 1).repeat(Math.max(r.sh.subshell, 0));
   void assignments;
   await writeTo(r.rt, r.sh.fds.get(2), `${level}${prefix}${args.map(traceQuote).join(' ')}\n`);
 }

@@ -1,0 +1,24 @@
+import type { RunnerApi } from './api.js';
+import { runCompound } from './compound.js';
+import { ReturnSignal } from './signals.js';
+
+// Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
+// ends it.
+export async function callFunction(r: RunnerApi, name: string, args: string[]): Promise<number> {
+  const { sh } = r;
+  const def = sh.functions.get(name)!;
+  const saved = sh.positional;
+  sh.positional = args;
+  sh.funcNames.unshift(name);
+  sh.vars.pushScope();
+  try {
+    return await r.withRedirects(def.body.redirects, () => runCompound(r, { ...def.body, redirects: [] }));
+  } catch (error) {
+    if (error instanceof ReturnSignal) return error.status;
+    throw error;
+  } finally {
+    sh.vars.popScope();
+    sh.funcNames.shift();
+    sh.positional = saved;
+  }
+}
