@@ -4,11 +4,11 @@ import { runCli, runJson } from '../helpers/cli.js';
 // --fallback bash: a construct safe-run does not interpret runs under bash as one supervised stage,
 // marked as such; without the flag it is refused.
 describe('--fallback bash', () => {
-  it('runs a for loop under bash -o pipefail as one stage, marked with the construct and column', async () => {
-    const text = 'for i in 1 2 3; do echo $i; done | sort -r | head -n 1';
+  it('runs a process substitution under bash -o pipefail as one stage, marked with the construct and column', async () => {
+    const text = 'cat <(printf "1\\n2\\n3\\n") | sort -r | head -n 1';
     const { result, report } = await runJson(['--fallback', 'bash', '-c', text]);
     expect(result.code).toBe(0);
-    expect(report.fallback).toEqual({ construct: 'for loop', column: 1 });
+    expect(report.fallback).toEqual({ construct: '<( ... )', column: 5 });
     expect(report.stages.map((stage) => stage.argv)).toEqual([['bash', '-o', 'pipefail', '-c', text]]);
     expect(report.stages[0]!.stdout.text).toBe('3\n');
     expect(report.steps).toEqual([
@@ -17,17 +17,18 @@ describe('--fallback bash', () => {
   });
 
   it('uses plain bash -c under --policy last, with the exit code bash gives', async () => {
-    const text = 'false | true; (exit 4)';
+    const text = 'false | true; coproc cat; exit 4';
     const { report } = await runJson(['--fallback', 'bash', '--policy', 'last', '-c', text]);
-    expect(report.fallback).toEqual({ construct: 'subshell ( ... )', column: 15 });
+    expect(report.fallback).toEqual({ construct: 'coproc', column: 15 });
     expect(report.stages[0]!.argv.slice(0, 2)).toEqual(['bash', '-c']);
     expect(report.exitCode).toBe(4);
   });
 
   it('shows in the table that bash ran the text', async () => {
-    const result = await runCli(['--no-facts', '--fallback', 'bash', '-c', 'while false; do :; done']);
+    const text = 'select x in a; do break; done <<< 1';
+    const result = await runCli(['--no-facts', '--fallback', 'bash', '-c', text]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('run by bash (--fallback bash): while loop at column 1');
+    expect(result.stderr).toContain('run by bash (--fallback bash): select loop at column 1');
   });
 
   it('does not change text safe-run interprets itself', async () => {
@@ -37,10 +38,10 @@ describe('--fallback bash', () => {
   });
 
   it('is never silent: without the flag the construct is refused, with the way out', async () => {
-    const result = await runCli(['--no-facts', '-c', 'echo $((1 + 2))']);
+    const result = await runCli(['--no-facts', '-c', 'diff <(echo a) <(echo b)']);
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      'safe-run: -c: $(( at column 6 is arithmetic expansion; add --fallback bash to run the whole text as one supervised bash stage\n',
+      'safe-run: -c: <( ... ) at column 6 is a process substitution, which safe-run does not run yet; add --fallback bash to run the whole text as one supervised bash stage\n',
     );
   });
 });

@@ -10,8 +10,9 @@ import { runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 // Nothing of a -c text runs outside a supervised stage, and nothing at all under --dry-run: a
-// substitution of any kind, wherever it hides inside ${...}, never reaches the bash that expands
-// words. Each case would create the file `pwned` if any of it ran.
+// substitution of any kind, wherever it hides inside ${...}, never runs in a dry run, a process
+// substitution never runs at all (refused), and a command substitution runs only as a step of its own.
+// Each case would create the file `pwned` if any of it ran.
 
 const scratch = scratchDir('nothing-outside-');
 afterAll(() => scratch.remove());
@@ -87,7 +88,6 @@ describe('a substitution inside ${...}', () => {
       'cat < ${U:-<(touch pwned)}',
       'export X=${U:-<(touch pwned)}',
       'X=${U:-<(touch pwned)} printenv X',
-      'echo ${U:-`touch pwned`}',
     ];
     const dir = scratch.fresh();
     for (const text of found) {
@@ -98,6 +98,19 @@ describe('a substitution inside ${...}', () => {
         expect(fs.existsSync(path.join(dir, 'pwned')), text).toBe(false);
       }
     }
+  });
+
+  it('runs a command substitution inside ${...} as a step of its own, and never in a dry run', async () => {
+    const dir = scratch.fresh();
+    const text = 'echo ${U:-`touch pwned; echo made`}';
+    const dry = await runCli(['--no-facts', '--dry-run', '-c', text], { cwd: dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+    const real = await runCli(['--no-facts', '--json', '-c', text], { cwd: dir });
+    expect(real.code).toBe(0);
+    const report = JSON.parse(real.stdout) as { steps: { text: string; parent?: number }[] };
+    expect(report.steps.map((step) => step.text)).toContain('touch pwned');
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(true);
   });
 
   it('is still only text where bash reads it as text', async () => {

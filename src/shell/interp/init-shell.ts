@@ -49,6 +49,13 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
   for (const [name, value] of Object.entries(BASH_VARIABLES)) vars.assign(name, value);
+  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', ...Object.keys(BASH_VARIABLES)]) {
+    const value = vars.get(name)?.value;
+    if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
+  }
+  // bash starts with OLDPWD exported and unset, whatever the environment held.
+  vars.unset('OLDPWD');
+  vars.target('OLDPWD').attrs.exported = true;
   for (const [name, value] of Object.entries(state.vars)) vars.assign(name, toBytes(value));
   for (const name of state.exportedUnset ?? []) vars.target(name).attrs.exported = true;
   sh.arg0 = arg0;

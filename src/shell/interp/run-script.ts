@@ -166,11 +166,16 @@ async function endJobs(runner: Runner): Promise<void> {
 function finalState(sh: Shell): StartState {
   const env: Record<string, string> = {};
   const vars: Record<string, string> = {};
+  const exportedUnset: string[] = [];
   for (const name of sh.vars.names()) {
     const variable = sh.vars.getRaw(name);
-    if (variable?.value?.kind !== 'scalar' || variable.attrs.readonly) continue;
-    if (variable.attrs.exported) env[name] = fromBytes(variable.value.value);
-    else vars[name] = fromBytes(variable.value.value);
+    if (!variable || variable.attrs.readonly) continue;
+    if (variable.value === null && variable.attrs.exported && name !== 'OLDPWD') exportedUnset.push(name);
+    if (variable.value?.kind !== 'scalar') continue;
+    const value = variable.value.value;
+    if (variable.attrs.exported) env[name] = fromBytes(value);
+    else if (sh.defaults.get(name) !== value) vars[name] = fromBytes(value);
   }
-  return { cwd: fromBytes(sh.cwd), env, vars, status: sh.status };
+  const state = { cwd: fromBytes(sh.cwd), env, vars, status: sh.status };
+  return exportedUnset.length > 0 ? { ...state, exportedUnset } : state;
 }

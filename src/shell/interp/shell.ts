@@ -58,6 +58,8 @@ export class Shell {
   vars = new Variables();
   functions = new Map<string, FunctionDef>();
   positional: Bytes[] = [];
+  // The shell's own variables as it started (IFS, PS4...): a session keeps them only when changed.
+  defaults = new Map<string, Bytes>();
   arg0: Bytes = 'bash';
   options = new Set<string>(['braceexpand', 'hashall', 'interactive-comments']);
   shopts = new Set<string>([

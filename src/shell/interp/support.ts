@@ -1,5 +1,5 @@
 import { escapeText, Refusal, WAY_OUT } from '../refuse.js';
-import type { Command, Pos, Script, WordPart } from '../syntax/nodes.js';
+import type { Command, Pos, Script, Word, WordPart } from '../syntax/nodes.js';
 import { place } from '../syntax/syntax-error.js';
 import { walkStmts } from '../syntax/walk.js';
 import { BUILTIN_NAMES } from './builtins/names.js';
@@ -96,6 +96,16 @@ function checkPart(part: WordPart, refuse: Refuse): void {
   if (part.kind === 'extglob')
     refuse('syntax.extglob', `${part.op}(...)`, part.start, 'is an extended pattern');
   if (part.kind !== 'param') return;
+  // bash runs <( and >( in an operand of ${...} as process substitutions; read as text here, they are
+  // refused wherever they appear in one (quoted too: never a chance that one runs).
+  const inOperand = operandsOf(part).find(hasProcessText);
+  if (inOperand)
+    refuse(
+      'syntax.process-substitution',
+      '<( ... )',
+      inOperand.start,
+      'inside ${...} is a process substitution, which safe-run does not run yet',
+    );
   if (part.transform && 'PAKk'.includes(part.transform)) {
     refuse(
       'syntax.parameter',
@@ -111,4 +121,19 @@ function checkPart(part: WordPart, refuse: Refuse): void {
       part.start,
       `expands to a value (${part.name}) that safe-run cannot give as bash would`,
     );
+}
+
+function operandsOf(part: Extract<WordPart, { kind: 'param' }>): Word[] {
+  const words = [part.index, part.op?.word, part.slice?.offset, part.slice?.length];
+  words.push(part.replace?.pattern, part.replace?.with);
+  return words.filter((word): word is Word => word !== null && word !== undefined);
+}
+
+function hasProcessText(word: { parts: readonly WordPart[] }): boolean {
+  return word.parts.some((part) => {
+    if (part.kind === 'lit' || part.kind === 'sq') return /[<>]\(/.test(part.value);
+    if (part.kind === 'dq') return hasProcessText(part);
+    if (part.kind === 'param') return operandsOf(part).some(hasProcessText);
+    return false;
+  });
 }
