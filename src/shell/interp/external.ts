@@ -8,8 +8,8 @@ import type { SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import type { FdRef } from './fds.js';
-import { iterationOf, recordStep, sourceOf } from './record-step.js';
-import { checkDirectory } from './refuse-step.js';
+import { iterationOf, sourceOf } from './record-step.js';
+import { checkDirectory, refuseStep } from './refuse-step.js';
 import { stageRedirects } from './stage-redirects.js';
 
 // A program of the text, ready for the engine.
@@ -24,11 +24,7 @@ export interface Member {
 export async function runExternal(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promise<number> {
   checkDirectory(r, command);
   const member = await memberOf(r, command, args);
-  if (typeof member === 'string') {
-    await r.error(member);
-    await recordStep(r, command, { status: 1, stages: [], builtin: 'refused', argv: args.map(fromBytes) });
-    return 1;
-  }
+  if (typeof member === 'string') refuseStep(r, command, member);
   const { statuses } = await runMembers(r, [member], r.sh.fds.get(1), command);
   return statuses[0]!;
 }
@@ -42,7 +38,7 @@ export async function memberOf(
 ): Promise<Member | string> {
   const bad = args.find((arg) => !isUtf8(arg));
   if (bad !== undefined)
-    return `${fromBytes(args[0]!)}: an argument has bytes that are not UTF-8, which safe-run cannot pass to a program unchanged`;
+    return 'has an argument with bytes that are not UTF-8, which safe-run cannot pass to a program unchanged';
   const redirects = await stageRedirects(r, r.sh.fds, command.redirects, command.start.line);
   if (typeof redirects === 'string') return redirects;
   const env: Record<string, string> = {};
