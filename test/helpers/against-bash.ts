@@ -13,7 +13,13 @@ export async function againstBash(
   ours: { code: number | null; stdout: string };
   report: Report;
 }> {
-  const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', text], { ...options, encoding: 'utf8' });
+  // NO_COLOR as safe-run gets it from runCli (the interpreter passes it on).
+  const env = { ...options.env, NO_COLOR: '1' };
+  const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', text], {
+    ...options,
+    env,
+    encoding: 'utf8',
+  });
   const result = await runCli(['--no-facts', '--json', '-c', text], options);
   const report = JSON.parse(result.stdout) as Report;
   const stdout = report.stages.map((stage) => stage.stdout.text).join('');

@@ -90,7 +90,8 @@ export async function runBash(
   const fd = fs.openSync(statusFile, 'w');
   const child = spawn('bash', ['-o', 'pipefail', '-c', instrumentLine(line)], {
     cwd,
-    env,
+    // As safe-run gets it (its output uncoloured): the interpreter passes it on to the stages.
+    env: { ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'ignore', fd],
   });
   const { code, stdout } = await collect(child);

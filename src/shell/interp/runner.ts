@@ -34,6 +34,8 @@ export class Runner implements RunnerApi {
     readonly place: Placement,
   ) {
     this.ex = new Expander(expandEnvOf(this));
+    // A variable with the integer attribute takes the value of its text as arithmetic.
+    this.sh.vars.integerValue = (text) => String(this.ex.evaluate(text));
   }
 
   async list(stmts: readonly Stmt[]): Promise<number> {

@@ -38,19 +38,37 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
     (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
   let status = 0;
   for (const { text, assign } of parsed.names) {
-    const name = assign?.name ?? text;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    const written = writtenAs(text, assign);
+    if (!written) {
       status = await ctx.fail(`\`${text}': not a valid identifier`);
       continue;
     }
     try {
-      await declareOne(ctx, name, assign, parsed, local);
+      await declareOne(ctx, written, parsed, local);
     } catch (error) {
       if (!(error instanceof VarError)) throw error;
-      status = await ctx.fail(error.message.replace(/^/, ''));
+      status = await ctx.fail(error.message);
     }
   }
   return status;
+}
+
+// One argument after the options, as the builtin reads it once expanded: NAME, NAME=value,
+// NAME+=value, NAME[i]=value (however it was quoted, or an expansion gave it: bash parses the word
+// itself), or NAME=(...) as written (an array, kept as the assignment node).
+interface Written {
+  name: string;
+  array: Assign | null;
+  value: { text: Bytes; append: boolean; index: Bytes | null } | null;
+}
+
+function writtenAs(text: Bytes, assign: Assign | null): Written | null {
+  if (assign?.array) return { name: assign.name, array: assign, value: null };
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*?)\])?(?:(\+?)=(.*))?$/s.exec(text);
+  if (!match) return null;
+  const [, name, index, plus, value] = match;
+  if (value === undefined) return index === undefined ? { name: name!, array: null, value: null } : null;
+  return { name: name!, array: null, value: { text: value, append: plus === '+', index: index ?? null } };
 }
 
 function parse(ctx: BuiltinContext): Parsed | Promise<number> {
@@ -82,28 +100,44 @@ function parse(ctx: BuiltinContext): Parsed | Promise<number> {
 
 async function declareOne(
   ctx: BuiltinContext,
-  name: string,
-  assign: Assign | null,
+  written: Written,
   parsed: Parsed,
   local: boolean,
 ): Promise<void> {
   const { sh } = ctx;
+  const { name } = written;
   const variable = local ? sh.vars.declareLocal(name) : sh.vars.target(name);
-  if (variable.attrs.readonly && (assign || parsed.on.size > 0))
+  const assigns = written.array !== null || written.value !== null;
+  if (variable.attrs.readonly && (assigns || parsed.on.size > 0))
     throw new VarError(`${name}: readonly variable`);
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
-  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assign)
+  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns)
     variable.value = null;
-  if (assign) {
-    const readonly = variable.attrs.readonly;
-    variable.attrs.readonly = false;
-    try {
-      await assignInOrder(ctx.r, [assign]);
-    } finally {
-      variable.attrs.readonly = readonly;
-    }
+  if (!assigns) return;
+  const readonly = variable.attrs.readonly;
+  variable.attrs.readonly = false;
+  try {
+    if (written.array) await assignInOrder(ctx.r, [written.array]);
+    else await assignValue(ctx, name, written.value!);
+  } finally {
+    variable.attrs.readonly = readonly;
   }
+}
+
+async function assignValue(
+  ctx: BuiltinContext,
+  name: string,
+  value: NonNullable<Written['value']>,
+): Promise<void> {
+  if (value.index === null) {
+    ctx.sh.vars.assign(name, value.text, { append: value.append });
+    return;
+  }
+  const variable = ctx.sh.vars.get(name);
+  const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
+  const index = assoc ? value.index : Number(ctx.r.ex.evaluate(value.index));
+  ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
 
 function applyLetter(attrs: Attrs, c: string, on: boolean): void {
