@@ -31,7 +31,7 @@ describe('a step in a directory an earlier step removed', () => {
         `safe-run: not ok, exit 125 (step ${index} was refused: ${where} runs in ${path.join(dir, 'gone')}, which an earlier step removed)\n`,
       );
       expect(result.stderr).toMatch(
-        /^next: .*add --fallback bash to run the whole text as one supervised bash stage$/m,
+        /^next: .*give it whole to bash as one supervised stage: safe-run -- bash -o pipefail -c 'TEXT'$/m,
       );
       expect(fs.existsSync(path.join(dir, 'gone'))).toBe(false);
     },
