@@ -89,7 +89,8 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
 // Reading every process's stat to find group members doubles a scan's cost; a group that no longer
 // exists, or is no longer ours, needs no such reading. Marked members are found by the marker anyway.
 // The stage sessions count as well as the groups: a child that left its stage's group but not its
-// session, its environment cleared, is found by its session id.
+// session, its environment cleared, is found by its session id. Everything in the run's cgroup counts.
+// Without a marker (the holders of one pipe), only `processes`.
 function targetScanner(options: TerminateOptions, own: OwnGroups | null): Targets {
   return (visit) => {
     const pgids = own?.live() ?? [];
@@ -99,9 +100,10 @@ function targetScanner(options: TerminateOptions, own: OwnGroups | null): Target
         ? scanProcesses({ marker, pgids, sids: pgids, exclude, visit })
         : { found: [], unsure: [] };
     const seen = new Set(scan.found.map((info) => info.pid));
-    for (const wanted of options.processes ?? []) {
-      const now = stillThere(wanted);
+    const more = [...(options.processes ?? []).map(stillThere), ...(own?.inCgroup() ?? [])];
+    for (const now of more) {
       if (now && !seen.has(now.pid)) {
+        seen.add(now.pid);
         scan.found.push(now);
         visit?.(now);
       }
@@ -181,6 +183,7 @@ async function sendKill(
       if (inGroup.has(info.pgid) || send(info.pid, 'SIGKILL')) note(info, 'SIGKILL');
     });
     for (const pgid of inGroup) own!.signal(pgid, 'SIGKILL');
+    own?.cgroup?.kill();
     const left = scan.found;
     if (left.length === 0 && !lookAgain(scan)) return;
     if (fresh === 0) {

@@ -1,7 +1,8 @@
 import { type Marker, markerEntry } from './marker.js';
-import { matchEnviron, readStat } from './proc-read.js';
+import { matchEnviron, type ProcInfo, readProcess, readStat } from './proc-read.js';
 import { scanProcesses } from './proc-scan.js';
 import type { ProcWindow } from './proc-window.js';
+import type { RunCgroup } from './run-cgroup.js';
 import { assertGroup, sendSignal } from './send-signal.js';
 
 // The process groups of a run's stages, and their sessions, signalled only while they are provably the
@@ -30,6 +31,8 @@ export class OwnGroups {
   private readonly ever: number[] = [];
   private readonly listeners: ((pgid: number) => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
+  // The run's cgroup, where one could be made (run-cgroup.ts): every process of the run is in it.
+  cgroup: RunCgroup | null = null;
 
   // `window`: the run's window on ns_last_pid (the marker's, unless given).
   constructor(
@@ -86,6 +89,23 @@ export class OwnGroups {
   // run's window: needed only once the leader is gone and its group empty).
   private inUse(id: number): boolean {
     return sendSignal(-id, 0) || scanProcesses({ sids: [id], window: this.window }).found.length > 0;
+  }
+
+  // Starts a stage (a synchronous spawn) inside the run's cgroup when there is one.
+  spawn<T>(start: () => T): T {
+    return this.cgroup ? this.cgroup.inside(start) : start();
+  }
+
+  // The living processes in the run's cgroup: every one the run started, whatever its group, session
+  // or environment. A process there is ours by construction: only one that can write to the cgroup's
+  // cgroup.procs (the user who made it) can put one there.
+  inCgroup(): ProcInfo[] {
+    const found: ProcInfo[] = [];
+    for (const pid of this.cgroup?.pids() ?? []) {
+      const info = readProcess(pid);
+      if (info && info.state !== 'Z' && info.state !== 'X') found.push(info);
+    }
+    return found;
   }
 
   // Stops looking at the groups; signals still check them.

@@ -56,7 +56,9 @@ export async function dealWithLeftovers(log: LeftoverLog, sweep: LeftoverSweep):
   const { runs, marker, why, groups } = sweep;
   if (sweep.keep) {
     const ids = groups.live();
-    for (const info of findProcesses({ marker, pgids: ids, sids: ids }))
+    const found = findProcesses({ marker, pgids: ids, sids: ids });
+    const pids = new Set(found.map((info) => info.pid));
+    for (const info of [...found, ...groups.inCgroup().filter((info) => !pids.has(info.pid))])
       log.kept(info, stageOf(info, runs), why);
     return;
   }
@@ -93,6 +95,7 @@ export function signalEscaped(
     signal,
     groups: groups.known(),
     sessions: groups.live(),
+    members: () => groups.inCgroup(),
     spareGroups: true,
   });
   for (const info of escaped)

@@ -21,6 +21,8 @@ export interface SweepOptions {
   groups?: readonly number[];
   // Sessions whose members are signalled too, marked or not (the stage sessions still provably ours).
   sessions?: readonly number[];
+  // More processes to signal, marked or not, looked at again each round (the run's cgroup).
+  members?: () => readonly ProcInfo[];
   // Leave members of `groups` alone: the caller signals those groups itself, and a second signal
   // a few milliseconds later reads as "force quit" to programs that count Ctrl-Cs.
   spareGroups?: boolean;
@@ -51,6 +53,7 @@ export function sweepMarked(options: SweepOptions): SignalledProcess[] {
     const before = seen.size;
     const { exclude, window, sessions: sids } = options;
     const scan = scanProcesses({ marker, sids, exclude, window, visit });
+    for (const info of options.members?.() ?? []) visit(info);
     if (seen.size === before) {
       if (!lookAgain(scan)) break;
       pauseSync(EXEC_PAUSE_MS);
