@@ -105,8 +105,8 @@ async function hopping(beat: string): Promise<boolean> {
   return after !== null && after !== before;
 }
 
-async function survives(escape: EscapeClass, token: string, beat: string): Promise<boolean> {
-  return escape.hops ? hopping(beat) : withToken(token).length > 0;
+async function survives(kind: EscapeClass, token: string, beat: string): Promise<boolean> {
+  return kind.hops ? hopping(beat) : withToken(token).length > 0;
 }
 
 // A survivor must not outlive the test: SIGKILL to each pid seen, until none is left.
@@ -138,7 +138,7 @@ function lines(child: ChildProcess): () => string[] {
 
 // Whether the escapee started at all, and whether it survived.
 async function trial(
-  escape: EscapeClass,
+  kind: EscapeClass,
   ending: Ending,
   tag: string,
 ): Promise<{ started: boolean; survived: boolean }> {
@@ -149,7 +149,7 @@ async function trial(
   const beat = path.join(scratch, `${tag}.beat`);
   const hold = ending === 'normal' ? '0.3' : '30';
   const limit = ending === 'timeout' ? ['--timeout', '1s'] : [];
-  const argv = [process.execPath, BIN, '--no-facts', '-q', ...limit, ...escape.args(written, beat, hold)];
+  const argv = [process.execPath, BIN, '--no-facts', '-q', ...limit, ...kind.args(written, beat, hold)];
   const reaper = spawn('perl', [teardownFixture('reaper.pl'), ...argv], {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
@@ -164,7 +164,7 @@ async function trial(
     }
     await waitFor('safe-run to end', () => said().length > 1, 60_000);
     await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
-    return { survived: await survives(escape, token, beat), started: fs.existsSync(beat) };
+    return { survived: await survives(kind, token, beat), started: fs.existsSync(beat) };
   } finally {
     await cleanUp(token, beat);
     reaper.stdin!.end();
@@ -176,12 +176,12 @@ describe('nothing a stage starts outlives safe-run', () => {
 
   it(`${RUNS} runs of each escape, across the endings, leave no survivor ${WATCH_MS} ms later`, async () => {
     const counts = await Promise.all(
-      CLASSES.map(async (escape, k) => {
-        const endings = ENDINGS.filter((ending) => hasCgroup || !escape.needsCgroup(ending));
-        const count = { escape: escape.name, runs: 0, started: 0, survivors: 0 };
+      CLASSES.map(async (kind, k) => {
+        const endings = ENDINGS.filter((ending) => hasCgroup || !kind.needsCgroup(ending));
+        const count = { escape: kind.name, runs: 0, started: 0, survivors: 0 };
         for (let i = 0; i < RUNS && endings.length > 0; i++) {
           const ending = endings[i % endings.length]!;
-          const result = await trial(escape, ending, `${k}-${i}-${ending}-${process.pid}`);
+          const result = await trial(kind, ending, `${k}-${i}-${ending}-${process.pid}`);
           count.runs += 1;
           if (result.started) count.started += 1;
           if (result.survived) count.survivors += 1;
