@@ -2,6 +2,7 @@ import type { RunFacts } from '../facts/run-facts.js';
 import type { Marker } from '../teardown/marker.js';
 import { OwnGroups } from '../teardown/own-groups.js';
 import { hasProc } from '../teardown/proc-read.js';
+import { openRunCgroup } from '../teardown/run-cgroup.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { Report, Settings } from '../types.js';
 import { openStopper } from './fifo-open.js';
@@ -68,6 +69,7 @@ export async function superviseStages(
     if (!finished) supervisor.abort();
     streams?.detach();
     supervisor.dispose();
+    releaseCgroup(supervisor.groups, watchdog, finished && settings.leftovers === 'keep');
     for (const run of runs) for (const reader of run.readers) if (reader.isOpen()) reader.abandon();
   }
 }
@@ -99,6 +101,13 @@ function newSupervisor(
 ): Supervisor {
   const groups = new OwnGroups(marker);
   groups.onGone((pgid) => watchdog.unwatchGroup(pgid));
+  if (hasProc()) {
+    const claim = {
+      announce: (dir: string) => watchdog.watchCgroup(dir),
+      disown: (dir: string) => watchdog.forgetCgroup(dir),
+    };
+    groups.cgroup = openRunCgroup(`safe-run-${marker.value}`, claim);
+  }
   const supervisor = new Supervisor(resolved.plan.settings, runs, marker, groups);
   if (!hasProc()) {
     supervisor.warnings.push(
@@ -107,4 +116,14 @@ function newSupervisor(
   }
   supervisor.warnings.push(...resolved.warnings);
   return supervisor;
+}
+
+// The run's cgroup goes with the run; what --leftovers keep kept moves back to safe-run's own cgroup
+// first. One that cannot be removed still holds processes that survived SIGKILL (stuck in the kernel),
+// which the report lists; the watchdog forgets it with the rest of the run.
+function releaseCgroup(groups: OwnGroups, watchdog: Watchdog, keep: boolean): void {
+  const cgroup = groups.cgroup;
+  if (!cgroup) return;
+  if (cgroup.release(keep)) watchdog.forgetCgroup(cgroup.dir);
+  groups.cgroup = null;
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { Assignment, Word } from '../model/shell-syntax.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { bashPath, quoteForBash } from './bash-path.js';
+import { mayBraceExpand } from './brace-scan.js';
 import { activePart } from './inert-word.js';
 import { refusal, refuseConstruct } from './refuse.js';
 import { helperEnvironment, type ShellState } from './shell-state.js';
@@ -37,8 +38,15 @@ function substitutionsOf(word: Word): string {
   return word.substitutions.map((value, i) => `__sr_h${i}=${quoteForBash(value)}; `).join('');
 }
 
+// bash brace-expands command words only (not assignments, not a here-string's word); a word that
+// cannot brace-expand is read with brace expansion off, which spares bash its quadratic search for
+// matching braces (brace-scan.ts).
+function braceSwitch(request: ExpansionRequest): string {
+  return request.kind === 'fields' && mayBraceExpand(request.word) ? 'set -B; ' : 'set +B; ';
+}
+
 function requestLine(request: ExpansionRequest, status: number): string {
-  const setStatus = `__sr_q() { return ${status}; }; __sr_q; `;
+  const setStatus = `${braceSwitch(request)}__sr_q() { return ${status}; }; __sr_q; `;
   if (request.kind === 'fields') {
     return `${substitutionsOf(request.word)}${setStatus}__sr_out ${request.word.script}`;
   }

@@ -2,6 +2,7 @@ import { assignStageNames } from '../inputs/stage-names.js';
 import type { Script, SimpleCommand } from '../model/shell-syntax.js';
 import type { FallbackInfo, Plan, StageSpec } from '../types.js';
 import { assignmentOf } from './assignment.js';
+import { mayBraceExpand } from './brace-scan.js';
 import { builtinKind } from './builtins.js';
 import { checkExportWords } from './export-args.js';
 import { parseShell } from './parse-shell.js';
@@ -71,7 +72,7 @@ function checkBuiltins(script: Script): void {
 function checkExportBraces(command: SimpleCommand): void {
   for (const word of command.words.slice(1)) {
     const brace = word.parts.find((part) => part.kind === 'pattern' && part.text === '{');
-    if (brace && assignmentOf(word) && /\{[^}]*(,|\.\.)[^}]*\}/.test(word.raw)) {
+    if (brace && assignmentOf(word) && mayBraceExpand(word)) {
       refuseConstruct(
         'syntax.brace',
         `{ in export ${word.raw}`,
