@@ -95,11 +95,13 @@ export function scanProcesses(query: FindQuery): ProcScan {
 // Probing one by one costs a failed open per unused pid; past this many, one readdir is cheaper.
 const MAX_PROBES = 1024;
 
+// In the window's order (newest first, across a wrap of the pid space: the numbers just handed out may
+// be the smallest), which a hopper's live generation needs to be met first.
 function pidsToScan(probed: number[] | null): number[] {
   if (probed === null) return listPids();
   if (probed.length <= MAX_PROBES) return probed;
-  const wanted = new Set(probed);
-  return listPids().filter((pid) => wanted.has(pid));
+  const existing = new Set(listPids());
+  return probed.filter((pid) => existing.has(pid));
 }
 
 function leadsThreadGroup(pid: number): boolean {
