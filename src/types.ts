@@ -4,7 +4,17 @@
 // place the rest of the code imports them from.
 
 export type { Fact, ReportFact, Sighting } from './model/fact.js';
-export type { BlockedOn, BlockedOp, BlockedProcess, Deadlock, PipePeer, StageStop } from './model/hang.js';
+export type {
+  BlockedOn,
+  BlockedOp,
+  BlockedProcess,
+  Deadlock,
+  DeadlockKind,
+  PipePeer,
+  StageStop,
+  ThreadState,
+  WaitKind,
+} from './model/hang.js';
 export type {
   FallbackInfo,
   Plan,

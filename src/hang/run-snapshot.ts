@@ -1,13 +1,15 @@
 import type { Marker } from '../teardown/marker.js';
 import type { StageStop } from '../types.js';
 import { buildHangReport, type HangReport, waitingForStage } from './hang-report.js';
-import { findRunTree, readTree, type StageGroup } from './read-tree.js';
+import { findEscaped, findStageTrees, readTree, type StageGroup } from './read-tree.js';
 
 // The whole run at one moment, from safe-run's own point of view (its pipes are named as its own).
 // Never throws: a stop must go ahead whatever /proc says, so a failed look is an empty one.
 export function snapshotRun(stages: readonly StageGroup[], marker: Marker): HangReport {
   try {
-    return buildHangReport(readTree(findRunTree(stages, marker), process.pid));
+    const members = findStageTrees(stages);
+    for (const [pid, stage] of findEscaped(stages, marker, new Set(members.keys()))) members.set(pid, stage);
+    return buildHangReport(readTree(members, process.pid));
   } catch {
     return { processes: [], deadlock: null };
   }

@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildHangReport } from '../../src/hang/hang-report.js';
+import { findTree, readTree } from '../../src/hang/read-tree.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { waitFor } from '../helpers/poll.js';
+import { commandOf, descendants, findBlocked, killAll, waitForPid, wchanOf } from './helpers.js';
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) killAll([...descendants(child.pid!), child.pid!]);
+});
+
+function start(command: string, args: string[], cwd?: string): number {
+  const child = spawn(command, args, { stdio: 'ignore', cwd });
+  started.push(child);
+  return child.pid!;
+}
+
+function inspectTree(root: number) {
+  return buildHangReport(readTree(new Map(findTree(root).map((pid) => [pid, null])), null));
+}
+
+const fixture = (name: string) => path.join(FIXTURES, 'hang', name);
+
+// True once some thread of `pid` is in a state the test waits for.
+function threadWchans(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8');
+      } catch {
+        return '';
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+function threadStates(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      } catch {
+        return '';
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+describe('threads', () => {
+  it('a thread draining the pipe the main thread does not read is not a deadlock', async () => {
+    const root = start(process.execPath, [fixture('thread-drain.mjs')]);
+    const child = await waitForPid(
+      () => findBlocked(root, /thread-drain\.mjs child/, /pipe_write/),
+      20_000,
+      'the child to fill the pipe',
+    );
+    const report = inspectTree(root);
+    expect(report.deadlock).toBeNull();
+    const writer = report.processes.find((entry) => entry.pid === child)!;
+    // Caught between two reads of the drain thread, or while it reads.
+    expect(writer.wait === 'working' || /another of its threads may/.test(writer.explanation)).toBe(true);
+    expect(report.processes.find((entry) => entry.pid === root)?.threads?.length).toBeGreaterThan(0);
+  }, 40_000);
+
+  it('a process whose thread spins is working, though its main thread waits in a futex', async () => {
+    const root = start(process.execPath, [fixture('spin-thread.mjs')]);
+    await waitForPid(
+      () => (/futex/.test(wchanOf(root)) && threadStates(root).includes('R') ? root : null),
+      20_000,
+      'the main thread to wait and the worker to spin',
+    );
+    const entry = inspectTree(root).processes.find((proc) => proc.pid === root)!;
+    expect(entry.wait).toBe('working');
+    expect(entry.explanation).toMatch(
+      /^thread \d+ `node`: running: working, not blocked; the main thread: waiting on a lock or another thread \(futex\)$/,
+    );
+  }, 40_000);
+});
+
+describe('sockets', () => {
+  it("finds seed 003 over Node's default stdio (a socketpair) with the bytes left unread", async () => {
+    const root = start(process.execPath, [fixture('socket-seed.mjs')]);
+    const child = await waitForPid(
+      () =>
+        /epoll/.test(wchanOf(root))
+          ? findBlocked(root, /socket-seed\.mjs child/, /unix|sock|wait_for|stream/)
+          : null,
+      20_000,
+      'the child to block on its stderr socket',
+    );
+    // The parent reads a first part, then pauses the stream: the state settles soon after.
+    let report = inspectTree(root);
+    await waitFor('the deadlock to be seen', () => (report = inspectTree(root)).deadlock !== null, 20_000);
+    expect(report.deadlock?.pids).toEqual([root, child]);
+    expect(report.deadlock?.kind).toBe('unread-output');
+    const writer = report.processes.find((entry) => entry.pid === child)!;
+    expect(writer.wait).toBe('unread-output');
+    expect(writer.blocked?.target).toMatch(/^socket:\[\d+\]$/);
+    expect(writer.blocked?.unread).toBeGreaterThan(0);
+    expect(writer.explanation).toMatch(
+      /blocked writing to stderr, a socket whose only reader, pid \d+ .*, never reads it \([\d,]+ B unread\)$/,
+    );
+  }, 40_000);
+});
