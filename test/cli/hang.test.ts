@@ -105,6 +105,16 @@ function listeningSockets(pid: number): string[] {
   return listening.filter((inode) => mine.includes(`socket:[${inode}]`));
 }
 
+// SigCgt in /proc/PID/status: the signals it has a handler for (SIGUSR1 is 10: bit 9).
+function catchesSigusr1(pid: number): boolean {
+  try {
+    const mask = /SigCgt:\s*([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+    return (BigInt(`0x${mask}`) & 0x200n) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
 describe('seed 003 (parent waits for its child, child fills a stderr pipe)', () => {
   it('is reported as a deadlock naming both pids at a timeout, and inspect says the same', async () => {
     const run = startLive(process.execPath, [BIN, '--json', '--timeout', '10s', '--', 'node', SEED]);
@@ -231,6 +241,26 @@ describe('looking at a run without ending it', () => {
     run.child.stdin!.end('hi\n');
     expect(await run.done).toBe(0);
     expect(run.out()).toBe('got hi\n');
+  }, 40_000);
+
+  it('answers a SIGUSR1 that comes while Node is still starting: no debugger port stays open, and the report comes once the run can give it', async () => {
+    const run = startLive(process.execPath, [BIN, '--', 'sh', '-c', 'sleep 3093']);
+    const pid = run.child.pid!;
+    // The earliest moment a SIGUSR1 does not end the process: Node's own handler (the one that opens
+    // its debugger) is in place. Before that the kernel's default action applies, as to any program.
+    const deadline = Date.now() + 20_000;
+    while (!catchesSigusr1(pid) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    process.kill(pid, 'SIGUSR1');
+    await waitFor(
+      'the SIGUSR1 report',
+      () => /SIGUSR1, who waits for whom now[^\n]*\n.*sleep 3093/.test(run.err()),
+      20_000,
+    );
+    // Node 20 may have opened its debugger before safe-run's first line ran: it is closed again.
+    await waitFor('no listening socket', () => listeningSockets(pid).length === 0, 20_000);
+    process.kill(pid, 'SIGTERM');
+    expect(await run.done).toBe(143);
   }, 40_000);
 
   it('treats SIGQUIT like SIGTERM: report, teardown, exit 131', async () => {

@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHangReport } from '../../src/hang/hang-report.js';
 import { findTree, readTree } from '../../src/hang/read-tree.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { waitFor } from '../helpers/poll.js';
-import { commandOf, descendants, findBlocked, killAll, waitForPid, wchanOf } from './helpers.js';
+import { descendants, findBlocked, killAll, waitForPid, wchanOf } from './helpers.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -25,21 +24,6 @@ function inspectTree(root: number) {
 }
 
 const fixture = (name: string) => path.join(FIXTURES, 'hang', name);
-
-// True once some thread of `pid` is in a state the test waits for.
-function threadWchans(pid: number): string[] {
-  try {
-    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8');
-      } catch {
-        return '';
-      }
-    });
-  } catch {
-    return [];
-  }
-}
 
 function threadStates(pid: number): string[] {
   try {
@@ -99,8 +83,10 @@ describe('sockets', () => {
       'the child to block on its stderr socket',
     );
     // The parent reads a first part, then pauses the stream: the state settles soon after.
-    let report = inspectTree(root);
-    await waitFor('the deadlock to be seen', () => (report = inspectTree(root)).deadlock !== null, 20_000);
+    const report = await waitFor('the deadlock to be seen', () => {
+      const look = inspectTree(root);
+      return look.deadlock !== null && look;
+    });
     expect(report.deadlock?.pids).toEqual([root, child]);
     expect(report.deadlock?.kind).toBe('unread-output');
     const writer = report.processes.find((entry) => entry.pid === child)!;
