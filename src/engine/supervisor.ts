@@ -1,6 +1,6 @@
 import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
-import { snapshotRun } from '../hang/run-snapshot.js';
+import { completeStops, lookAtStages, snapshotRun } from '../hang/run-snapshot.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
@@ -144,10 +144,11 @@ export class Supervisor implements DrainWatcher {
 
   // Who waits for whom right now, across every process of the run (docs/debugging-hangs.md).
   snapshot(): HangReport {
-    const stages = this.runs
-      .filter((run) => run.pid !== null)
-      .map((run) => ({ index: run.index, pid: run.pid! }));
-    return snapshotRun(stages, this.marker);
+    return snapshotRun(this.stageGroups(), this.marker);
+  }
+
+  private stageGroups() {
+    return this.runs.filter((run) => run.pid !== null).map((run) => ({ index: run.index, pid: run.pid! }));
   }
 
   timeLimitFired(): string | null {
@@ -197,23 +198,25 @@ export class Supervisor implements DrainWatcher {
     return this.leftovers.list();
   }
 
-  // One stage, with the signal sequence of stop-stage.ts; `hang` is the snapshot of a stop of them all.
-  private stop(
-    run: StageRun,
-    reason: StopReason,
-    signal: NodeJS.Signals,
-    why: string,
-    hang?: HangReport,
-  ): void {
-    stopStage(run, { reason, signal, why }, this.stopContext, hang);
+  // One stage, with the signal sequence of stop-stage.ts. The look before the signal reads the stage
+  // groups' trees only (within a budget); the rest is read after it.
+  private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, why: string): void {
+    const look = lookAtStages(this.stageGroups());
+    const had = run.stopDetail !== null;
+    stopStage(run, { reason, signal, why }, this.stopContext, look.report);
+    completeStops(look, !had && run.stopDetail ? [run] : [], this.stageGroups(), this.marker);
   }
 
   // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
-  // first with `signal`, then SIGKILL after kill-after.
+  // first with `signal`, then SIGKILL after kill-after. The groups are signalled first, the escaped
+  // processes (which need a scan) after.
   private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
     if (reason === 'timeout') this.timeLimit ??= why;
-    const hang = this.snapshot();
-    for (const run of this.runs) this.stop(run, reason, signal, why, hang);
+    const look = lookAtStages(this.stageGroups());
+    const fresh = this.runs.filter((run) => run.stopDetail === null);
+    for (const run of this.runs) stopStage(run, { reason, signal, why }, this.stopContext, look.report);
+    const stopped = fresh.filter((run) => run.stopDetail !== null);
+    completeStops(look, stopped, this.stageGroups(), this.marker);
     this.sweepEscaped(signal);
     this.after(this.settings.killAfterMs, () => this.sweepEscaped('SIGKILL'));
   }

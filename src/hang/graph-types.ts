@@ -23,6 +23,8 @@ export interface TreeData {
   sockets: SocketTable;
   // /proc/locks, by file (only read when a member waits for a lock).
   locks: LockTable;
+  // False when some members were not read (a look's time budget ran out): no deadlock is claimed.
+  complete: boolean;
 }
 
 // Facts a sentence needs beyond the kind: the file of a FIFO or a lock, a timer's timeout, a

@@ -16,7 +16,7 @@ export function buildHangReport(data: TreeData): HangReport {
   const index = indexHolders([...data.members, ...data.context]);
   const analyses = data.members.map((view) => analyzeProcess(view, data, index));
   const byPid = new Map(analyses.map((entry) => [entry.view.pid, entry]));
-  const deadlocked = findDeadlocked(analyses);
+  const deadlocked = data.complete ? findDeadlocked(analyses) : new Set<number>();
   const ctx: ExplainContext = { data, byPid, deadlocked };
   const processes = analyses.map((entry) => toEntry(entry, ctx));
   if (deadlocked.size === 0) return { processes, deadlock: null };

@@ -136,7 +136,10 @@ function readFd(pid: number, fd: number): OpenFd | null {
     const link = readlinkSync(path);
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) return null;
-    return { fd, kind: kindOf(link, stat), key: `${stat.dev}:${stat.ino}`, link, end: endOf(pid, fd) };
+    const kind = kindOf(link, stat);
+    // Which end matters for pipes alone (a socket is both; a file's is never asked): one read saved.
+    const end = kind === 'pipe' || kind === 'fifo' ? endOf(pid, fd) : 'both';
+    return { fd, kind, key: `${stat.dev}:${stat.ino}`, link, end };
   } catch {
     // Closed between readdir and stat.
     return null;

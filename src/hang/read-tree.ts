@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Marker } from '../teardown/marker.js';
 import { listPids } from '../teardown/proc-read.js';
 import { findProcesses } from '../teardown/proc-scan.js';
@@ -50,6 +51,22 @@ export interface ReadScope {
   // Look through every process on the machine for holders of a pipe whose other end no member holds
   // (a daemon that inherited it). The one read whose cost grows with the machine.
   outsideHolders: boolean;
+  // False when some members could not be read in time: then no deadlock is claimed.
+  complete?: boolean;
+}
+
+// The members' views, in pid order, until the deadline (monotonic ms) passes.
+export function readMembers(
+  members: ReadonlyMap<number, number | null>,
+  deadline: number,
+): { views: MemberView[]; complete: boolean } {
+  const views: MemberView[] = [];
+  for (const [pid, stage] of members) {
+    if (monotonicMs() > deadline) return { views, complete: false };
+    const view = readProcView(pid);
+    if (view) views.push({ ...view, stage });
+  }
+  return { views, complete: true };
 }
 
 // Reads /proc for the members, for safe-run itself when it is the observer, the sockets and locks
@@ -60,30 +77,32 @@ export function readTree(
   safeRunPid: number | null,
   scope: ReadScope = { outsideHolders: true },
 ): TreeData {
-  const views: MemberView[] = [];
-  for (const [pid, stage] of members) {
-    const view = readProcView(pid);
-    if (view) views.push({ ...view, stage });
-  }
+  const { views } = readMembers(members, Number.POSITIVE_INFINITY);
   return completeTree(views, members, safeRunPid, scope);
 }
 
 // The rest of a look, once the members' views are read.
+// `prior`: an earlier look at part of the same tree, whose sockets and locks are kept as they were read
+// then (a stop reads the rest after its first signal, when they may be gone).
 export function completeTree(
   views: MemberView[],
   members: ReadonlyMap<number, number | null>,
   safeRunPid: number | null,
   scope: ReadScope,
+  prior?: TreeData,
 ): TreeData {
-  const context: ProcView[] = [];
-  const self = safeRunPid === null ? null : readProcView(safeRunPid);
+  const context: ProcView[] = prior ? [...prior.context] : [];
+  const self = safeRunPid === null || prior ? null : readProcView(safeRunPid);
   if (self) context.push(self);
   if (scope.outsideHolders) {
     const wanted = blockedPipeKeys(views).filter((key) => !otherHolderAmong([...views, ...context], key));
     if (wanted.length > 0) context.push(...findOutsideHolders(new Set(wanted), new Set(members.keys())));
   }
-  const sockets = readSockets(views.find((view) => socketsOf(view).size > 0)?.pid ?? 0, waitedSockets(views));
-  const locks = views.some(waitsForLock) ? readLocks() : new Map<string, number[]>();
+  const unknown = [...waitedSockets(views)].filter((inode) => !prior?.sockets.has(inode));
+  const holder = views.find((view) => socketsOf(view).size > 0)?.pid ?? 0;
+  const sockets = new Map([...(prior?.sockets ?? []), ...readSockets(holder, new Set(unknown))]);
+  const locks =
+    prior && prior.locks.size > 0 ? prior.locks : views.some(waitsForLock) ? readLocks() : new Map();
   context.push(
     ...lockHolders(views, locks, new Set([...members.keys(), ...context.map((view) => view.pid)])),
   );
@@ -94,6 +113,7 @@ export function completeTree(
     safeRunStdin: safeRunPid === null ? null : stdinKey(),
     sockets,
     locks,
+    complete: scope.complete ?? true,
   };
 }
 

@@ -50,6 +50,7 @@ function tree(members: MemberView[], context: ProcView[] = [], safeRunStdin: str
     safeRunStdin,
     sockets: new Map(),
     locks: new Map(),
+    complete: true,
   };
 }
 
