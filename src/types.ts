@@ -36,4 +36,11 @@ export type {
   StreamReport,
   Verdict,
 } from './model/report.js';
-export type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './model/setting-values.js';
+export type {
+  LeftoversMode,
+  LiveStdoutMode,
+  OnDeadlock,
+  OnLimit,
+  Policy,
+  SigpipeMode,
+} from './model/setting-values.js';

@@ -1,4 +1,4 @@
-import { readText } from '../teardown/proc-read.js';
+import { readTable } from './sockets.js';
 
 // Who holds a file lock (flock, fcntl/POSIX, OFD), from /proc/locks: one line per lock held, and one
 // line starting "->" per process waiting for it. Files are named there by device and inode:
@@ -8,7 +8,7 @@ export type LockTable = Map<string, number[]>;
 
 export function readLocks(): LockTable {
   const table: LockTable = new Map();
-  for (const line of (readText('/proc/locks') ?? '').split('\n')) {
+  for (const line of readTable('/proc/locks').split('\n')) {
     const fields = line.trim().split(/\s+/);
     if (fields.length < 6 || fields[1] === '->') continue;
     const pid = Number(fields[4]);

@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { readText } from '../teardown/proc-read.js';
+import { readFileSync } from 'node:fs';
+
+// A table of /proc/net as a whole. These are seq_files that hand out a page or so per read whatever
+// the buffer, so a short read is not the end: read until the kernel says it is (readFileSync does).
+// A table cut after its first page lost sockets here, intermittently.
+export function readTable(path: string): string {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return '';
+  }
+}
 
 // One socket a process of the tree holds, as the kernel's tables describe it.
 export interface SocketInfo {
@@ -71,7 +82,7 @@ interface TcpEntry {
 
 // "sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ..."
 function readTcp(path: string): TcpEntry[] {
-  const lines = (readText(path) ?? '').split('\n').slice(1);
+  const lines = readTable(path).split('\n').slice(1);
   const entries: TcpEntry[] = [];
   for (const line of lines) {
     const fields = line.trim().split(/\s+/);
@@ -104,7 +115,7 @@ function decodeAddress(hex: string): string {
 // "Num RefCount Protocol Flags Type St Inode Path": Flags 00010000 (__SO_ACCEPTCON) is a listener.
 function readUnix(path: string, wanted: ReadonlySet<number>) {
   const entries: { inode: number; listening: boolean; path: string | null }[] = [];
-  for (const line of (readText(path) ?? '').split('\n').slice(1)) {
+  for (const line of readTable(path).split('\n').slice(1)) {
     const fields = line.trim().split(/\s+/);
     const inode = Number(fields[6]);
     if (fields.length < 7 || !wanted.has(inode)) continue;
