@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHangReport } from '../../src/hang/hang-report.js';
@@ -96,5 +97,69 @@ describe('sockets', () => {
     expect(writer.explanation).toMatch(
       /blocked writing to stderr, a socket whose only reader, pid \d+ .*, never reads it \([\d,]+ B unread\)$/,
     );
+  }, 40_000);
+});
+
+describe('what a wait is on, named', () => {
+  it('names the path of a FIFO whose open waits for the other side', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-fifo-'));
+    const fifo = path.join(dir, 'in.fifo');
+    spawnSync('mkfifo', [fifo]);
+    const root = start('cat', [fifo]);
+    await waitForPid(
+      () => (/wait_for_partner|fifo/.test(wchanOf(root)) ? root : null),
+      20_000,
+      'cat to open the FIFO',
+    );
+    const entry = inspectTree(root).processes[0]!;
+    expect(entry.wait).toBe('fifo-open');
+    expect(entry.explanation).toBe(
+      `opening the FIFO ${fifo} for reading: nobody has it open for writing, and open() waits until someone does`,
+    );
+  }, 40_000);
+
+  it('names the pid holding a lock that a flock waits for', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-lock-'));
+    const lock = path.join(dir, 'lock');
+    fs.writeFileSync(lock, '');
+    const holder = start('flock', [lock, 'sleep', '300']);
+    await waitForPid(
+      () => descendants(holder).find((pid) => /nanosleep/.test(wchanOf(pid))) ?? null,
+      20_000,
+      'the lock to be taken',
+    );
+    const waiter = start('flock', [lock, 'true']);
+    await waitForPid(
+      () => (/lock/.test(wchanOf(waiter)) ? waiter : null),
+      20_000,
+      'the second flock to wait',
+    );
+    const entry = inspectTree(waiter).processes[0]!;
+    expect(entry.wait).toBe('lock');
+    expect(entry.peers?.map((peer) => peer.pid)).toEqual([holder]);
+    expect(entry.explanation).toBe(
+      `waiting for a lock on ${lock}, held by pid ${holder} \`flock ${lock} sleep 300\``,
+    );
+  }, 40_000);
+
+  it('says a Node process that printed its last line is kept alive by an open server', async () => {
+    const code = "require('net').createServer().listen(0, '127.0.0.1', () => console.log('done'))";
+    const root = start(process.execPath, ['-e', code]);
+    const look = await waitFor('the server to listen', () => {
+      const entry = inspectTree(root).processes[0];
+      return entry?.wait === 'server' && entry;
+    });
+    expect(look.explanation).toMatch(
+      /^an open server \(listening on 127\.0\.0\.1:\d+\) keeps it alive: .*server\.close\(\)/,
+    );
+  }, 40_000);
+
+  it('says a Node process is idle with a timer pending', async () => {
+    const root = start(process.execPath, ['-e', 'setInterval(() => {}, 600000)']);
+    const look = await waitFor('the timer to be all that is left', () => {
+      const entry = inspectTree(root).processes[0];
+      return entry?.wait === 'timer' && entry;
+    });
+    expect(look.explanation).toMatch(/^idle with a timer pending \(next in \d+ ms\): .*clearInterval/);
   }, 40_000);
 });
