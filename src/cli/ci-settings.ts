@@ -1,5 +1,6 @@
 import { RequestError } from '../errors.js';
 import { parseDuration } from '../settings/read-units.js';
+import type { Settings } from '../types.js';
 import type { CliOptions } from './options.js';
 
 export type CiSystem = 'github' | 'gitlab' | 'none';
@@ -34,6 +35,13 @@ function readHeartbeat(text: string | undefined, inCi: boolean): number | null {
   if (text === undefined) return inCi ? DEFAULT_HEARTBEAT_MS : null;
   if (text === '0' || text === 'off') return null;
   return parseDuration(text, '--heartbeat');
+}
+
+// The one setting of the run that CI changes: with the heartbeat on (its default there), a deadlock
+// stops the run at once (--on-deadlock stop) instead of holding the job until its time limit. A layer
+// under SAFE_RUN_OPTIONS, the spec file and the flags, which all win.
+export function ciRunSettings(options: CliOptions, env: NodeJS.ProcessEnv): Partial<Settings> {
+  return isSet(env.CI) && readHeartbeat(options.heartbeat, true) !== null ? { onDeadlock: 'stop' } : {};
 }
 
 // Reads the CI flags and the environment (CI, GITHUB_ACTIONS, GITLAB_CI, GITHUB_STEP_SUMMARY,

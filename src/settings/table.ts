@@ -1,6 +1,7 @@
 import {
   LEFTOVERS_MODES,
   LIVE_STDOUT_MODES,
+  ON_DEADLOCK_ACTIONS,
   ON_LIMIT_ACTIONS,
   POLICIES,
   SIGPIPE_MODES,
@@ -173,6 +174,15 @@ export const SETTINGS_TABLE: SettingsTable = {
     default: false,
     help: 'when a stage fails, stop the others',
     doc: 'Stop the other stages as soon as one fails.',
+  },
+  onDeadlock: {
+    flag: '--on-deadlock',
+    arg: '<action>',
+    specKey: 'on-deadlock',
+    kind: enumKind(ON_DEADLOCK_ACTIONS),
+    default: 'wait',
+    help: 'when the run deadlocks: wait for a time limit, or stop it at once (stop: default in CI)',
+    doc: 'What happens when the processes of the run wait only for one another (a deadlock): wait for a time limit, or stop the run as soon as it is seen.',
   },
   mask: {
     flag: '--mask',
