@@ -92,13 +92,12 @@ export function describeCall(call: CallAnalysis, entry: Analysis, ctx: ExplainCo
     case 'terminal-output':
       return `blocked writing to the terminal (${call.open?.link}): output may be paused (Ctrl-S; Ctrl-Q resumes)`;
     default:
-      return describeOther(call, entry, fd);
+      return describeOther(call, fd);
   }
 }
 
-function describeOther(call: CallAnalysis, entry: Analysis, fd: string): string {
+function describeOther(call: CallAnalysis, fd: string): string {
   const { blocked, detail, open } = call;
-  const { view } = entry;
   const verb = blocked?.op === 'read' ? 'reading' : 'writing';
   switch (call.wait) {
     case 'fifo-open': {

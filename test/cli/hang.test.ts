@@ -297,7 +297,11 @@ describe('looking at a run without ending it', () => {
 describe('safe-run inspect', () => {
   it('shows control bytes of a command line as escapes, as the table does, never raw', async () => {
     const alone = startLive('sh', ['-c', 'sleep 3094', 'sh', '\x1b[31mred\x07']);
-    await waitFor('sleep to start', () => findBlocked(alone.child.pid!, /^sleep 3094$/, /nanosleep/) !== null, 20_000);
+    await waitFor(
+      'sleep to start',
+      () => findBlocked(alone.child.pid!, /^sleep 3094$/, /nanosleep/) !== null,
+      20_000,
+    );
     const inspected = await runCli(['inspect', String(alone.child.pid)], { deadlineMs: 20_000 });
     expect(inspected.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(inspected.stdout).toContain('\\e[31mred\\x07');
