@@ -71,11 +71,16 @@ function gainedThreads(): boolean {
   return gained;
 }
 
+// Once loaded, the inspector module is asked at every look: after a close, Node's second start of the
+// debugger reuses its thread, so the thread count does not tell (the port stayed open for the rest of
+// the run: 3 of 3 here). inspector.url() costs no more than the thread count's read.
+let inspectorModule: typeof import('node:inspector') | null = null;
+
 // Closes a debugger that an early SIGUSR1 opened, and counts that signal. Safe to call often.
 export async function closeEarlyInspector(): Promise<void> {
-  if (inspectorWanted() || !gainedThreads()) return;
-  const inspector = await import('node:inspector');
-  if (inspector.url() === undefined) return;
-  inspector.close();
+  if (inspectorWanted() || (inspectorModule === null && !gainedThreads())) return;
+  inspectorModule ??= await import('node:inspector');
+  if (inspectorModule.url() === undefined) return;
+  inspectorModule.close();
   noteSigusr1();
 }
