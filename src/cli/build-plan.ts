@@ -8,6 +8,7 @@ import { stagesFromArgv } from '../inputs/command-stages.js';
 import { settingsFromFlags } from '../settings/derive.js';
 import { planShellText } from '../shell/plan-shell-text.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
+import { ciSettingDefaults } from './ci-settings.js';
 import type { CliOptions } from './options.js';
 
 export type { SpecInput } from '../inputs/assemble-plan.js';
@@ -58,7 +59,14 @@ export function buildPlan(
   const stdinTaken: Partial<Settings> =
     options.file === '-' && spec?.settings.stdin === undefined ? { stdin: { kind: 'null' } } : {};
   const request = {
-    layers: [defaults, agent, stdinTaken, spec?.settings ?? {}, flagSettings(options, env)],
+    layers: [
+      ciSettingDefaults(env),
+      defaults,
+      agent,
+      stdinTaken,
+      spec?.settings ?? {},
+      flagSettings(options, env),
+    ],
     okCodes: (options.okCodes ?? []).map(readOkCodes),
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
   };
