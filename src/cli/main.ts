@@ -75,7 +75,7 @@ async function execute(
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging?.stdout ?? io.stdout;
-  const runIO = json ? (staging?.stdout ? { stdout } : {}) : { stdout, ...shown };
+  const runIO = json ? { ...(staging?.stdout ? { stdout } : {}), masks: shown.masks } : { stdout, ...shown };
   // --atomic-redirects: the text's final `> FILE` writes the staged file instead.
   const staged = staging?.shell ? { ...plan, shell: staging.shell } : plan;
   const handle = startSupportedRun(staged, runIO, io.env, support);
@@ -87,6 +87,7 @@ async function execute(
     report = await handle.report;
     await session.stop();
     if (staging) report = await staging.settle(report, { plan, t0, stop: signals.stopped, env: io.env });
+    report = session.masked(report);
     const files = {
       guard,
       waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,

@@ -2,7 +2,9 @@ import { runLogPrefix } from '../capture/log-name.js';
 import { maskText } from '../capture/mask.js';
 import { shownText } from '../shown-text.js';
 import type { Settings } from '../types.js';
+import type { LineStyle } from './live-stream.js';
 import type { PipelinePipes } from './pipeline-pipes.js';
+import { SharedLine } from './shared-line.js';
 import type { StageRun } from './stage-run.js';
 import { readStream, type StreamReader } from './stream-reader.js';
 import { createStreamSinks, type StreamSinks } from './stream-sinks.js';
@@ -16,6 +18,9 @@ export interface StreamContext {
   stderr: NodeJS.WritableStream | null;
   // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
   linePrefix: (() => string) | null;
+  style: LineStyle | null;
+  // Registers a stage's ::add-mask:: value; null: such lines are not read.
+  onMask: ((value: string) => void) | null;
   supervisor: Supervisor;
 }
 
@@ -37,8 +42,9 @@ export function connectStreams(
 ): StreamWiring {
   const several = runs.length > 1;
   const logPrefix = runLogPrefix(new Date(), process.pid);
+  const shared = new SharedLine();
   for (const [i, run] of runs.entries()) {
-    run.stderrSinks = stageSinks(run, 'stderr', several, ctx, logPrefix);
+    run.stderrSinks = stageSinks(run, 'stderr', several, ctx, logPrefix, shared);
     attachReader(run, run.stderrSinks, pipes.handOver(pipes.errPipes[i]!.readFd));
   }
   const last = runs[runs.length - 1]!;
@@ -85,6 +91,7 @@ function stageSinks(
   several: boolean,
   ctx: StreamContext,
   logPrefix: string,
+  shared: SharedLine | null = null,
 ): StreamSinks {
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
@@ -97,6 +104,9 @@ function stageSinks(
     live: isErr ? ctx.stderr : ctx.stdout,
     prefix: isErr && several ? shownText(name) : null,
     linePrefix: isErr ? ctx.linePrefix : null,
+    style: isErr ? ctx.style : null,
+    shared,
+    onMask: ctx.onMask,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
     endLiveLine: isErr ? true : undefined,

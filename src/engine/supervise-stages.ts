@@ -42,10 +42,11 @@ export async function superviseStages(
   try {
     streams = connectStreams(runs, pipes, {
       settings,
-      secrets: resolved.secrets,
+      ...maskedStreams(resolved.secrets, io.masks ?? null),
       stdout: io.stdout ?? null,
       stderr: io.stderr ?? null,
       linePrefix: io.linePrefix ?? null,
+      style: io.lines ?? null,
       supervisor,
     });
     const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);
@@ -126,4 +127,19 @@ function releaseCgroup(groups: OwnGroups, watchdog: Watchdog, keep: boolean): vo
   if (!cgroup) return;
   if (cgroup.release(keep)) watchdog.forgetCgroup(cgroup.dir);
   groups.cgroup = null;
+}
+
+// The secrets the streams mask: the run's, and the values stages register with ::add-mask::, which
+// join the list (read again by every masker of the run) and the caller's `masks` when they appear.
+function maskedStreams(
+  secrets: readonly string[],
+  masks: string[] | null,
+): { secrets: readonly string[]; onMask: ((value: string) => void) | null } {
+  if (masks === null) return { secrets, onMask: null };
+  const live = [...new Set([...secrets, ...masks])];
+  const onMask = (value: string) => {
+    if (!masks.includes(value)) masks.push(value);
+    if (!live.includes(value)) live.push(value);
+  };
+  return { secrets: live, onMask };
 }

@@ -22,9 +22,12 @@ export interface StreamReport {
   bytes: number | null;
   truncated: boolean;
   omittedBytes: number;
-  // Kept text (head and tail, with a marker at the cut); null when not captured or binary.
+  // Kept text (head and tail, with a marker at the cut), bytes that are not UTF-8 as \xHH; null
+  // when not captured or binary (a NUL byte, or more than an eighth of the bytes not UTF-8).
   text: string | null;
   binary: boolean;
+  // Bytes of `text` shown as \xHH; present only when there are some.
+  escapedBytes?: number;
   // Where the whole stream was saved (--log-dir), else null.
   logFile: string | null;
   // Where a redirection sent the stream instead ("file out.txt", "stdout"): then it was not captured.

@@ -89,8 +89,8 @@ export const SETTINGS_TABLE: SettingsTable = {
     specKey: 'prompt-wait',
     kind: limitKind(),
     default: null,
-    help: 'stop a stage quiet this long after printing a prompt such as [y/N] (--agent: 2s; 0 = never)',
-    doc: 'Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]", "Password:"): nobody will answer it. Default: none; 2s under --agent (docs/agents.md).',
+    help: 'stop a stage quiet this long after printing a prompt such as [y/N] (CI=true: 30s; --agent: 2s; 0 = never)',
+    doc: 'Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]", "Password:"): nobody will answer it. Default: none; 30s when CI=true (docs/ci.md); 2s under --agent (docs/agents.md).',
   },
   killAfterMs: {
     flag: '--kill-after',

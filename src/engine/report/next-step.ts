@@ -1,4 +1,5 @@
 import { explainExit } from '../../contracts/explain-exit.js';
+import { formatBytes } from '../../format-units.js';
 import { deadlockAdvice } from '../../hang/advice.js';
 import type { Report, StageResult } from '../../types.js';
 
@@ -67,7 +68,9 @@ function forFailed(stage: StageResult, stream: string): string {
   const last = lastLine(stage.stderr.text);
   const said = last
     ? `; its last stderr line: ${JSON.stringify(last)}`
-    : `; it wrote nothing to stderr${saved}`;
+    : stage.stderr.binary
+      ? `; its stderr (${formatBytes(stage.stderr.bytes ?? 0)}) is not text${saved}`
+      : `; it wrote nothing to stderr${saved}`;
   if (!explained) return `${where(stage)} failed with exit ${code}${said}`;
   const retry = explained.transient ? ' (often transient: a retry may succeed)' : '';
   return `${where(stage)} failed with exit ${code}, which for ${explained.program} means "${explained.meaning}"${retry}${said}`;
