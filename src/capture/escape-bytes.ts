@@ -9,9 +9,11 @@ export interface EscapedText {
   escaped: number;
 }
 
-// Past this share of bytes that are not UTF-8, the bytes are data (a compressed stream, an image),
-// and showing them escaped would only fill the report.
+// Past this share of bytes that are not UTF-8 (and this many), the bytes are data (a compressed
+// stream, an image), and showing them escaped would only fill the report; a short line with one
+// Latin-1 byte is text.
 const MAX_ESCAPED_SHARE = 1 / 8;
+const ALWAYS_SHOWN = 16;
 
 // The length of the UTF-8 sequence a lead byte starts; 0 for a byte that cannot start one.
 function sequenceLength(lead: number): number {
@@ -49,10 +51,11 @@ export function escapeBytes(buf: Buffer): EscapedText {
   return { text: parts.join(''), escaped };
 }
 
-// The kept bytes as text, or null when they are data: a NUL byte, or more than an eighth of them
-// not UTF-8.
+// The kept bytes as text, or null when they are data: a NUL byte, or more than 16 bytes and more
+// than an eighth of them not UTF-8.
 export function keptText(buf: Buffer): EscapedText | null {
   if (buf.indexOf(0) !== -1) return null;
   const shown = escapeBytes(buf);
-  return shown.escaped > buf.length * MAX_ESCAPED_SHARE ? null : shown;
+  const data = shown.escaped > ALWAYS_SHOWN && shown.escaped > buf.length * MAX_ESCAPED_SHARE;
+  return data ? null : shown;
 }

@@ -9,6 +9,7 @@ import { settingsFromFlags } from '../settings/derive.js';
 import { planShellText } from '../shell/plan-shell-text.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { ciRunSettings } from './ci-settings.js';
+import { checkJunitTarget } from './junit-target.js';
 import type { CliOptions } from './options.js';
 
 export type { SpecInput } from '../inputs/assemble-plan.js';
@@ -83,7 +84,7 @@ export function buildPlan(
     plan = assemblePlan({ source, stages, ...request });
   }
   if (options.report !== undefined) checkWritableFile(options.report, '--report');
-  if (options.junit !== undefined) checkWritableFile(options.junit, '--junit');
+  if (options.junit !== undefined) checkJunitTarget(options.junit);
   return plan;
 }
 

@@ -167,7 +167,7 @@ export const CLI_FLAGS = {
   },
   junit: {
     flags: '--junit <file>',
-    help: 'also write a JUnit XML file, one testcase per stage (atomically)',
+    help: 'also write a JUnit XML file, one testcase per stage (atomically); DIR/: a new file in DIR for each run',
     group: 'ci',
     kind: text,
     fromEnv: 'default',

@@ -15,10 +15,12 @@ describe('bytes that are not UTF-8', () => {
     expect(escapeBytes(Buffer.from([0x80]))).toEqual({ text: '\\x80', escaped: 1 });
   });
 
-  it('make a stream data (binary) only with a NUL byte or more than an eighth of them', () => {
+  it('make a stream data (binary) only with a NUL byte, or more than 16 and an eighth of them', () => {
     expect(keptText(Buffer.from('one Latin-1 byte: \xe9\n', 'latin1'))?.escaped).toBe(1);
+    expect(keptText(Buffer.from('caf\xe9\n', 'latin1'))?.text).toBe('caf\\xE9\n');
     expect(keptText(Buffer.from('a\0b'))).toBeNull();
-    expect(keptText(Buffer.from([0xff, 0xfe, 0x41, 0x42]))).toBeNull();
+    expect(keptText(Buffer.alloc(100, 0xff))).toBeNull();
+    expect(keptText(Buffer.concat([Buffer.alloc(17, 0xe9), Buffer.alloc(200, 0x41)]))?.escaped).toBe(17);
   });
 
   it('are escaped in the text a stream keeps, head and tail, and counted there', () => {

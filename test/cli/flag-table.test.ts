@@ -9,6 +9,7 @@ import { type CliOptions, parseCli } from '../../src/cli/options.js';
 import { shownFlag } from '../../src/cli/program-options.js';
 import { isRequestError } from '../../src/errors.js';
 import { runCli, runJson } from '../helpers/cli.js';
+import { readValidJunit } from '../helpers/junit-schema.js';
 
 const help = parseCli(['--help'], '0.0.0').answered ?? '';
 
@@ -119,7 +120,7 @@ describe('CLI-only flags in SAFE_RUN_OPTIONS, end to end', () => {
     };
     const result = await runCli(['--', 'sh', '-c', 'echo to-stderr >&2'], { env });
     expect(result.code).toBe(0);
-    expect(fs.readFileSync(junit, 'utf8')).toContain('<testcase');
+    expect(await readValidJunit(junit)).toContain('<testcase');
     expect(result.stderr).not.toContain('::group::');
     expect(result.stderr).toMatch(/^to-stderr$/m);
     expect(result.stderr).not.toMatch(/^\d\d:\d\d:\d\d\.\d{3} /m);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { newRunnerJob, runStep } from '../helpers/github-runner.js';
+import { readValidJunit } from '../helpers/junit-schema.js';
 
 // A stage's own workflow commands under safe-run, read as the GitHub runner reads a step's log.
 
@@ -64,6 +65,7 @@ describe('a stage of a GitHub step', () => {
       const text = fs.readFileSync(file, 'utf8');
       expect(text, file).not.toContain(SECRET);
     }
+    await readValidJunit(path.join(job.workspace, 'junit.xml'));
     const report = JSON.parse(fs.readFileSync(path.join(job.workspace, 'report.json'), 'utf8'));
     expect(report.stages[0].stderr.text).toContain('token *** used');
     expect(report.stages[1].stdout.text).toBe('out ***\n');
