@@ -31,6 +31,12 @@ export function stoppedByTimeLimit(report: Report): boolean {
   );
 }
 
+// Whether one of safe-run's own limits stopped a stage of the step (idle, prompt wait, output cap with
+// --on-limit kill): a stop bash would not have made, so the text cannot go on as bash would.
+export function stoppedBySafeRun(report: Report): boolean {
+  return report.stages.some((stage) => stage.status === 'timeout' || stage.status === 'limit');
+}
+
 // After a `cd` step that succeeded, bash's $PWD and $OLDPWD, which it left in the step's state file.
 export function afterCd(planned: PlannedStep, state: ShellState, report: Report): ShellState {
   if (!planned.stateFile) return state;

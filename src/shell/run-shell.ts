@@ -7,7 +7,15 @@ import { isRequestError } from '../errors.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import type { FallbackInfo, Plan, Report, Settings, ShellPlan } from '../types.js';
-import { afterCd, asRan, engineLimit, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
+import {
+  afterCd,
+  asRan,
+  engineLimit,
+  execsDirectly,
+  shouldRun,
+  stoppedBySafeRun,
+  stoppedByTimeLimit,
+} from './list-rules.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { isRefusal } from './refuse.js';
@@ -65,6 +73,9 @@ class ShellRun {
   private stoppedBefore: RunStop | null = null;
   // Set when a step's own verdict was the run's time limit: the steps after it are skipped.
   private endedByTimeLimit = false;
+  // Set when one of safe-run's own limits (idle, prompt wait, output cap) stopped a stage of a step:
+  // the text ends there, not ok, as it does at the time limit; bash has no such limits to go on after.
+  private endedByStop = false;
   // Set once a step started processes: a step refused after that ends the run with a report.
   private startedProcesses = false;
   // Set when, under --fallback bash, a step was refused before any step started a process.
@@ -135,6 +146,7 @@ class ShellRun {
     });
     if (this.stoppedBefore) return skipped(this.stoppedBefore.after);
     if (this.endedByTimeLimit) return skipped('timeout');
+    if (this.endedByStop) return skipped('stopped');
     if (this.exited) return skipped('exit');
     if (this.cancelled || !shouldRun(item.connector, state.status)) return skipped(null);
     if (this.outOfTime()) return skipped('timeout');
@@ -234,6 +246,7 @@ class ShellRun {
     // ended otherwise after the limit leaves the stop to the check before the next step.
     const left = this.timeLeft();
     if (left !== null && left <= LIMIT_MARGIN_MS && stoppedByTimeLimit(report)) this.endedByTimeLimit = true;
+    else if (stoppedBySafeRun(report)) this.endedByStop = true;
     const builtins = planned.kinds.map((kind) => (kind ? BUILTIN_LABEL[kind] : null));
     return {
       state: next,
