@@ -6,4 +6,7 @@ export interface RunIO {
   stderr?: NodeJS.WritableStream | null;
   // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
   linePrefix?: (() => string) | null;
+  // Show every stderr byte live instead of stopping the live view at --max-stderr (the MCP server's
+  // transcript keeps the whole output itself; the report still keeps head and tail).
+  wholeStderr?: boolean;
 }

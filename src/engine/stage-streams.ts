@@ -16,6 +16,8 @@ export interface StreamContext {
   stderr: NodeJS.WritableStream | null;
   // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
   linePrefix: (() => string) | null;
+  // Every stderr byte live (RunIO.wholeStderr), not only up to the cap.
+  wholeStderr: boolean;
   supervisor: Supervisor;
 }
 
@@ -77,7 +79,7 @@ export function connectStreams(
   };
 }
 
-// The sinks of one stream. Stderr is always capped live and prefixed when there are several stages;
+// The sinks of one stream. Stderr is capped live (unless RunIO.wholeStderr) and prefixed when there are several stages;
 // the last stage's stdout is the pipeline's product, streamed whole and unmasked unless capped.
 function stageSinks(
   run: StageRun,
@@ -88,7 +90,7 @@ function stageSinks(
 ): StreamSinks {
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
-  const capped = isErr || settings.liveStdout === 'capped';
+  const capped = isErr ? !ctx.wholeStderr : settings.liveStdout === 'capped';
   // The name goes out in line prefixes, cap markers and the log file's name: a secret in it never does.
   const name = maskText(run.spec.name, ctx.secrets);
   return createStreamSinks({

@@ -45,6 +45,7 @@ export async function superviseStages(
       stdout: io.stdout ?? null,
       stderr: io.stderr ?? null,
       linePrefix: io.linePrefix ?? null,
+      wholeStderr: io.wholeStderr === true,
       supervisor,
     });
     const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);
