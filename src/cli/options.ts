@@ -34,6 +34,8 @@ export interface CliOptions {
   atomicRedirects?: boolean;
   // -c text with a construct safe-run does not interpret: run it under bash as one stage.
   fallback?: string;
+  // -c text starts where the last run with the same FILE ended: directory and exported variables.
+  session?: string;
   argv: string[];
 }
 
@@ -108,6 +110,7 @@ const CLI_ONLY = [
   'expect',
   'expectCmd',
   'atomicRedirects',
+  'session',
 ] as const;
 
 function toCliOptions(program: Command): CliOptions {

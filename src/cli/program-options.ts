@@ -20,7 +20,11 @@ export function inputOptions(): Option[] {
     new Option(
       '--fallback <shell>',
       '-c text with a construct safe-run does not interpret (loops, subshells...): run it under bash as one stage',
-    ).choices(['bash']),
+    ).choices(['bash', 'none']),
+    new Option(
+      '--session <file>',
+      '-c text starts in the directory and with the exported variables the last run with FILE ended with',
+    ),
     new Option('--cwd <dir>', 'the directory every stage runs in (default: the current one)'),
     repeatable(
       '--ok-codes <stage=codes>',

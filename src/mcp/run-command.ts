@@ -1,17 +1,18 @@
 import type { RunIO } from '../engine/run-io.js';
 import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import type { RunSupport } from '../engine/run-support.js';
-import { planShellText } from '../shell/plan-shell-text.js';
-import { startShellRun } from '../shell/run-shell.js';
-import type { Plan, Report, Settings, StageSpec } from '../types.js';
-import { changesState } from './call-order.js';
 import {
   clearStateFiles,
   readStateFiles,
   type ShellState,
   type StateFiles,
-  stateTrap,
-} from './shell-state.js';
+  trapFallback,
+  withoutTrap,
+} from '../session/state-files.js';
+import { planShellText } from '../shell/plan-shell-text.js';
+import { startShellRun } from '../shell/run-shell.js';
+import type { Plan, Report, Settings } from '../types.js';
+import { changesState } from './call-order.js';
 
 // The one place the MCP server turns a command text into a run: parsed once into the plan `-c` makes
 // under --fallback bash (each command its own stage, `cd` and `export` carried over; text the front end
@@ -33,12 +34,7 @@ export function planCommand(text: string, settings: Settings, stateFiles: StateF
     { layers: [settings], okCodes: [], cwd: null },
     { fallback: true, env: null, base: {} },
   );
-  const trapped = (stage: StageSpec): StageSpec => ({
-    ...stage,
-    argv: [...stage.argv.slice(0, -1), `${stateTrap(stateFiles)}\n${text}`],
-  });
-  if (plan.shell?.fallback) plan.shell.fallback = trapped(plan.shell.fallback);
-  if (plan.fallback) plan.stages = plan.stages.map(trapped);
+  trapFallback(plan, stateFiles, text);
   return { text, plan, writes: changesState(plan) };
 }
 
@@ -101,18 +97,6 @@ function settle(report: Report, request: StartRequest, after: ShellState | null)
   const shown = withoutTrap(report);
   if (!left) return { report: shown, state, fallback, stateKnown: false };
   return { report: shown, state: forgetCallEnv(left, state, env), fallback, stateKnown: true };
-}
-
-// The report shows the text as the caller wrote it (masked as the report is), not the trap line
-// safe-run put before it.
-function withoutTrap(report: Report): Report {
-  const strip = (shown: string) => shown.slice(shown.indexOf('\n') + 1);
-  const stages = report.stages.map((stage) => ({
-    ...stage,
-    argv: [...stage.argv.slice(0, -1), strip(stage.argv.at(-1) ?? '')],
-  }));
-  const steps = report.steps?.map((step) => ({ ...step, text: strip(step.text) }));
-  return { ...report, stages, ...(steps ? { steps } : {}) };
 }
 
 // Variables given for one call reach its commands' environment, so they come back in the state: they

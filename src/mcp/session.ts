@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_ENV } from '../agent/agent-defaults.js';
+import { pipeCount } from '../engine/pipeline-pipes.js';
 import { RunSupport } from '../engine/run-support.js';
+import type { ShellState, StateFiles } from '../session/state-files.js';
+import { stateFilesIn } from '../session/state-files.js';
 import { CallOrder } from './call-queue.js';
 import { JobTable } from './jobs.js';
-import type { ShellState, StateFiles } from './shell-state.js';
-import { stateFilesIn } from './shell-state.js';
 
 // Output files of finished calls kept for reading (the newest); a job's stays while the job is listed.
 const KEPT_OUTPUTS = 20;
@@ -45,6 +46,12 @@ export class Session {
   runSupport(): RunSupport {
     this.support ??= new RunSupport();
     return this.support;
+  }
+
+  // Between calls: the FIFOs of the next call's first step (one stage, the most common) are made now,
+  // by the watchdog, instead of while the next call waits.
+  readyForNext(): void {
+    if (!this.ending.signal.aborted) this.support?.prepare(pipeCount(1));
   }
 
   // A file for one call's `stdin` text (calls may run side by side: each has its own).

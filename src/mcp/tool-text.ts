@@ -2,9 +2,9 @@ import { Chalk } from 'chalk';
 import { groupDigits } from '../capture/cut-points.js';
 import { formatBytes } from '../format-units.js';
 import { renderTable } from '../reporters/table.js';
+import type { ShellState } from '../session/state-files.js';
 import type { Report } from '../types.js';
 import type { WindowText } from './output-window.js';
-import type { ShellState } from './shell-state.js';
 import type { TranscriptFile } from './transcript.js';
 
 const plain = new Chalk({ level: 0 });

@@ -14,6 +14,9 @@ const ALLOWED: Record<string, string> = {
     'a temporary regular file beside the target (FIFOs go through a non-blocking socket)',
   'src/cli/ci-session.ts': "the CI system's step summary file, which safe-run never reads",
   'src/mcp/session.ts': "a call's stdin text, a new regular file in the session's private directory",
+  'src/mcp/job-stdin.ts':
+    "a job's stdin FIFO, opened O_NONBLOCK: a full pipe is EAGAIN, said to the caller, never waited for",
+  'src/session/session-file.ts': '--session FILE: a temporary regular file beside it, renamed over it',
 };
 
 const SYNC_WRITE = /\b(?:writeSync|writeFileSync|appendFileSync)\s*\(/;

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENV, AGENT_SETTINGS } from '../../src/agent/agent-defaults.js';
 import { planCommand, startCommand } from '../../src/mcp/run-command.js';
-import { stateFilesIn } from '../../src/mcp/shell-state.js';
 import { compactReport } from '../../src/reporters/compact.js';
+import { stateFilesIn } from '../../src/session/state-files.js';
 import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
 import { runCli } from '../helpers/cli.js';
 
