@@ -131,6 +131,7 @@ async function execute(
   } finally {
     stopProgress();
     stopOnAbort();
+    session.readyForNext();
   }
 }
 
