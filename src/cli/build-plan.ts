@@ -74,7 +74,8 @@ export function buildPlan(
   let plan: Plan;
   if (options.command !== undefined) {
     plan = planShellText(options.command, request, {
-      fallback: options.fallback === 'bash',
+      // An agent's harness cannot rewrite a refused line: under --agent bash takes it (--fallback none: not).
+      fallback: options.fallback === 'bash' || (options.agent === true && options.fallback !== 'none'),
       env: options.agent ? { ...AGENT_ENV } : null,
       base: env,
     });

@@ -62,7 +62,15 @@ export const CLI_FLAGS = {
     flags: '--fallback <shell>',
     help: '-c text with a construct safe-run does not interpret (loops, subshells...): run it under bash as one stage',
     group: 'input',
-    kind: oneOf(['bash']),
+    kind: oneOf(['bash', 'none']),
+    fromEnv: 'default',
+  },
+  // A harness that starts one safe-run per call may set it for all of them in SAFE_RUN_OPTIONS.
+  session: {
+    flags: '--session <file>',
+    help: '-c text starts in the directory and with the exported variables the last run with FILE ended with',
+    group: 'input',
+    kind: text,
     fromEnv: 'default',
   },
   cwd: {

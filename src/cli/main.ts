@@ -6,6 +6,9 @@ import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
 import { startSupportedRun } from '../run.js';
+import { closeSession, openSession, type SessionRun } from '../session/session-file.js';
+import type { ShellState } from '../session/state-files.js';
+import type { ShellRunHandle } from '../shell/run-shell.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
 import { buildPlan, checkOneInput } from './build-plan.js';
@@ -56,6 +59,7 @@ async function execute(
   ci: CiSettings,
   delivery: DeliveryPlan | null,
   io: CliIO,
+  sessionRun: SessionRun | null = null,
 ): Promise<CliResult> {
   const { json } = choice;
   // One watchdog for the run (every step of a -c text) and for the CLI's own guard, which removes a
@@ -85,6 +89,7 @@ async function execute(
   let report: Report | null = null;
   try {
     report = await handle.report;
+    if (sessionRun) report = await closeSession(sessionRun, report, await finalState(handle));
     await session.stop();
     if (staging) report = await staging.settle(report, { plan, t0, stop: signals.stopped, env: io.env });
     report = session.masked(report);
@@ -108,6 +113,12 @@ async function execute(
     }
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || signals.received() > 0 };
+}
+
+// The state a -c text ended in (src/shell/run-shell.ts), or null for a run of one bash stage.
+async function finalState(handle: RunHandle): Promise<ShellState | null> {
+  if (!('result' in handle)) return null;
+  return (await (handle as ShellRunHandle).result).state;
 }
 
 // What bash's pipeline does when the reader exits: the writer gets SIGPIPE. Under --json the report is
@@ -195,6 +206,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       const { dryRun } = await import('./dry-run.js');
       return await dryRun(plan, Boolean(options.json), io, delivery);
     }
+    const sessionRun = options.session === undefined ? null : openSession(options.session, plan, io.env);
     const choice = {
       json: Boolean(options.json) || options.jsonFormat !== undefined,
       jsonFormat: options.jsonFormat ?? 'full',
@@ -202,7 +214,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       reportFile: options.report,
       junit: ci.junit,
     } as const;
-    return await execute(plan, choice, ci, delivery, io);
+    return await execute(plan, choice, ci, delivery, io, sessionRun);
   } catch (error) {
     if (isStoppedError(error)) {
       io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);

@@ -13,4 +13,7 @@ export interface RunIO {
   // When set, a stage's ::add-mask:: line (GitHub's workflow command) registers its value here, and
   // the run masks it from then on; values already here are masked from the start (earlier steps).
   masks?: string[] | null;
+  // Show every stderr byte live instead of stopping the live view at --max-stderr (the MCP server's
+  // transcript keeps the whole output itself; the report still keeps head and tail).
+  wholeStderr?: boolean;
 }

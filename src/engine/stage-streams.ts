@@ -21,6 +21,8 @@ export interface StreamContext {
   style: LineStyle | null;
   // Registers a stage's ::add-mask:: value; null: such lines are not read.
   onMask: ((value: string) => void) | null;
+  // Every stderr byte live (RunIO.wholeStderr), not only up to the cap.
+  wholeStderr: boolean;
   supervisor: Supervisor;
 }
 
@@ -83,8 +85,9 @@ export function connectStreams(
   };
 }
 
-// The sinks of one stream. Stderr is always capped live and prefixed when there are several stages;
-// the last stage's stdout is the pipeline's product, streamed whole and unmasked unless capped.
+// The sinks of one stream. Stderr is capped live (unless RunIO.wholeStderr) and prefixed when there
+// are several stages; the last stage's stdout is the pipeline's product, streamed whole and unmasked
+// unless capped.
 function stageSinks(
   run: StageRun,
   stream: 'stdout' | 'stderr',
@@ -95,7 +98,7 @@ function stageSinks(
 ): StreamSinks {
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
-  const capped = isErr || settings.liveStdout === 'capped';
+  const capped = isErr ? !ctx.wholeStderr : settings.liveStdout === 'capped';
   // The name goes out in line prefixes, cap markers and the log file's name: a secret in it never does.
   const name = maskText(run.spec.name, ctx.secrets);
   return createStreamSinks({

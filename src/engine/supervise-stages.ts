@@ -47,6 +47,7 @@ export async function superviseStages(
       stderr: io.stderr ?? null,
       linePrefix: io.linePrefix ?? null,
       style: io.lines ?? null,
+      wholeStderr: io.wholeStderr === true,
       supervisor,
     });
     const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);

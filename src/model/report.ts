@@ -93,8 +93,9 @@ export interface StepReport {
   // Set when it did not run for a reason other than the list's short circuit: 'timeout', the run's
   // time limit had run out before it could start; 'refused', safe-run refused it when it was reached
   // (the run's verdict says why); 'after-refusal', a step before it was refused; 'exit', an `exit`
-  // step before it ended the text.
-  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit';
+  // step before it ended the text; 'stopped', one of safe-run's own limits (idle, prompt wait, output
+  // cap) stopped a stage of a step before it.
+  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit' | 'stopped';
 }
 
 export interface Verdict {

@@ -52,6 +52,7 @@ const SKIPPED = {
   refused: 'refused',
   'after-refusal': 'skipped (a step before it was refused)',
   exit: 'skipped (after exit)',
+  stopped: 'skipped (a step before it was stopped)',
 } as const;
 
 // Shows the headings of the steps up to a stage's own (a -c list), each once, before its first stage.

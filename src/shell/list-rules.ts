@@ -31,6 +31,20 @@ export function stoppedByTimeLimit(report: Report): boolean {
   );
 }
 
+// Whether a step's stop ends the text: 'timeout' when the run's time limit stopped it (`left`, the ms
+// left of the limit, is within `margin`), 'stopped' when another of safe-run's own limits did (idle,
+// prompt wait, output cap with --on-limit kill: stops bash would not make, so the text cannot go on
+// as bash would), else null.
+export function textEndedBy(
+  report: Report,
+  left: number | null,
+  margin: number,
+): 'timeout' | 'stopped' | null {
+  if (left !== null && left <= margin && stoppedByTimeLimit(report)) return 'timeout';
+  const stopped = report.stages.some((stage) => stage.status === 'timeout' || stage.status === 'limit');
+  return stopped ? 'stopped' : null;
+}
+
 // After a `cd` step that succeeded, bash's $PWD and $OLDPWD, which it left in the step's state file.
 export function afterCd(planned: PlannedStep, state: ShellState, report: Report): ShellState {
   if (!planned.stateFile) return state;

@@ -13,8 +13,8 @@ export interface StepOutcome {
   expansions: { word: string; fields: string[] }[];
   // Why a step that did not run was skipped, when not by bash's short circuit (src/shell/run-stops.ts):
   // the run's time limit had run out, the step was refused, or a step before it was; an `exit` step
-  // before it ended the text.
-  skippedBecause: 'timeout' | 'refused' | 'after-refusal' | 'exit' | null;
+  // before it ended the text; one of safe-run's limits stopped a stage of a step before it.
+  skippedBecause: 'timeout' | 'refused' | 'after-refusal' | 'exit' | 'stopped' | null;
 }
 
 export interface MergeContext {

@@ -7,7 +7,7 @@ import { isRequestError } from '../errors.js';
 import type { ListItem } from '../model/shell-syntax.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import type { FallbackInfo, Plan, Report, Settings, ShellPlan } from '../types.js';
-import { afterCd, asRan, engineLimit, execsDirectly, shouldRun, stoppedByTimeLimit } from './list-rules.js';
+import { afterCd, asRan, engineLimit, execsDirectly, shouldRun, textEndedBy } from './list-rules.js';
 import { mergeReports, type StepOutcome } from './merge-reports.js';
 import { type PlannedStep, planStep } from './plan-step.js';
 import { isRefusal } from './refuse.js';
@@ -63,8 +63,9 @@ class ShellRun {
   private readonly outcomes: StepOutcome[] = [];
   // Set when the run ended before a step: the time limit ran out, or the step was refused.
   private stoppedBefore: RunStop | null = null;
-  // Set when a step's own verdict was the run's time limit: the steps after it are skipped.
-  private endedByTimeLimit = false;
+  // Set when a step was stopped by the run's time limit or by another of safe-run's own limits (idle,
+  // prompt wait, output cap): the steps after it are skipped, and the stopped step's verdict stands.
+  private endedBy: 'timeout' | 'stopped' | null = null;
   // Set once a step started processes: a step refused after that ends the run with a report.
   private startedProcesses = false;
   // Set when, under --fallback bash, a step was refused before any step started a process.
@@ -134,7 +135,7 @@ class ShellRun {
       outcome: { item, report: null, cwd: state.cwd, builtins: [], expansions: [], skippedBecause: because },
     });
     if (this.stoppedBefore) return skipped(this.stoppedBefore.after);
-    if (this.endedByTimeLimit) return skipped('timeout');
+    if (this.endedBy) return skipped(this.endedBy);
     if (this.exited) return skipped('exit');
     if (this.cancelled || !shouldRun(item.connector, state.status)) return skipped(null);
     if (this.outOfTime()) return skipped('timeout');
@@ -230,10 +231,9 @@ class ShellRun {
     const next = { ...afterCd(planned, state, report), status: ran.status };
     // `exit` ends bash -c whatever its arguments (a bad one only changes the status to 1 or 2).
     this.exited = ran.exited;
-    // The run's time limit stopped this step: the rest is skipped, and its 124 stands. A step that
-    // ended otherwise after the limit leaves the stop to the check before the next step.
-    const left = this.timeLeft();
-    if (left !== null && left <= LIMIT_MARGIN_MS && stoppedByTimeLimit(report)) this.endedByTimeLimit = true;
+    // A limit of safe-run's stopped this step: the rest is skipped, and its 124 stands. A step that
+    // ended by itself after the time limit leaves the stop to the check before the next step.
+    this.endedBy = textEndedBy(report, this.timeLeft(), LIMIT_MARGIN_MS);
     const builtins = planned.kinds.map((kind) => (kind ? BUILTIN_LABEL[kind] : null));
     return {
       state: next,

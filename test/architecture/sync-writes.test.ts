@@ -18,6 +18,9 @@ const ALLOWED: Record<string, string> = {
   'src/mcp/session.ts': "a call's stdin text, a new regular file in the session's private directory",
   'src/teardown/run-cgroup.ts':
     'a pid or "1" into a cgroup file (cgroup.procs, cgroup.kill) of the cgroup filesystem',
+  'src/mcp/job-stdin.ts':
+    "a job's stdin FIFO, opened O_NONBLOCK: a full pipe is EAGAIN, said to the caller, never waited for",
+  'src/session/session-file.ts': '--session FILE: a temporary regular file beside it, renamed over it',
 };
 
 const SYNC_WRITE = /\b(?:writeSync|writeFileSync|appendFileSync)\s*\(/;
