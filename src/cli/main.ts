@@ -67,13 +67,7 @@ async function execute(
   const support = new RunSupport();
   const guard = delivery || choice.reportFile ? support.lease(null) : null;
   const t0 = monotonicMs();
-  let staging: ReturnType<typeof startDelivery> | null = null;
-  try {
-    staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;
-  } catch (error) {
-    support.close();
-    throw error;
-  }
+  const staging = openStaging(delivery, guard, plan, support);
   const signals = listenForSignals(io);
   if (plan.settings.stdin.kind === 'inherit' && isBackgroundOnTerminal()) io.stderr.write(BACKGROUND_WARNING);
   const session = new CiSession(ci, io, json);
@@ -113,6 +107,21 @@ async function execute(
     }
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || signals.received() > 0 };
+}
+
+// --output's staged file, made before anything starts; the run's support is closed if it cannot be.
+function openStaging(
+  delivery: DeliveryPlan | null,
+  guard: ReturnType<RunSupport['lease']> | null,
+  plan: Plan,
+  support: RunSupport,
+): ReturnType<typeof startDelivery> | null {
+  try {
+    return delivery ? startDelivery(delivery, guard, plan.shell) : null;
+  } catch (error) {
+    support.close();
+    throw error;
+  }
 }
 
 // The state a -c text ended in (src/shell/run-shell.ts), or null for a run of one bash stage.
