@@ -60,8 +60,11 @@ export class BraceTracker {
     }
     this.offset += 1;
     if (!zero) return;
+    // The popped group itself moves a level out: a copy per closing brace made the check of 200,000
+    // nested braces cost 15-16x that of 20,000 (memory, not steps); in place it is 9x.
     this.groups.pop();
-    this.join({ ...zero, level: this.offset });
+    zero.level = this.offset;
+    this.join(zero);
   }
 
   // Adds a group at depth 0, merged with the one there already (the older one's columns come first).
