@@ -82,11 +82,15 @@ export async function buildCli(root, outdir, version, { minify = true } = {}) {
     logLevel: 'warning',
     plugins: [lazyBundles(root), sharedBuiltins()],
   });
-  stampMain(path.join(outdir, 'main.cjs'));
+  for (const name of CACHED_BUNDLES) stampBundle(path.join(outdir, `${name}.cjs`));
 }
 
-// The first line of main.cjs names its text (bin/load-cli.cjs matches the code cache with it).
-function stampMain(file) {
+// The bundles that get a V8 code cache (scripts/code-cache.mjs): what every run loads, and the MCP
+// server, which an agent's client starts and waits for.
+export const CACHED_BUNDLES = ['main', 'mcp-command'];
+
+// The first line of a cached bundle names its text (bin/load-cli.cjs matches the code cache with it).
+function stampBundle(file) {
   const body = fs.readFileSync(file, 'utf8');
   const digest = crypto.createHash('sha256').update(body).digest('hex').slice(0, 16);
   fs.writeFileSync(file, `// safe-run build ${digest}\n${body}`);

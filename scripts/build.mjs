@@ -69,6 +69,7 @@ try {
   execFileSync(process.execPath, [codeCache, '--check', cliDir], { stdio: 'inherit', env: plainEnv });
 } catch (error) {
   rmSync(`${cliDir}/main.cjs.cache`, { force: true });
+  rmSync(`${cliDir}/mcp-command.cjs.cache`, { force: true });
   process.stderr.write(
     `build: warning: dist/cli/ has no code cache (${error.message.split('\n')[0]}); start-up is slower\n`,
   );

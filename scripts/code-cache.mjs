@@ -1,4 +1,4 @@
-// Writes V8's code cache for dist/cli/main.cjs (read by bin/load-cli.cjs): the bundle is loaded
+// Writes V8's code cache for dist/cli/main.cjs and mcp-command.cjs (read by bin/load-cli.cjs): the bundle is loaded
 // exactly as bin/safe-run loads it, a few ordinary runs go through it in this process, and the
 // cache is taken after them, so it holds the functions those runs compiled, not only the top level.
 // Run by scripts/build.mjs in a child with no NODE_OPTIONS: V8 rejects a cache made under other flags.
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 
 const require = createRequire(import.meta.url);
-const { loadCli } = require('../bin/load-cli.cjs');
+const { loadBundle, loadCli } = require('../bin/load-cli.cjs');
 
 // What agents and CI jobs run most: a quiet argv run, and a -c pipeline reported as a table.
 const WORKLOADS = [
@@ -47,14 +47,38 @@ async function writeCache(main, cache) {
   fs.renameSync(partial, cache);
 }
 
+// The MCP server's bundle: its top level (the SDK's schemas, most of its start-up) and `mcp --help`.
+async function writeMcpCache(bundle, cache) {
+  fs.rmSync(cache, { force: true });
+  const { module, script, stamp } = loadBundle(bundle, cache);
+  if (stamp === null) throw new Error(`code cache: ${bundle} has no build stamp on its first line`);
+  const code = await module.exports.mcpCommand(['--help'], {
+    stdout: sink(),
+    stderr: sink(),
+    env: runEnv,
+    raw: null,
+  });
+  if (code !== 0) throw new Error(`code cache: safe-run mcp --help ended with ${code}`);
+  const partial = `${cache}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
+  fs.renameSync(partial, cache);
+}
+
 const check = process.argv[2] === '--check';
-const main = path.join(path.resolve(process.argv[check ? 3 : 2]), 'main.cjs');
+const dir = path.resolve(process.argv[check ? 3 : 2]);
+const main = path.join(dir, 'main.cjs');
+const mcp = path.join(dir, 'mcp-command.cjs');
 if (check) {
-  const { script } = loadCli(main);
-  if (script.cachedDataRejected !== false) {
-    process.stderr.write(`code cache: V8 rejected ${main}.cache (or it is missing)\n`);
-    process.exitCode = 1;
+  for (const { script, file } of [
+    { ...loadCli(main), file: main },
+    { ...loadBundle(mcp), file: mcp },
+  ]) {
+    if (script.cachedDataRejected !== false) {
+      process.stderr.write(`code cache: V8 rejected ${file}.cache (or it is missing)\n`);
+      process.exitCode = 1;
+    }
   }
 } else {
   await writeCache(main, `${main}.cache`);
+  await writeMcpCache(mcp, `${mcp}.cache`);
 }

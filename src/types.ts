@@ -4,7 +4,17 @@
 // place the rest of the code imports them from.
 
 export type { Fact, ReportFact, Sighting } from './model/fact.js';
-export type { BlockedOn, BlockedOp, BlockedProcess, Deadlock, PipePeer, StageStop } from './model/hang.js';
+export type {
+  BlockedOn,
+  BlockedOp,
+  BlockedProcess,
+  Deadlock,
+  DeadlockKind,
+  PipePeer,
+  StageStop,
+  ThreadState,
+  WaitKind,
+} from './model/hang.js';
 export type {
   FallbackInfo,
   Plan,
@@ -26,4 +36,11 @@ export type {
   StreamReport,
   Verdict,
 } from './model/report.js';
-export type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './model/setting-values.js';
+export type {
+  LeftoversMode,
+  LiveStdoutMode,
+  OnDeadlock,
+  OnLimit,
+  Policy,
+  SigpipeMode,
+} from './model/setting-values.js';

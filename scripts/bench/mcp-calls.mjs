@@ -1,7 +1,9 @@
 // Time per `run` call over MCP (one long-lived `safe-run mcp`, the SDK's client on stdio) against
-// `bash -c` of the same line spawned from Node, and against a fresh `safe-run --agent --json compact`
-// process per call (the harness form). Rounds alternate the three, so load changes hit all alike.
-//   node scripts/bench/mcp-calls.mjs [--rounds N]
+// `bash -c` of the same line spawned from Node, against the same line in one persistent bash (an
+// agent's own shell tool: written to its stdin, read back up to a marker), and against a fresh
+// `safe-run --agent --json compact` process per call (the harness form). Rounds alternate the four,
+// so load changes hit all alike. Also the server's start: spawn to the answer of tools/list.
+//   node scripts/bench/mcp-calls.mjs [--rounds N]     (npm run bench -- --only mcp runs it too)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,9 +16,11 @@ import { median, range } from './stats.mjs';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'safe-run');
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 20;
-// The last line has a for loop, which the shell front end hands to bash (--fallback bash) as one stage.
+// The last line has a for loop, which the shell front end hands to bash (--fallback bash, on under
+// --agent and in the MCP server) as one stage.
 const LINES = [
   'true',
+  'echo one; echo two; echo three',
   'echo hi | wc -c',
   'cd src && ls | wc -l',
   'cat missing.txt | wc -l',
@@ -30,11 +34,48 @@ function spawnTimed(argv, cwd) {
     child.stdout.resume();
     child.stderr.resume();
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 125) refused.add(argv.join(' '));
-      resolve(performance.now() - t0);
-    });
+    child.on('close', () => resolve(performance.now() - t0));
   });
+}
+
+// One bash for every call, as an agent's shell tool keeps one: the line, then a marker line to read up to.
+function persistentBash(cwd) {
+  const bash = spawn('bash', ['--norc', '--noprofile'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  bash.stderr.resume();
+  let pending = '';
+  let waiter = null;
+  bash.stdout.on('data', (chunk) => {
+    pending += chunk.toString();
+    const at = pending.indexOf('__SR_DONE__\n');
+    if (at !== -1 && waiter) {
+      pending = pending.slice(at + 12);
+      const done = waiter;
+      waiter = null;
+      done();
+    }
+  });
+  return {
+    run(line) {
+      const t0 = performance.now();
+      return new Promise((resolve) => {
+        waiter = () => resolve(performance.now() - t0);
+        bash.stdin.write(`cd ${JSON.stringify(cwd)}; ${line}\nprintf '\\n__SR_DONE__\\n'\n`);
+      });
+    },
+    close: () => bash.stdin.end(),
+  };
+}
+
+async function startupTimed(env, dir) {
+  const t0 = performance.now();
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env }),
+  );
+  await client.listTools();
+  const ms = performance.now() - t0;
+  await client.close();
+  return ms;
 }
 
 async function callTimed(client, command, cwd) {
@@ -44,8 +85,6 @@ async function callTimed(client, command, cwd) {
   return performance.now() - t0;
 }
 
-// Lines the CLI refused (exit 125): -c without --fallback bash refuses what it does not interpret.
-const refused = new Set();
 const ms = (value) => `${value.toFixed(1)} ms`;
 
 async function main() {
@@ -53,14 +92,15 @@ async function main() {
   fs.mkdirSync(path.join(dir, 'src'));
   for (const name of ['a', 'b', 'c']) fs.writeFileSync(path.join(dir, 'src', name), '');
   const env = { ...process.env, SAFE_RUN_FACTS: path.join(dir, 'facts.jsonl') };
-  const t0 = performance.now();
+  const startups = [];
+  for (let i = 0; i < Math.min(rounds, 5); i += 1) startups.push(await startupTimed(env, dir));
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env }),
   );
-  await client.listTools();
-  const startup = performance.now() - t0;
   for (let i = 0; i < 3; i += 1) await callTimed(client, 'true', dir);
+  const shell = persistentBash(dir);
+  await shell.run('true');
 
   console.log(
     `node ${process.version}, ${os.cpus().length} cores, load ${os
@@ -68,17 +108,21 @@ async function main() {
       .map((x) => x.toFixed(2))
       .join(' ')}, ${rounds} rounds`,
   );
-  console.log(`server start + initialize + tools/list: ${ms(startup)}\n`);
   console.log(
-    '| line | bash -c (median, min-max) | MCP run call | ratio | safe-run --agent --json compact -c | ratio |',
+    `server start to the answer of tools/list: ${ms(median(startups))} (median of ${startups.length})\n`,
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| line | bash -c (median, min-max) | persistent bash | MCP run call | vs bash -c | vs persistent bash | safe-run --agent --json compact -c | vs bash -c |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const line of LINES) {
     const bash = [];
+    const kept = [];
     const mcp = [];
     const cli = [];
     for (let round = 0; round < rounds; round += 1) {
       bash.push(await spawnTimed(['bash', '-o', 'pipefail', '-c', line], dir));
+      kept.push(await shell.run(line));
       mcp.push(await callTimed(client, line, dir));
       cli.push(await spawnTimed([process.execPath, BIN, '--agent', '--json', 'compact', '-c', line], dir));
     }
@@ -87,11 +131,11 @@ async function main() {
       `${ms(median(values))} (${range(values)
         .map((x) => x.toFixed(1))
         .join('-')})`;
-    const note = [...refused].some((argv) => argv.endsWith(` -c ${line}`)) ? ' (refused, exit 125)' : '';
     console.log(
-      `| \`${line.replace(/\|/g, '\\|')}\` | ${cell(bash)} | ${cell(mcp)} | ${ratio(mcp, bash)}x | ${cell(cli)}${note} | ${ratio(cli, bash)}x |`,
+      `| \`${line.replace(/\|/g, '\\|')}\` | ${cell(bash)} | ${cell(kept)} | ${cell(mcp)} | ${ratio(mcp, bash)}x | ${ratio(mcp, kept)}x | ${cell(cli)} | ${ratio(cli, bash)}x |`,
     );
   }
+  shell.close();
   await client.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }

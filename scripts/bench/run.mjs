@@ -1,5 +1,6 @@
 // npm run bench [-- --quick]: safe-run against the plain shell, same machine, same run.
 // See docs/benchmarks.md for what each section measures and how to read the table.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,8 @@ function plannedSections(options) {
     stages: () => ({ section: stagesSection(), rounds: options.startupRuns, warmup: true }),
     text: () => ({ section: textSection(), rounds: options.startupRuns, warmup: true, refusal: textRefusal }),
   };
-  return options.only.map((id) => all[id]());
+  // mcp is not a section of cases: mcp-calls.mjs measures it after them (agentCalls below).
+  return options.only.filter((id) => id !== 'mcp').map((id) => all[id]());
 }
 
 // The safe-run to measure and the line describing it: --bin as given, else a snapshot of this
@@ -100,6 +102,7 @@ async function benchmark(options, tmpDir) {
   const stepCost = furtherStepCost(done);
   if (stepCost) process.stdout.write(`\n${stepCost}`);
   if (notes.length > 0) process.stdout.write(`\nNot measured:\n${notes.join('\n')}\n`);
+  if (options.only.includes('mcp')) process.stdout.write(`\n${agentCalls(options)}`);
   const failures = renderFailures(done);
   if (failures) process.stdout.write(`${failures}${binNote}`);
   if (options.raw) {
@@ -116,6 +119,17 @@ async function benchmark(options, tmpDir) {
     fs.writeFileSync(options.raw, `${JSON.stringify({ machine, options, sections: raw }, null, 2)}\n`);
   }
   return failures ? 1 : 0;
+}
+
+// Agent calls over MCP against bash -c and a persistent bash, in this same run (docs/benchmarks.md).
+function agentCalls(options) {
+  const script = path.join(repoRoot, 'scripts', 'bench', 'mcp-calls.mjs');
+  const rounds = String(Math.max(5, Math.min(options.runs, 20)));
+  log(`agent calls over MCP: ${rounds} rounds`);
+  return execFileSync(process.execPath, [script, '--rounds', rounds], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 async function main(args) {

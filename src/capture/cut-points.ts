@@ -1,5 +1,3 @@
-import { isUtf8 } from 'node:buffer';
-
 // Where a byte stream may be cut so that what is shown stays readable: at a line boundary when one
 // is near, otherwise at a UTF-8 character boundary. Shared by the keeper, the live cap and the
 // line prefixer so that all three cut the same way.
@@ -63,16 +61,6 @@ export function snapStart(buf: Buffer, start: number, prev: number, window: numb
   const newline = buf.indexOf(LF, start);
   if (newline !== -1 && newline < start + window) return newline + 1;
   return charBoundaryAfter(buf, start);
-}
-
-// Text means: no NUL byte and valid UTF-8. A character cut short by the very end of a stream (a
-// stage killed mid-write) is still text; pass `endsStream` for the piece that ends the stream.
-export function looksLikeText(buf: Buffer, endsStream: boolean): boolean {
-  if (buf.indexOf(0) !== -1) return false;
-  if (isUtf8(buf)) return true;
-  if (!endsStream) return false;
-  const end = charBoundaryBefore(buf, buf.length);
-  return end < buf.length && isUtf8(buf.subarray(0, end));
 }
 
 // 1048000 -> "1,048,000", the way the markers print counts.

@@ -1,4 +1,5 @@
-import { EMPTY, groupDigits, LF, looksLikeText, snapEnd, snapStart, snapWindow } from './cut-points.js';
+import { EMPTY, groupDigits, LF, snapEnd, snapStart, snapWindow } from './cut-points.js';
+import { escapeBytes, keptText } from './escape-bytes.js';
 import { maskBuffer, StreamMasker, secretEndAt } from './mask.js';
 
 // What the report keeps of one stream: the StreamReport fields the keeper can know.
@@ -8,6 +9,12 @@ export interface KeptStream {
   omittedBytes: number;
   text: string | null;
   binary: boolean;
+  // Bytes of `text` that are not UTF-8, shown as \xHH; absent when none.
+  escapedBytes?: number;
+}
+
+function escapedField(count: number): { escapedBytes?: number } {
+  return count > 0 ? { escapedBytes: count } : {};
 }
 
 export function omissionMarker(omittedBytes: number): string {
@@ -107,10 +114,17 @@ export class HeadTailKeeper {
     const tail = this.tail();
     if (bytes <= this.capBytes) {
       const all = tail.length === 0 ? head : Buffer.concat([head, tail]);
-      if (!looksLikeText(all, true))
-        return { bytes, truncated: false, omittedBytes: 0, text: null, binary: true };
-      const text = (this.secrets.length > 0 ? maskBuffer(all, this.secrets) : all).toString();
-      return { bytes, truncated: false, omittedBytes: 0, text, binary: false };
+      const shown = keptText(this.secrets.length > 0 ? maskBuffer(all, this.secrets) : all);
+      if (!shown) return { bytes, truncated: false, omittedBytes: 0, text: null, binary: true };
+      const text = shown.text;
+      return {
+        bytes,
+        truncated: false,
+        omittedBytes: 0,
+        text,
+        binary: false,
+        ...escapedField(shown.escaped),
+      };
     }
     return this.joinCut(head, tail);
   }
@@ -124,7 +138,7 @@ export class HeadTailKeeper {
     // ring[0] is the byte just before the kept tail; it is never shown.
     const start = snapStart(ring, 1, ring[0]!, snapWindow(ring.length - 1));
     let tail = ring.subarray(start);
-    const binary = !looksLikeText(head, false) || !looksLikeText(tail, true);
+    const binary = keptText(head) === null || keptText(tail) === null;
     let headText = head;
     let tailText = tail;
     if (!binary && this.secrets.length > 0) {
@@ -138,7 +152,15 @@ export class HeadTailKeeper {
     const omittedBytes = bytes - head.length - tail.length;
     if (binary) return { bytes, truncated: true, omittedBytes, text: null, binary: true };
     const endsLine = headText.length === 0 || headText[headText.length - 1] === LF;
-    const text = `${headText.toString()}${endsLine ? '' : '\n'}${omissionMarker(omittedBytes)}${tailText.toString()}`;
-    return { bytes, truncated: true, omittedBytes, text, binary: false };
+    const [first, last] = [escapeBytes(headText), escapeBytes(tailText)];
+    const text = `${first.text}${endsLine ? '' : '\n'}${omissionMarker(omittedBytes)}${last.text}`;
+    return {
+      bytes,
+      truncated: true,
+      omittedBytes,
+      text,
+      binary: false,
+      ...escapedField(first.escaped + last.escaped),
+    };
   }
 }

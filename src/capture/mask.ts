@@ -112,12 +112,21 @@ function toPattern(needles: readonly Needle[]): RegExp {
 // minus one); everything else is returned at once. Where secrets overlap, the leftmost match wins,
 // and the longest one at the same position.
 export class StreamMasker {
-  private readonly needles: Needle[];
-  private readonly pattern: RegExp | null;
+  private needles: Needle[] = [];
+  private pattern: RegExp | null = null;
   private held: Buffer = EMPTY;
+  // How many of `secrets` the needles hold: a list that grows (a stage's ::add-mask:: value, see
+  // workflow-commands.ts) is read again before the next chunk.
+  private known = -1;
 
-  constructor(secrets: readonly string[]) {
-    const unique = [...new Set(secrets.filter((secret) => secret.length > 0))];
+  constructor(private readonly secrets: readonly string[]) {
+    this.sync();
+  }
+
+  private sync(): void {
+    if (this.known === this.secrets.length) return;
+    this.known = this.secrets.length;
+    const unique = [...new Set(this.secrets.filter((secret) => secret.length > 0))];
     this.needles = unique.map(toNeedle).sort((a, b) => b.bytes.length - a.bytes.length);
     this.pattern = this.needles.length > 0 ? toPattern(this.needles) : null;
   }
@@ -127,6 +136,7 @@ export class StreamMasker {
   }
 
   push(chunk: Buffer): Buffer {
+    this.sync();
     if (this.pattern === null) return chunk;
     const data = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk]);
     const { out, holdFrom } = this.scan(this.pattern, data, false);
@@ -136,6 +146,7 @@ export class StreamMasker {
 
   // The stream ended: what was held back cannot become a secret any more.
   flush(): Buffer {
+    this.sync();
     const data = this.held;
     this.held = EMPTY;
     return this.pattern === null || data.length === 0 ? EMPTY : this.scan(this.pattern, data, true).out;

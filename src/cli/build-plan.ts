@@ -8,6 +8,8 @@ import { stagesFromArgv } from '../inputs/command-stages.js';
 import { settingsFromFlags } from '../settings/derive.js';
 import { planShellText } from '../shell/plan-shell-text.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
+import { ciRunSettings } from './ci-settings.js';
+import { checkJunitTarget } from './junit-target.js';
 import type { CliOptions } from './options.js';
 
 export type { SpecInput } from '../inputs/assemble-plan.js';
@@ -58,14 +60,22 @@ export function buildPlan(
   const stdinTaken: Partial<Settings> =
     options.file === '-' && spec?.settings.stdin === undefined ? { stdin: { kind: 'null' } } : {};
   const request = {
-    layers: [defaults, agent, stdinTaken, spec?.settings ?? {}, flagSettings(options, env)],
+    layers: [
+      ciRunSettings(options, env),
+      defaults,
+      agent,
+      stdinTaken,
+      spec?.settings ?? {},
+      flagSettings(options, env),
+    ],
     okCodes: (options.okCodes ?? []).map(readOkCodes),
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
   };
   let plan: Plan;
   if (options.command !== undefined) {
     plan = planShellText(options.command, request, {
-      fallback: options.fallback === 'bash',
+      // An agent's harness cannot rewrite a refused line: under --agent bash takes it (--fallback none: not).
+      fallback: options.fallback === 'bash' || (options.agent === true && options.fallback !== 'none'),
       env: options.agent ? { ...AGENT_ENV } : null,
       base: env,
     });
@@ -75,7 +85,7 @@ export function buildPlan(
     plan = assemblePlan({ source, stages, ...request });
   }
   if (options.report !== undefined) checkWritableFile(options.report, '--report');
-  if (options.junit !== undefined) checkWritableFile(options.junit, '--junit');
+  if (options.junit !== undefined) checkJunitTarget(options.junit);
   return plan;
 }
 

@@ -6,6 +6,7 @@ import type { Reporter } from '../reporters/reporter.js';
 import { tableReporter } from '../reporters/table.js';
 import type { CiSession } from './ci-session.js';
 import type { CliIO } from './cli-io.js';
+import { junitDestination } from './junit-target.js';
 
 export interface ReporterChoice {
   json: boolean;
@@ -30,7 +31,7 @@ export function chooseReporters(choice: ReporterChoice, session: CiSession, io: 
   if (choice.junit) {
     reporters.push({
       name: 'junit',
-      destination: { kind: 'file', path: choice.junit, flag: '--junit' },
+      destination: junitDestination(choice.junit, io.env),
       render: renderJunit,
     });
   }

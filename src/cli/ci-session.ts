@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { maskText, planSecrets } from '../capture/mask.js';
-import type { RunHandle } from '../engine/run-pipeline.js';
+import { maskReport } from '../engine/report/mask-report.js';
+import type { RunHandle, RunIO } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
-import { renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
+import { inertForRunner, renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
 import { renderGitlabSections, renderGitlabSummary } from '../reporters/ci/gitlab.js';
 import { renderSummaryMarkdown } from '../reporters/ci/summary-markdown.js';
 import { formatStamp, stampLines } from '../reporters/ci/timestamps.js';
@@ -10,6 +11,9 @@ import type { Plan, Report } from '../types.js';
 import type { CiSettings } from './ci-settings.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { LiveView, liveViewFits } from './live-view.js';
+
+// A line held for its newline (a prompt) is shown once its stage has been quiet this long.
+const SHOW_PARTIAL_MS = 500;
 
 interface SessionIO {
   stdout: NodeJS.WriteStream;
@@ -23,25 +27,39 @@ export class CiSession {
   private view: LiveView | null = null;
   private heartbeat: Heartbeat | null = null;
   private secrets: string[] = [];
+  // The values stages registered with ::add-mask:: (the run adds them), when the runner reads the log.
+  private readonly masks: string[] | null;
 
   constructor(
     private readonly settings: CiSettings,
     private readonly io: SessionIO,
     private readonly json: boolean,
-  ) {}
+  ) {
+    this.masks = settings.runnerCommands ? [] : null;
+  }
 
   // The run's secrets masked in text said about it outside the report (a file that could not be written).
   mask(text: string): string {
-    return maskText(text, this.secrets);
+    return maskText(text, this.masks ? [...this.secrets, ...this.masks] : this.secrets);
   }
 
-  // safe-run's own text, stamped when timestamps are on.
+  // The report with what stages registered with ::add-mask:: masked in its free text too (the kept
+  // streams were masked as they were kept): the table, annotations, summary, JUnit and --report.
+  masked(report: Report): Report {
+    return this.masks && this.masks.length > 0 ? maskReport(report, this.masks) : report;
+  }
+
+  // safe-run's own text, stamped when timestamps are on, and never read by the runner as a command.
   stamp(text: string): string {
-    return this.settings.timestamps ? stampLines(text, new Date()) : text;
+    const stamped = this.settings.timestamps ? stampLines(text, new Date()) : text;
+    return this.settings.runnerCommands ? inertForRunner(stamped) : stamped;
   }
 
   // Where stage stderr goes, and what precedes each of its lines; prints the banner in a CI log.
-  prepare(plan: Plan): { stderr: NodeJS.WritableStream; linePrefix: (() => string) | null } {
+  prepare(plan: Plan): Pick<RunIO, 'lines' | 'masks'> & {
+    stderr: NodeJS.WritableStream;
+    linePrefix: (() => string) | null;
+  } {
     const { io, settings } = this;
     // The plan is not masked (the report is): what is said from the plan or from /proc is masked
     // here with the values the engine masks.
@@ -53,7 +71,13 @@ export class CiSession {
     const stampLive = settings.timestamps ? () => `${formatStamp(new Date())} ` : null;
     // The live view counts lines: stderr must reach it as whole lines, so it gets a (maybe empty) prefix.
     const linePrefix = stampLive ?? (live ? () => '' : null);
-    return { stderr: live ? this.startView() : io.stderr, linePrefix };
+    const lines = {
+      labels: settings.runnerCommands ? 'header' : 'prefix',
+      passCommands: settings.runnerCommands,
+      // The live view draws whole lines: it shows a held line as the stage's last line instead.
+      showPartialMs: live ? null : SHOW_PARTIAL_MS,
+    } as const;
+    return { stderr: live ? this.startView() : io.stderr, linePrefix, lines, masks: this.masks };
   }
 
   private startView(): NodeJS.WritableStream {

@@ -1,5 +1,6 @@
 import { RequestError } from '../errors.js';
 import { parseDuration } from '../settings/read-units.js';
+import type { Settings } from '../types.js';
 import type { CliOptions } from './options.js';
 
 export type CiSystem = 'github' | 'gitlab' | 'none';
@@ -9,6 +10,9 @@ export interface CiSettings {
   system: CiSystem;
   // Time of day on safe-run's own lines and on live stderr lines (never on the streamed stdout).
   timestamps: boolean;
+  // The log is read by the GitHub runner: a stage's workflow commands pass through as written, its
+  // ::add-mask:: values are masked, and stages are named by header lines that keep every line's start.
+  runnerCommands: boolean;
   // Say what each stage is doing after this long without output; null: never.
   heartbeatMs: number | null;
   // Per-stage status lines redrawn on a terminal (still subject to the terminal checks at run time).
@@ -19,6 +23,9 @@ export interface CiSettings {
 }
 
 const DEFAULT_HEARTBEAT_MS = 60_000;
+// In CI nobody answers a prompt: a stage quiet this long after printing one is stopped instead of
+// holding the job until its own limit (hours). Longer than --agent's 2s: a CI step has the time.
+export const CI_PROMPT_WAIT_MS = 30_000;
 
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
@@ -30,10 +37,25 @@ function detectSystem(env: NodeJS.ProcessEnv): CiSystem {
   return 'none';
 }
 
+// GitHub and GitLab put the time on every line of a job log themselves.
+function logStampsLines(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS === 'true' || env.GITLAB_CI === 'true';
+}
+
 function readHeartbeat(text: string | undefined, inCi: boolean): number | null {
   if (text === undefined) return inCi ? DEFAULT_HEARTBEAT_MS : null;
   if (text === '0' || text === 'off') return null;
   return parseDuration(text, '--heartbeat');
+}
+
+// The settings CI changes, a layer under SAFE_RUN_OPTIONS, the spec file and the flags, which all
+// win: a prompt nobody will answer is stopped after --prompt-wait 30s, and with the heartbeat on (its
+// default there) a deadlock stops the run at once (--on-deadlock stop) instead of holding the job
+// until its time limit.
+export function ciRunSettings(options: CliOptions, env: NodeJS.ProcessEnv): Partial<Settings> {
+  if (!isSet(env.CI)) return {};
+  const heartbeat = readHeartbeat(options.heartbeat, true) !== null;
+  return { promptWaitMs: CI_PROMPT_WAIT_MS, ...(heartbeat ? { onDeadlock: 'stop' } : {}) };
 }
 
 // Reads the CI flags and the environment (CI, GITHUB_ACTIONS, GITLAB_CI, GITHUB_STEP_SUMMARY,
@@ -47,7 +69,8 @@ export function resolveCiSettings(options: CliOptions, env: NodeJS.ProcessEnv): 
   }
   return {
     system,
-    timestamps: options.timestamps ?? inCi,
+    timestamps: options.timestamps ?? (inCi && !logStampsLines(env)),
+    runnerCommands: system === 'github' || env.GITHUB_ACTIONS === 'true',
     heartbeatMs: readHeartbeat(options.heartbeat, inCi),
     live: options.live !== false && !env.NO_COLOR && env.TERM !== 'dumb',
     junit: options.junit ?? null,

@@ -1,7 +1,9 @@
 import { isRequestError, RequestError } from '../errors.js';
 import { settingsFromFlags } from '../settings/derive.js';
 import type { Settings } from '../types.js';
+import { cliFlagRows } from './flag-table.js';
 import { type CliOptions, parseCli } from './options.js';
+import { shownFlag } from './program-options.js';
 import { splitWords } from './split-words.js';
 
 export const ENV_OPTIONS = 'SAFE_RUN_OPTIONS';
@@ -32,21 +34,32 @@ export function applyEnvOptions(
       `${ENV_OPTIONS}: unexpected ${JSON.stringify(parsed.argv[0])}; it holds options only (quote a value with spaces)`,
     );
   }
-  if (parsed.command !== undefined || parsed.file !== undefined) {
+  refuseRunFlags(parsed);
+  const defaults = fromEnv(() => settingsFromFlags((flag) => parsed.settings[flag]));
+  return { options: mergeFlags(cli, parsed), defaults };
+}
+
+// A flag of CLI_FLAGS that names what one run does (what to run, its product) cannot be a default.
+function refuseRunFlags(parsed: CliOptions): void {
+  for (const row of cliFlagRows()) {
+    if (row.fromEnv === 'default' || parsed[row.key] === undefined) continue;
     throw new RequestError(
       'usage.env-options',
-      `${ENV_OPTIONS}: only options; give what to run (-c, -f or a command) on the command line`,
+      `${ENV_OPTIONS}: ${shownFlag(row.key)} is refused there: ${row.fromEnv.refuse}`,
     );
   }
-  const defaults = fromEnv(() => settingsFromFlags((flag) => parsed.settings[flag]));
-  const options: CliOptions = {
-    ...cli,
-    json: cli.json ?? parsed.json,
-    quiet: cli.quiet ?? parsed.quiet,
-    dryRun: cli.dryRun ?? parsed.dryRun,
-    report: cli.report ?? parsed.report,
-    cwd: cli.cwd ?? parsed.cwd,
-    okCodes: [...(parsed.okCodes ?? []), ...(cli.okCodes ?? [])],
-  };
-  return { options, defaults };
+}
+
+// Every other flag: the command line's value wins; a repeatable flag's values add to the environment's.
+function mergeFlags(cli: CliOptions, env: CliOptions): CliOptions {
+  const options: CliOptions = { ...cli };
+  for (const { key, kind } of cliFlagRows()) {
+    const [mine, base] = [cli[key], env[key]];
+    if (base === undefined) continue;
+    const merged = kind.repeatable
+      ? [...(base as string[]), ...((mine as string[] | undefined) ?? [])]
+      : (mine ?? base);
+    Object.assign(options, { [key]: merged });
+  }
+  return options;
 }

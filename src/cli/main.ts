@@ -6,6 +6,9 @@ import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
 import { startSupportedRun } from '../run.js';
+import { closeSession, openSession, type SessionRun } from '../session/session-file.js';
+import type { ShellState } from '../session/state-files.js';
+import type { ScriptHandle } from '../shell/interp/run-script.js';
 import type { Plan, Report } from '../types.js';
 import { buildDelivery } from './build-delivery.js';
 import { buildPlan, checkOneInput } from './build-plan.js';
@@ -56,6 +59,7 @@ async function execute(
   ci: CiSettings,
   delivery: DeliveryPlan | null,
   io: CliIO,
+  sessionRun: SessionRun | null = null,
 ): Promise<CliResult> {
   const { json } = choice;
   // One watchdog for the run (every step of a -c text) and for the CLI's own guard, which removes a
@@ -63,19 +67,13 @@ async function execute(
   const support = new RunSupport();
   const guard = delivery || choice.reportFile ? support.lease(null) : null;
   const t0 = monotonicMs();
-  let staging: ReturnType<typeof startDelivery> | null = null;
-  try {
-    staging = delivery ? startDelivery(delivery, guard, plan.shell) : null;
-  } catch (error) {
-    support.close();
-    throw error;
-  }
+  const staging = openStaging(delivery, guard, plan, support);
   const signals = listenForSignals(io);
   if (plan.settings.stdin.kind === 'inherit' && isBackgroundOnTerminal()) io.stderr.write(BACKGROUND_WARNING);
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging?.stdout ?? io.stdout;
-  const runIO = json ? (staging?.stdout ? { stdout } : {}) : { stdout, ...shown };
+  const runIO = json ? { ...(staging?.stdout ? { stdout } : {}), masks: shown.masks } : { stdout, ...shown };
   // --atomic-redirects: the text's final `> FILE` writes the staged file instead.
   const staged = staging?.shell ? { ...plan, shell: staging.shell } : plan;
   const handle = startSupportedRun(staged, runIO, io.env, support);
@@ -85,8 +83,10 @@ async function execute(
   let report: Report | null = null;
   try {
     report = await handle.report;
+    if (sessionRun) report = await closeSession(sessionRun, report, await finalState(handle));
     await session.stop();
     if (staging) report = await staging.settle(report, { plan, t0, stop: signals.stopped, env: io.env });
+    report = session.masked(report);
     const files = {
       guard,
       waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
@@ -107,6 +107,27 @@ async function execute(
     }
   }
   return { code: report.exitCode, hurry: report.verdict.exitCode === 124 || signals.received() > 0 };
+}
+
+// --output's staged file, made before anything starts; the run's support is closed if it cannot be.
+function openStaging(
+  delivery: DeliveryPlan | null,
+  guard: ReturnType<RunSupport['lease']> | null,
+  plan: Plan,
+  support: RunSupport,
+): ReturnType<typeof startDelivery> | null {
+  try {
+    return delivery ? startDelivery(delivery, guard, plan.shell) : null;
+  } catch (error) {
+    support.close();
+    throw error;
+  }
+}
+
+// The state a -c text ended in (src/shell/run-shell.ts), or null for a run of one bash stage.
+async function finalState(handle: RunHandle): Promise<ShellState | null> {
+  if (!('result' in handle)) return null;
+  return (await (handle as ScriptHandle).result).state;
 }
 
 // What bash's pipeline does when the reader exits: the writer gets SIGPIPE. Under --json the report is
@@ -194,6 +215,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       const { dryRun } = await import('./dry-run.js');
       return await dryRun(plan, Boolean(options.json), io, delivery);
     }
+    const sessionRun = options.session === undefined ? null : openSession(options.session, plan, io.env);
     const choice = {
       json: Boolean(options.json) || options.jsonFormat !== undefined,
       jsonFormat: options.jsonFormat ?? 'full',
@@ -201,7 +223,7 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       reportFile: options.report,
       junit: ci.junit,
     } as const;
-    return await execute(plan, choice, ci, delivery, io);
+    return await execute(plan, choice, ci, delivery, io, sessionRun);
   } catch (error) {
     if (isStoppedError(error)) {
       io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);

@@ -1,8 +1,8 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command, CommanderError } from 'commander';
 import { defaultLedgerPath } from '../facts/ledger.js';
 import { createServer, type ServerOptions } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
+import { LineTransport } from '../mcp/stdio-transport.js';
 import { parseDuration, parseSize } from '../settings/read-units.js';
 import type { Settings } from '../types.js';
 import type { CliIO } from './cli-io.js';
@@ -23,9 +23,9 @@ function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string }
   let message = '';
   const program = new Command('safe-run mcp')
     .description(
-      'A Model Context Protocol server on stdin/stdout: tools "run" and "inspect" (docs/agents.md).',
+      'A Model Context Protocol server on stdin/stdout: tools run, job_output, job_input, job_kill, jobs and inspect (docs/agents.md).',
     )
-    .option('--budget <size>', 'output text one run result shows, head and tail', '16KiB')
+    .option('--budget <size>', 'output text one run result shows, head and tail', '30000')
     .option('--timeout <duration>', 'default time limit of a run (default: 2m)')
     .option('--idle-timeout <duration>', 'stop a run this long without output (default: 1m)')
     .option('--prompt-wait <duration>', 'stop a run quiet this long after a prompt (default: 2s)')
@@ -63,8 +63,10 @@ function serverOptions(flags: McpFlags, env: NodeJS.ProcessEnv): ServerOptions {
   };
 }
 
-// `safe-run mcp`: serves one session on stdio until the client closes stdin. Request errors (bad
-// flags) are thrown before the server starts, and become exit 125 like any other.
+// `safe-run mcp`: serves one session on stdio until the client closes stdin or goes away (stdout
+// cannot be written): then every call and job is stopped, their processes gone within a second or so
+// (SIGTERM, SIGKILL half a second later), and the server ends. Request errors (bad flags) are thrown
+// before the server starts, and become exit 125 like any other.
 export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
   const { flags, help } = parseMcpFlags(args);
   if (!flags) {
@@ -74,14 +76,13 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
   const options = serverOptions(flags, io.env);
   const session = new Session(process.cwd());
   const server = createServer(session, options);
-  const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => resolve();
-    // A client may write its requests and close stdin at once: answer what is running, then stop.
-    const finish = () => void session.settled().then(() => setImmediate(() => void server.close()));
-    process.stdin.once('end', finish);
+  const transport = new LineTransport(process.stdin, io.stdout);
+  const gone = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
   });
-  await server.connect(new StdioServerTransport(process.stdin, io.stdout));
-  await closed;
-  session.close();
+  await server.connect(transport);
+  await gone;
+  await session.close();
+  await server.close();
   return 0;
 }

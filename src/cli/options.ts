@@ -3,39 +3,18 @@ import { RequestError } from '../errors.js';
 import type { FlagValue } from '../settings/kinds.js';
 import { settingRows } from '../settings/table.js';
 import { requestErrorFrom } from './commander-error.js';
-import { ciOptions, collect, inputOptions, productOptions, reportOptions } from './program-options.js';
+import { type CliFlagValues, cliFlagRows, type FlagGroup } from './flag-table.js';
+import { collect, flagOptions } from './program-options.js';
 
-// What the command line said, before it is merged with a spec file and defaults into a Plan.
-export interface CliOptions {
-  command?: string;
-  file?: string;
-  okCodes?: string[];
-  json?: boolean;
-  jsonFormat?: 'full' | 'compact';
-  // Defaults for a program calling safe-run (docs/agents.md).
-  agent?: boolean;
-  report?: string;
-  quiet?: boolean;
-  dryRun?: boolean;
-  cwd?: string;
+const FLAG_GROUPS: FlagGroup[] = ['input', 'report', 'product', 'ci'];
+
+// What the command line said, before it is merged with a spec file and defaults into a Plan: the
+// flags of CLI_FLAGS by key (src/cli/flag-table.ts), the settings flags, and the command's words.
+export type CliOptions = CliFlagValues & {
   // The settings flags (SETTINGS_TABLE), by long flag: '--timeout' -> '5s'.
   settings: Record<string, FlagValue>;
-  // Presentation only (docs/ci.md): not settings of the run.
-  ci?: string;
-  junit?: string;
-  timestamps?: boolean;
-  live?: boolean;
-  heartbeat?: string;
-  // --output and its checks (docs/publishing-outputs.md): not settings of the run.
-  output?: string;
-  keepPartial?: boolean;
-  expect?: string[];
-  expectCmd?: string[];
-  atomicRedirects?: boolean;
-  // -c text with a construct safe-run does not interpret: run it under bash as one stage.
-  fallback?: string;
   argv: string[];
-}
+};
 
 export interface ParsedCli {
   options: CliOptions;
@@ -77,7 +56,7 @@ function buildProgram(version: string): Command {
     .version(version, '-V, --version')
     .argument('[command...]', 'one stage: the program and its arguments (after --)');
   // In the order --help shows them: what to run, the report, the product, CI; then the settings.
-  const groups = [inputOptions(), reportOptions(), productOptions(), ciOptions(), settingOptions()];
+  const groups = [...FLAG_GROUPS.map(flagOptions), settingOptions()];
   for (const option of groups.flat()) program.addOption(option);
   return program
     .passThroughOptions()
@@ -85,30 +64,6 @@ function buildProgram(version: string): Command {
     .helpOption('-h, --help', 'show this help')
     .showSuggestionAfterError(true);
 }
-
-const CLI_ONLY = [
-  'command',
-  'file',
-  'okCodes',
-  'json',
-  'jsonFormat',
-  'agent',
-  'report',
-  'quiet',
-  'dryRun',
-  'cwd',
-  'fallback',
-  'ci',
-  'junit',
-  'timestamps',
-  'live',
-  'heartbeat',
-  'output',
-  'keepPartial',
-  'expect',
-  'expectCmd',
-  'atomicRedirects',
-] as const;
 
 function toCliOptions(program: Command): CliOptions {
   const opts: Record<string, unknown> = program.opts();
@@ -118,7 +73,10 @@ function toCliOptions(program: Command): CliOptions {
     if (value !== undefined) settings[row.flag] = value as FlagValue;
   }
   const options: CliOptions = { settings, argv: program.args };
-  for (const key of CLI_ONLY) if (opts[key] !== undefined) Object.assign(options, { [key]: opts[key] });
+  // Only what the words said: a --no- flag alone gives its option a default commander made up.
+  for (const row of cliFlagRows()) {
+    if (program.getOptionValueSource(row.key) === 'cli') Object.assign(options, { [row.key]: opts[row.key] });
+  }
   return options;
 }
 

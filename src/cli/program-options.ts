@@ -1,90 +1,33 @@
 import { Option } from 'commander';
+import { CLI_FLAGS, type CliFlagKey, cliFlagRows, type FlagGroup } from './flag-table.js';
 
-// safe-run's own options that are not settings of the run (those come from SETTINGS_TABLE): what to
-// run, how the report is shown, where the product goes, and what CI sees. Each list is in --help order.
+// The commander options of safe-run's own flags (CLI_FLAGS), in --help order by group.
 
 // Commander's way to let an option be given several times.
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-function repeatable(flags: string, help: string): Option {
-  return new Option(flags, help).argParser(collect);
+// The options of one group of CLI_FLAGS; a row with a negation gives its --no- form right after it.
+export function flagOptions(group: FlagGroup): Option[] {
+  const options: Option[] = [];
+  for (const row of cliFlagRows()) {
+    if (row.group !== group) continue;
+    const option = new Option(row.flags, row.help);
+    if (row.kind.choices) option.choices(row.kind.choices);
+    if (row.kind.repeatable) option.argParser(collect);
+    if (row.hidden) option.hideHelp();
+    options.push(option);
+    if (row.negation) options.push(new Option(`--no-${longName(row.key)}`, row.negation));
+  }
+  return options;
 }
 
-export function inputOptions(): Option[] {
-  return [
-    new Option(
-      '-c, --command <text>',
-      'a command line as bash reads it: pipelines, && || ; lists, redirections',
-    ),
-    new Option('-f, --file <spec>', 'a pipeline spec file (.yaml, .yml, .json; - for stdin)'),
-    new Option(
-      '--fallback <shell>',
-      '-c text with a construct safe-run does not interpret (loops, subshells...): run it under bash as one stage',
-    ).choices(['bash']),
-    new Option('--cwd <dir>', 'the directory every stage runs in (default: the current one)'),
-    repeatable(
-      '--ok-codes <stage=codes>',
-      'accepted exit codes for a stage, by name or 1-based index: grep=0,1 (repeatable)',
-    ),
-  ];
+// The long flag of a row, without dashes or argument: 'no-live' -> 'live' is the key's flag.
+function longName(key: CliFlagKey): string {
+  const long = /--([a-z-]+)/.exec(CLI_FLAGS[key].flags)![1]!;
+  return long.startsWith('no-') ? long.slice(3) : long;
 }
 
-export function reportOptions(): Option[] {
-  return [
-    new Option(
-      '--json',
-      'stream nothing; print one JSON report on stdout at the end (--json compact: on one line, short)',
-    ),
-    new Option('--json-format <format>').choices(['full', 'compact']).hideHelp(),
-    new Option(
-      '--agent',
-      'defaults for a program calling safe-run: stdin closed, 2m limit, no pagers (docs/agents.md)',
-    ),
-    new Option('--report <file>', 'also write the JSON report to FILE (atomically)'),
-  ];
-}
-
-// --output and its checks (docs/publishing-outputs.md), then the switches that quiet or skip the run.
-export function productOptions(): Option[] {
-  return [
-    new Option(
-      '--output <file>',
-      "the last stage's stdout goes to FILE, replaced only if the run and checks pass",
-    ),
-    new Option(
-      '--atomic-redirects',
-      "-c text: stage its final '> FILE' like --output (FILE replaced only if the run passes)",
-    ),
-    new Option('--keep-partial', 'with --output: keep an unpublished product as FILE.partial'),
-    repeatable(
-      '--expect <check>',
-      'with --output: nonempty, json, lines>=N, lines<=N, lines==N (repeatable)',
-    ),
-    repeatable(
-      '--expect-cmd <command>',
-      'with --output: a checker run on the staged file; exit 0 passes (repeatable)',
-    ),
-    new Option('-q, --quiet', 'print the table only when the verdict is not ok'),
-    new Option('--dry-run', 'validate, resolve programs and print the plan; start nothing'),
-  ];
-}
-
-export function ciOptions(): Option[] {
-  return [
-    new Option(
-      '--ci <system>',
-      'CI output: groups, annotations, step summary (default: from GITHUB_ACTIONS / GITLAB_CI)',
-    ).choices(['github', 'gitlab', 'none']),
-    new Option('--junit <file>', 'also write a JUnit XML file, one testcase per stage (atomically)'),
-    new Option(
-      '--timestamps',
-      "time of day on safe-run's lines and on stderr lines (default: on when CI=true)",
-    ),
-    new Option('--no-timestamps', 'no timestamps, even in CI'),
-    new Option('--no-live', 'no live per-stage status lines on a terminal'),
-    new Option(
-      '--heartbeat <duration>',
-      'after this long with no output, say what each stage is doing (default: 60s when CI=true; off: 0)',
-    ),
-  ];
+// The flag as a user most likely wrote it: -c, --ok-codes, --no-live.
+export function shownFlag(key: CliFlagKey): string {
+  return /^-{1,2}[a-z-]+/.exec(CLI_FLAGS[key].flags)![0]!;
 }

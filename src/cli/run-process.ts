@@ -1,3 +1,4 @@
+import { listenForEarlySigusr1 } from './early-sigusr1.js';
 import { main } from './main.js';
 import { readRawInput } from './raw-bytes.js';
 import { isStdoutClosed } from './stdout-state.js';
@@ -16,8 +17,9 @@ const bounded = (promise: Promise<unknown>, hurry: boolean) =>
 
 // safe-run as a process: bin/safe-run and the single-file binary both start here.
 export async function runAsProcess(): Promise<never> {
-  // Node 20 opens its debugger on SIGUSR1 unless something listens (see src/cli/main.ts).
-  process.on('SIGUSR1', () => {});
+  // Node 20 opens its debugger on SIGUSR1 unless something listens (see early-sigusr1.ts): a
+  // signal before the run can answer it is counted, and answered once it can.
+  listenForEarlySigusr1();
   // A reader that went away is the reader's choice; the run has already been reported on what remains.
   process.stdout.on('error', () => {});
   process.stderr.on('error', () => {});

@@ -1,5 +1,6 @@
 import type { RunHandle } from '../engine/run-pipeline.js';
 import type { CliIO } from './cli-io.js';
+import { closeEarlyInspector, takeEarlySigusr1 } from './early-sigusr1.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
@@ -32,9 +33,13 @@ export function listenForSignals(io: CliIO): RunSignals {
     else early = sent;
   };
   for (const signal of FORWARDED) process.on(signal, onSignal);
-  // SIGUSR1: a look at the hang without ending it. The listener also keeps Node from opening its
-  // debugger on SIGUSR1 (Node 20 opens it only when nobody listens).
-  const onUsr1 = () => void showHang(handle, io);
+  // SIGUSR1: a look at the hang without ending it. One that came before the run could answer it
+  // (early-sigusr1.ts) is answered once it can.
+  let pending = takeEarlySigusr1() > 0;
+  const onUsr1 = () => {
+    if (handle) void showHang(handle, io);
+    else pending = true;
+  };
   process.on('SIGUSR1', onUsr1);
   return {
     stopped,
@@ -42,12 +47,24 @@ export function listenForSignals(io: CliIO): RunSignals {
     attach(run) {
       handle = run;
       if (early) run.cancel(early);
+      void closeEarlyInspector().then(() => {
+        if (takeEarlySigusr1() > 0 || pending) showHangOnceArmed(run, io);
+      });
     },
     release() {
       for (const signal of FORWARDED) process.off(signal, onSignal);
       process.off('SIGUSR1', onUsr1);
     },
   };
+}
+
+// The stages of a run that was just attached may still be starting: the look is taken once they are.
+function showHangOnceArmed(handle: RunHandle, io: CliIO, tries = 100): void {
+  if (handle.inspect() !== null || tries === 0) {
+    void showHang(handle, io);
+    return;
+  }
+  setTimeout(() => showHangOnceArmed(handle, io, tries - 1), 20).unref();
 }
 
 async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {

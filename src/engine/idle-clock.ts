@@ -15,6 +15,11 @@ export class IdleClock {
     this.lastActivity = monotonicMs();
   }
 
+  // How long since the last activity noted.
+  quietMs(): number {
+    return monotonicMs() - this.lastActivity;
+  }
+
   // True once: at the first check that finds `idleMs` gone by without activity.
   idleNow(runs: readonly StageRun[], idleMs: number, warnings: string[]): boolean {
     // Bytes through the pipes between stages never pass through safe-run, so activity also counts as

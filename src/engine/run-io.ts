@@ -1,3 +1,5 @@
+import type { LineStyle } from './live-stream.js';
+
 // Where a run's live output goes while it runs.
 export interface RunIO {
   // Where the last stage's stdout streams live; null or absent: nothing streams (the library default).
@@ -6,4 +8,12 @@ export interface RunIO {
   stderr?: NodeJS.WritableStream | null;
   // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
   linePrefix?: (() => string) | null;
+  // How live stderr lines are labelled, and whether a held line is shown before its newline.
+  lines?: LineStyle | null;
+  // When set, a stage's ::add-mask:: line (GitHub's workflow command) registers its value here, and
+  // the run masks it from then on; values already here are masked from the start (earlier steps).
+  masks?: string[] | null;
+  // Show every stderr byte live instead of stopping the live view at --max-stderr (the MCP server's
+  // transcript keeps the whole output itself; the report still keeps head and tail).
+  wholeStderr?: boolean;
 }

@@ -2,7 +2,9 @@ import { runLogPrefix } from '../capture/log-name.js';
 import { maskText } from '../capture/mask.js';
 import { shownText } from '../shown-text.js';
 import type { Settings } from '../types.js';
+import type { LineStyle } from './live-stream.js';
 import type { PipelinePipes } from './pipeline-pipes.js';
+import { SharedLine } from './shared-line.js';
 import type { StageRun } from './stage-run.js';
 import { readStream, type StreamReader } from './stream-reader.js';
 import { createStreamSinks, type StreamSinks } from './stream-sinks.js';
@@ -16,6 +18,11 @@ export interface StreamContext {
   stderr: NodeJS.WritableStream | null;
   // Text put before each live stderr line (a timestamp); when set, stderr streams as whole lines.
   linePrefix: (() => string) | null;
+  style: LineStyle | null;
+  // Registers a stage's ::add-mask:: value; null: such lines are not read.
+  onMask: ((value: string) => void) | null;
+  // Every stderr byte live (RunIO.wholeStderr), not only up to the cap.
+  wholeStderr: boolean;
   supervisor: Supervisor;
 }
 
@@ -37,8 +44,9 @@ export function connectStreams(
 ): StreamWiring {
   const several = runs.length > 1;
   const logPrefix = runLogPrefix(new Date(), process.pid);
+  const shared = new SharedLine();
   for (const [i, run] of runs.entries()) {
-    run.stderrSinks = stageSinks(run, 'stderr', several, ctx, logPrefix);
+    run.stderrSinks = stageSinks(run, 'stderr', several, ctx, logPrefix, shared);
     attachReader(run, run.stderrSinks, pipes.handOver(pipes.errPipes[i]!.readFd));
   }
   const last = runs[runs.length - 1]!;
@@ -77,18 +85,20 @@ export function connectStreams(
   };
 }
 
-// The sinks of one stream. Stderr is always capped live and prefixed when there are several stages;
-// the last stage's stdout is the pipeline's product, streamed whole and unmasked unless capped.
+// The sinks of one stream. Stderr is capped live (unless RunIO.wholeStderr) and prefixed when there
+// are several stages; the last stage's stdout is the pipeline's product, streamed whole and unmasked
+// unless capped.
 function stageSinks(
   run: StageRun,
   stream: 'stdout' | 'stderr',
   several: boolean,
   ctx: StreamContext,
   logPrefix: string,
+  shared: SharedLine | null = null,
 ): StreamSinks {
   const { settings, supervisor } = ctx;
   const isErr = stream === 'stderr';
-  const capped = isErr || settings.liveStdout === 'capped';
+  const capped = isErr ? !ctx.wholeStderr : settings.liveStdout === 'capped';
   // The name goes out in line prefixes, cap markers and the log file's name: a secret in it never does.
   const name = maskText(run.spec.name, ctx.secrets);
   return createStreamSinks({
@@ -97,6 +107,9 @@ function stageSinks(
     live: isErr ? ctx.stderr : ctx.stdout,
     prefix: isErr && several ? shownText(name) : null,
     linePrefix: isErr ? ctx.linePrefix : null,
+    style: isErr ? ctx.style : null,
+    shared,
+    onMask: ctx.onMask,
     capLive: capped,
     maskLive: isErr ? undefined : capped,
     endLiveLine: isErr ? true : undefined,

@@ -75,7 +75,7 @@ async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<
   const resolution = run.resolution;
   if (stdio && resolution?.ok) {
     try {
-      const spawned = spawnStage(run.spec, resolution, stdio, run.env);
+      const spawned = groups.spawn(() => spawnStage(run.spec, resolution, stdio, run.env));
       run.child = spawned.child;
       run.pid = spawned.pid;
     } catch (error) {

@@ -31,22 +31,20 @@ export interface StopContext {
   termedGroups: Set<number>;
   // A timer the supervisor clears when the run ends.
   after(ms: number, action: () => void): void;
-  // Who waits for whom right now, for a stop that comes without a snapshot.
-  snapshot(): HangReport;
 }
 
 // Stops one stage: its leader if it still runs, and whatever is left in its process group (a leader
 // that exited may have left children holding its pipes). SIGCONT follows the signal so a stopped
 // process can act on it; SIGKILL follows after kill-after for whatever remains, and those are listed.
-export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext, hang?: HangReport): void {
+// `hang`: the look at the run taken for this stop, before any of its signals.
+export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext, hang: HangReport): void {
   if (run.pid === null) return;
   const { reason, signal, why } = request;
   const pgid = run.pid;
   const { groups } = ctx;
   if (!run.running && !groups.signal(pgid, 0) && !run.streamsOpen) return;
   // A leader that already exited (not yet reaped) was not stopped: its own exit status stands.
-  const seen =
-    run.running && run.stoppedAs === null ? viewStage(hang ?? ctx.snapshot(), run.index, pgid) : null;
+  const seen = run.running && run.stoppedAs === null ? viewStage(hang, run.index, pgid) : null;
   if (seen && !seen.exited) {
     run.stoppedAs = reason;
     const afterMs = Math.round(monotonicMs() - ctx.t0);

@@ -3,10 +3,12 @@ import { HeadTailKeeper, type KeptStream } from '../capture/head-tail.js';
 import { StreamLog } from '../capture/log-file.js';
 import { StreamMasker } from '../capture/mask.js';
 import { RecentLine } from '../capture/recent-line.js';
+import { MaskCommandScanner } from '../capture/workflow-commands.js';
 import type { Settings, StreamReport } from '../types.js';
-import { LiveStream } from './live-stream.js';
+import { type LineStyle, LiveStream } from './live-stream.js';
 import { LogSink } from './log-sink.js';
 import { ReadHolds } from './read-holds.js';
+import type { SharedLine } from './shared-line.js';
 
 export interface SinkOptions {
   // What is kept for the report, head and tail.
@@ -17,6 +19,10 @@ export interface SinkOptions {
   prefix: string | null;
   // Text put before each live line (a timestamp); when set, the stream goes out as whole lines.
   linePrefix?: (() => string) | null;
+  style?: LineStyle | null;
+  shared?: SharedLine | null;
+  // Registers a value a ::add-mask:: line of this stream gave; null: such lines are not read.
+  onMask?: ((value: string) => void) | null;
   // False for the last stage's stdout unless --live-stdout capped: the pipeline's product streams whole.
   capLive: boolean;
   label: string;
@@ -55,7 +61,9 @@ function openSinks(options: SinkOptions) {
   const keeper = new HeadTailKeeper(options.cap, options.secrets);
   const needsMasked =
     (options.live !== null && options.maskLive !== false) || options.settings.logDir !== null;
-  const masker = needsMasked && options.secrets.length > 0 ? new StreamMasker(options.secrets) : null;
+  // A list that may grow (::add-mask::) needs its masker from the start.
+  const mayMask = options.secrets.length > 0 || Boolean(options.onMask);
+  const masker = needsMasked && mayMask ? new StreamMasker(options.secrets) : null;
   const log = options.settings.logDir
     ? new StreamLog(path.join(options.settings.logDir, options.logName), options.settings.maxLog, {
         exclusive: true,
@@ -65,20 +73,43 @@ function openSinks(options: SinkOptions) {
   const logSink = log ? new LogSink(log, holds) : null;
   const live = new LiveStream(options.live, options, holds);
   const recent = new RecentLine(512, options.secrets);
-  return { keeper, masker, holds, logSink, live, recent };
+  const scanner = options.onMask ? new MaskCommandScanner() : null;
+  // The product (the last stage's stdout, streamed whole) goes out byte for byte: masking it would
+  // corrupt data (a dump or an archive that contains the value). Everything else is masked.
+  const maskLive = options.maskLive !== false;
+  const pass = passer(masker, logSink, live, maskLive);
+  return { keeper, masker, holds, logSink, live, recent, scanner, pass, maskLive };
+}
+
+// Writes a piece of the stream to the log, masked, and live: masked unless the product, or an
+// ::add-mask:: line (`command`), which the runner reads and never shows: it must get the value, and
+// masks it itself from then on.
+function passer(
+  masker: StreamMasker | null,
+  logSink: LogSink | null,
+  live: LiveStream,
+  maskLive: boolean,
+): (piece: Buffer, command: boolean) => void {
+  return (piece, command) => {
+    if (!logSink && !live.attached) return;
+    if (command && masker) {
+      const rest = masker.flush();
+      logSink?.write(rest);
+      if (maskLive) live.write(rest, false);
+    }
+    const masked = masker ? masker.push(piece) : piece;
+    logSink?.write(masked);
+    live.write(maskLive && !command ? masked : piece, false);
+  };
 }
 
 // Everything one stream's bytes go to, in order: the count and head/tail kept for the report, the
 // whole-stream log, and the live display. Secrets are masked before anything is written anywhere.
 export function createStreamSinks(options: SinkOptions): StreamSinks {
-  const { keeper, masker, holds, logSink, live, recent } = openSinks(options);
+  const { keeper, masker, holds, logSink, live, recent, scanner, pass, maskLive } = openSinks(options);
   let bytes = 0;
   let kept: KeptStream | null = null;
   let finished: StreamReport | null = null;
-
-  // The product (the last stage's stdout, streamed whole) goes out byte for byte: masking it would
-  // corrupt data (a dump or an archive that contains the value). Everything else is masked.
-  const maskLive = options.maskLive !== false;
 
   return {
     push(chunk) {
@@ -87,10 +118,13 @@ export function createStreamSinks(options: SinkOptions): StreamSinks {
       options.onBytes(chunk);
       keeper.push(chunk);
       if (bytes > options.cap && bytes - chunk.length <= options.cap) options.onCapExceeded();
-      if (!logSink && !live.attached) return;
-      const masked = masker ? masker.push(chunk) : chunk;
-      logSink?.write(masked);
-      live.write(maskLive ? masked : chunk, false);
+      if (!scanner) pass(chunk, false);
+      else {
+        for (const piece of scanner.split(chunk)) {
+          pass(piece.bytes, piece.mask !== null);
+          if (piece.mask !== null) options.onMask?.(piece.mask);
+        }
+      }
     },
     detachLive() {
       live.detach();

@@ -3,6 +3,7 @@ import type { RunFacts } from '../facts/run-facts.js';
 import type { Marker } from '../teardown/marker.js';
 import { OwnGroups } from '../teardown/own-groups.js';
 import { hasProc } from '../teardown/proc-read.js';
+import { openRunCgroup } from '../teardown/run-cgroup.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { Report, Settings } from '../types.js';
 import { openStopper } from './fifo-open.js';
@@ -42,10 +43,12 @@ export async function superviseStages(
   try {
     streams = connectStreams(runs, pipes, {
       settings,
-      secrets: resolved.secrets,
+      ...maskedStreams(resolved.secrets, io.masks ?? null),
       stdout: io.stdout ?? null,
       stderr: io.stderr ?? null,
       linePrefix: io.linePrefix ?? null,
+      style: io.lines ?? null,
+      wholeStderr: io.wholeStderr === true,
       supervisor,
     });
     // Pipes handed in from outside the run (an interpreter's pipe to a builtin) are links too.
@@ -71,6 +74,7 @@ export async function superviseStages(
     if (!finished) supervisor.abort();
     streams?.detach();
     supervisor.dispose();
+    releaseCgroup(supervisor.groups, watchdog, finished && settings.leftovers === 'keep');
     for (const run of runs) for (const reader of run.readers) if (reader.isOpen()) reader.abandon();
   }
 }
@@ -102,6 +106,13 @@ function newSupervisor(
 ): Supervisor {
   const groups = new OwnGroups(marker);
   groups.onGone((pgid) => watchdog.unwatchGroup(pgid));
+  if (hasProc()) {
+    const claim = {
+      announce: (dir: string) => watchdog.watchCgroup(dir),
+      disown: (dir: string) => watchdog.forgetCgroup(dir),
+    };
+    groups.cgroup = openRunCgroup(`safe-run-${marker.value}`, claim);
+  }
   const supervisor = new Supervisor(resolved.plan.settings, runs, marker, groups);
   if (!hasProc()) {
     supervisor.warnings.push(
@@ -110,6 +121,31 @@ function newSupervisor(
   }
   supervisor.warnings.push(...resolved.warnings);
   return supervisor;
+}
+
+// The run's cgroup goes with the run; what --leftovers keep kept moves back to safe-run's own cgroup
+// first. One that cannot be removed still holds processes that survived SIGKILL (stuck in the kernel),
+// which the report lists; the watchdog forgets it with the rest of the run.
+function releaseCgroup(groups: OwnGroups, watchdog: Watchdog, keep: boolean): void {
+  const cgroup = groups.cgroup;
+  if (!cgroup) return;
+  if (cgroup.release(keep)) watchdog.forgetCgroup(cgroup.dir);
+  groups.cgroup = null;
+}
+
+// The secrets the streams mask: the run's, and the values stages register with ::add-mask::, which
+// join the list (read again by every masker of the run) and the caller's `masks` when they appear.
+function maskedStreams(
+  secrets: readonly string[],
+  masks: string[] | null,
+): { secrets: readonly string[]; onMask: ((value: string) => void) | null } {
+  if (masks === null) return { secrets, onMask: null };
+  const live = [...new Set([...secrets, ...masks])];
+  const onMask = (value: string) => {
+    if (!masks.includes(value)) masks.push(value);
+    if (!live.includes(value)) live.push(value);
+  };
+  return { secrets: live, onMask };
 }
 
 // The FIFOs given to stages as descriptors (`descriptor` redirections of a pipe), read before the

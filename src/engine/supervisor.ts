@@ -1,6 +1,6 @@
 import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
-import { snapshotRun } from '../hang/run-snapshot.js';
+import { completeStops, lookAtStages, snapshotRun } from '../hang/run-snapshot.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { classifyEnding } from '../policy/stage-status.js';
 import { LeftoverLog } from '../teardown/leftover-log.js';
@@ -8,6 +8,7 @@ import type { Marker } from '../teardown/marker.js';
 import type { OwnGroups } from '../teardown/own-groups.js';
 import { dealWithLeftovers, findHolders, signalEscaped } from '../teardown/stage-teardown.js';
 import type { Leftover, Settings } from '../types.js';
+import { DeadlockWatch } from './deadlock-watch.js';
 import { IdleClock } from './idle-clock.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
@@ -33,6 +34,8 @@ export class Supervisor implements DrainWatcher {
   private readonly termedGroups = new Set<number>();
   // What stopping a stage needs of this run (stop-stage.ts), made once.
   private readonly stopContext: StopContext;
+  // --on-deadlock stop: every look at the run is checked for a deadlock.
+  private readonly deadlocks: DeadlockWatch | null;
 
   constructor(
     settings: Settings,
@@ -44,6 +47,8 @@ export class Supervisor implements DrainWatcher {
     this.runs = runs;
     this.marker = marker;
     this.reopens = new ReopenWatch(runs);
+    const onDeadlock = () => this.stopAll('timeout', '--on-deadlock stop: its processes were deadlocked');
+    this.deadlocks = settings.onDeadlock === 'stop' ? new DeadlockWatch(onDeadlock) : null;
     const { leftovers, t0, termedGroups } = this;
     this.stopContext = {
       settings,
@@ -53,7 +58,6 @@ export class Supervisor implements DrainWatcher {
       t0,
       termedGroups,
       after: (ms, action) => this.after(ms, action),
-      snapshot: () => this.snapshot(),
     };
   }
 
@@ -66,14 +70,17 @@ export class Supervisor implements DrainWatcher {
     }
     if (idleTimeoutMs !== null) {
       const tick = Math.max(20, Math.min(1000, Math.floor(idleTimeoutMs / 4)));
-      const interval = setInterval(() => this.checkIdle(idleTimeoutMs), tick);
-      this.timers.add(interval);
+      this.every(tick, () => this.checkIdle(idleTimeoutMs));
     }
+    const watch = this.deadlocks;
+    if (watch) this.every(250, () => watch.due(this.idle.quietMs()) && this.snapshot());
     const promptMs = this.settings.promptWaitMs;
-    if (promptMs !== null) {
-      const interval = setInterval(() => this.checkPrompts(promptMs), Math.max(50, Math.floor(promptMs / 4)));
-      this.timers.add(interval);
-    }
+    if (promptMs !== null)
+      this.every(Math.max(50, Math.floor(promptMs / 4)), () => this.checkPrompts(promptMs));
+  }
+
+  private every(ms: number, action: () => void): void {
+    this.timers.add(setInterval(action, ms));
   }
 
   // Stages that reopen a link by name (/dev/stdin) after its other end closed: see reopen-watch.ts.
@@ -144,10 +151,13 @@ export class Supervisor implements DrainWatcher {
 
   // Who waits for whom right now, across every process of the run (docs/debugging-hangs.md).
   snapshot(): HangReport {
-    const stages = this.runs
-      .filter((run) => run.pid !== null)
-      .map((run) => ({ index: run.index, pid: run.pid! }));
-    return snapshotRun(stages, this.marker);
+    const report = snapshotRun(this.stageGroups(), this.marker);
+    this.deadlocks?.seen(report);
+    return report;
+  }
+
+  private stageGroups() {
+    return this.runs.filter((run) => run.pid !== null).map((run) => ({ index: run.index, pid: run.pid! }));
   }
 
   timeLimitFired(): string | null {
@@ -197,23 +207,25 @@ export class Supervisor implements DrainWatcher {
     return this.leftovers.list();
   }
 
-  // One stage, with the signal sequence of stop-stage.ts; `hang` is the snapshot of a stop of them all.
-  private stop(
-    run: StageRun,
-    reason: StopReason,
-    signal: NodeJS.Signals,
-    why: string,
-    hang?: HangReport,
-  ): void {
-    stopStage(run, { reason, signal, why }, this.stopContext, hang);
+  // One stage, with the signal sequence of stop-stage.ts. The look before the signal reads the stage
+  // groups' trees only (within a budget); the rest is read after it.
+  private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, why: string): void {
+    const look = lookAtStages(this.stageGroups());
+    const had = run.stopDetail !== null;
+    stopStage(run, { reason, signal, why }, this.stopContext, look.report);
+    completeStops(look, !had && run.stopDetail ? [run] : [], this.stageGroups(), this.marker);
   }
 
   // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
-  // first with `signal`, then SIGKILL after kill-after.
+  // first with `signal`, then SIGKILL after kill-after. The groups are signalled first, the escaped
+  // processes (which need a scan) after.
   private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
     if (reason === 'timeout') this.timeLimit ??= why;
-    const hang = this.snapshot();
-    for (const run of this.runs) this.stop(run, reason, signal, why, hang);
+    const look = lookAtStages(this.stageGroups());
+    const fresh = this.runs.filter((run) => run.stopDetail === null);
+    for (const run of this.runs) stopStage(run, { reason, signal, why }, this.stopContext, look.report);
+    const stopped = fresh.filter((run) => run.stopDetail !== null);
+    completeStops(look, stopped, this.stageGroups(), this.marker);
     this.sweepEscaped(signal);
     this.after(this.settings.killAfterMs, () => this.sweepEscaped('SIGKILL'));
   }

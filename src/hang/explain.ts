@@ -1,5 +1,7 @@
 import type { PipePeer } from '../types.js';
+import { terminalAdvice } from './advice.js';
 import type { Analysis, TreeData } from './analyze.js';
+import type { CallAnalysis } from './graph-types.js';
 
 export interface ExplainContext {
   data: TreeData;
@@ -27,103 +29,143 @@ function listPeers(peers: readonly PipePeer[]): string {
   return peers.map((peer) => nameProcess(peer.pid, peer.command)).join(', ');
 }
 
-function writing(entry: Analysis, peers: PipePeer[]): string {
-  const where = `${fdName(entry.blocked!.fd)}, a pipe`;
-  if (peers.length === 0) return `blocked writing to ${where} that only it can read`;
-  if (peers.some((peer) => peer.safeRun)) return `writing to ${where} to safe-run, which reads it`;
-  const idle = peers.filter((peer) => !peer.reading);
-  if (idle.length < peers.length) return `writing to ${where} whose reader is reading it: working`;
-  if (peers.length === 1)
-    return `blocked writing to ${where} whose only reader, ${listPeers(peers)}, never reads it`;
-  return `blocked writing to ${where} whose readers (${listPeers(peers)}) never read it`;
+function unread(call: CallAnalysis): string {
+  const bytes = call.blocked?.unread;
+  return bytes ? ` (${bytes.toLocaleString('en-US')} B unread)` : '';
 }
 
-function readingPipe(entry: Analysis, peers: PipePeer[], ctx: ExplainContext): string {
-  const fd = fdName(entry.blocked!.fd);
-  if (entry.open?.key === ctx.data.safeRunStdin) {
-    return `waiting for input on ${fd}, which is safe-run's stdin: give it input or use --stdin null`;
+// One sentence for one process: what it waits for, in the words a person would use. A process with
+// more than one thread is told by the thread that matters, the others after it.
+export function explainProcess(entry: Analysis, ctx: ExplainContext): string {
+  const sentence = withThreads(entry, ctx);
+  if (entry.role === 'watchdog')
+    return "safe-run's watchdog: it waits for safe-run to exit, then stops whatever is left of the run";
+  if (entry.role === 'safe-run') return `safe-run itself, supervising the run: ${sentence}`;
+  return ctx.deadlocked.has(entry.view.pid) ? `deadlock: ${sentence}` : sentence;
+}
+
+function withThreads(entry: Analysis, ctx: ExplainContext): string {
+  const { main, lead, threads } = entry;
+  const tell = (call: CallAnalysis) => describeCall(call, entry, ctx);
+  const named = (call: CallAnalysis) => `thread ${call.tid} \`${call.name}\``;
+  if (lead !== main) return `${named(lead)}: ${tell(lead)}; the main thread: ${tell(main)}`;
+  const others = threads.filter((call) => call.wait !== 'thread');
+  const said = others.slice(0, 2).map((call) => `; ${named(call)}: ${tell(call)}`);
+  const more = others.length > 2 ? `; ${others.length - 2} more threads` : '';
+  return `${tell(main)}${said.join('')}${more}`;
+}
+
+// The words for one call, by its kind of wait: the one place a WaitKind becomes a sentence.
+export function describeCall(call: CallAnalysis, entry: Analysis, ctx: ExplainContext): string {
+  const { blocked, detail } = call;
+  const { view } = entry;
+  const fd = fdName(blocked?.fd ?? null);
+  const what = call.open?.kind === 'socket' ? 'a socket' : 'a pipe';
+  switch (call.wait) {
+    case 'working':
+      if (blocked === null) return 'running: working, not blocked';
+      return blocked.op === 'write'
+        ? `writing to ${fd}, ${what} whose reader is reading it: working`
+        : `reading ${fd}, ${what} whose writer is writing it: working`;
+    case 'exited':
+      return 'exited; its parent has not collected its exit status yet';
+    case 'stopped':
+      return 'stopped (SIGSTOP or a debugger): it does nothing until SIGCONT';
+    case 'child':
+      return blocked?.op === 'poll'
+        ? `waiting for ${childList(call, ctx)} to exit (in ${call.syscall ?? 'poll'}, reading none of its pipes)`
+        : `waiting for ${childList(call, ctx)} to exit`;
+    case 'unread-output':
+      return unreadOutput(call, fd, what, ctx);
+    case 'to-safe-run':
+      return `writing to ${fd}, a pipe to safe-run, which reads it`;
+    case 'input':
+      return input(call, fd, what, ctx);
+    case 'safe-run-stdin':
+      return `waiting for input on ${fd}, which is safe-run's stdin: give it input or use --stdin null`;
+    case 'own-pipe':
+      return `waiting for input on ${fd}, a pipe whose only writer is itself: it never ends`;
+    case 'terminal':
+      return detail.direct
+        ? `waiting for an answer from the terminal it opened itself (${fd}, ${call.open?.link}), not from its stdin: ${terminalAdvice(view.command)}`
+        : `waiting for input from the terminal (${fd}, ${call.open?.link}): type there and end with Ctrl-D, or give it stdin from a file or /dev/null (safe-run --stdin null)`;
+    case 'terminal-output':
+      return `blocked writing to the terminal (${call.open?.link}): output may be paused (Ctrl-S; Ctrl-Q resumes)`;
+    default:
+      return describeOther(call, fd);
   }
-  if (peers.length === 0)
-    return `waiting for input on ${fd}, a pipe whose only writer is itself: it never ends`;
+}
+
+function describeOther(call: CallAnalysis, fd: string): string {
+  const { blocked, detail, open } = call;
+  const verb = blocked?.op === 'read' ? 'reading' : 'writing';
+  switch (call.wait) {
+    case 'fifo-open': {
+      const [mine, theirs] = detail.forWriting ? ['writing', 'reading'] : ['reading', 'writing'];
+      return `opening the FIFO ${detail.path} for ${mine}: nobody has it open for ${theirs}, and open() waits until someone does`;
+    }
+    case 'lock':
+      return call.peers && call.peers.length > 0
+        ? `waiting for a lock on ${detail.path}, held by ${listPeers(call.peers)}`
+        : `waiting for a lock on ${detail.path}; /proc/locks names no other holder`;
+    case 'timer': {
+      const after = detail.timeoutMs === undefined ? '' : ` (next in ${detail.timeoutMs} ms)`;
+      return `idle with a timer pending${after}: it wakes by itself; if it should have exited, a timer keeps it alive (clearInterval/clearTimeout, or unref() it)`;
+    }
+    case 'server':
+      return `an open server (listening on ${detail.address}) keeps it alive: it runs until the server is closed (server.close(), or unref() it)`;
+    case 'events':
+      return `waiting for events in ${call.syscall ?? 'poll'} (${blocked?.target ?? 'which fds /proc does not show'})`;
+    case 'peer':
+      return `${verb} ${fd}, a socket (${open?.link})${unread(call)}: waiting for the other side, which is not in this tree`;
+    case 'sleep':
+      return `sleeping (${call.syscall ?? 'sleep'}): not reading or writing anything; it wakes by itself`;
+    case 'thread':
+      return 'waiting on a lock or another thread (futex)';
+    case 'file':
+      return `${verb} ${fd}, the file ${open?.link}`;
+    case 'unknown': {
+      const how =
+        blocked?.op === 'other' ? `sleeping in ${call.wchan ?? 'the kernel'}` : `blocked (${blocked?.op})`;
+      return `${how}; on what is unknown: ${call.unknown}`;
+    }
+    default:
+      return `in ${call.syscall ?? blocked?.target ?? 'a system call'}${call.wchan ? ` (${call.wchan})` : ''}`;
+  }
+}
+
+function unreadOutput(call: CallAnalysis, fd: string, what: string, ctx: ExplainContext): string {
+  const peers = call.peers ?? [];
+  const where = `${fd}, ${what}`;
+  if (peers.length === 0) return `blocked writing to ${where} that only it can read`;
+  // A reader with other threads at work may read it later (a drain thread between two reads).
+  const busy = peers.some((peer) => ctx.byPid.get(peer.pid)?.threads.some((t) => t.wait !== 'thread'));
+  if (peers.length === 1 && busy)
+    return `blocked writing to ${where} whose only reader, ${listPeers(peers)}, is not reading it at this moment (another of its threads may)${unread(call)}`;
+  if (peers.length === 1)
+    return `blocked writing to ${where} whose only reader, ${listPeers(peers)}, never reads it${unread(call)}`;
+  return `blocked writing to ${where} whose readers (${listPeers(peers)}) never read it${unread(call)}`;
+}
+
+function input(call: CallAnalysis, fd: string, what: string, ctx: ExplainContext): string {
+  const peers = call.peers ?? [];
+  if (call.blocked?.op === 'poll') {
+    const writers = call.wakers.map((pid) => ctx.byPid.get(pid)?.view).filter((v) => v !== undefined);
+    return `waiting for input in an event loop (${call.blocked.target}) from ${writers.map((v) => nameProcess(v.pid, v.command)).join(', ')}`;
+  }
   if (peers.some((peer) => peer.safeRun)) return `waiting for input on ${fd}, the pipe from safe-run`;
   const stages = new Set(
     peers.map((peer) => ctx.data.members.find((m) => m.pid === peer.pid)?.stage ?? null),
   );
   const stage = stages.size === 1 && [...stages][0] !== null ? ` (stage ${[...stages][0]})` : '';
-  return `waiting for input on ${fd}, a pipe from ${listPeers(peers)}${stage}`;
+  return `waiting for input on ${fd}, ${what} from ${listPeers(peers)}${stage}`;
 }
 
-function onFd(entry: Analysis, ctx: ExplainContext): string {
-  const { blocked, open } = entry;
-  const fd = fdName(blocked!.fd);
-  const verb = blocked!.op === 'read' ? 'reading' : 'writing';
-  if (!open) return `${verb} ${fd}`;
-  // Whatever safe-run's stdin is (a pipe, a socket from a parent process), only its writer can end it.
-  if (open.key === ctx.data.safeRunStdin && open.kind !== 'terminal' && blocked!.op === 'read') {
-    return `waiting for input on ${fd}, which is safe-run's stdin: give it input or use --stdin null`;
-  }
-  if (open.kind === 'terminal') {
-    return blocked!.op === 'read'
-      ? `waiting for input from the terminal (${fd}, ${open.link}): type there and end with Ctrl-D, or give it stdin from a file or /dev/null (safe-run --stdin null)`
-      : `blocked writing to the terminal (${open.link}): output may be paused (Ctrl-S; Ctrl-Q resumes)`;
-  }
-  if (open.kind === 'socket') return `${verb} ${fd}, a socket (${open.link}): waiting for the other side`;
-  if (open.kind === 'file') return `${verb} ${fd}, the file ${open.link}`;
-  if (open.kind === 'pipe' || open.kind === 'fifo') {
-    return blocked!.op === 'write'
-      ? writing(entry, entry.peers ?? [])
-      : readingPipe(entry, entry.peers ?? [], ctx);
-  }
-  return `${verb} ${fd} (${open.link})`;
-}
-
-function childList(entry: Analysis, ctx: ExplainContext): string {
-  const kids = entry.wakers.map((pid) => ctx.byPid.get(pid)?.view).filter((v) => v !== undefined);
+function childList(call: CallAnalysis, ctx: ExplainContext): string {
+  const kids = call.wakers.map((pid) => ctx.byPid.get(pid)?.view).filter((v) => v !== undefined);
   if (kids.length === 0) return 'a child';
   const names = kids.map((kid) => `${kid.pid} \`${short(kid.command)}\``);
   return kids.length === 1 ? `child ${names[0]}` : `its children (${names.join(', ')})`;
-}
-
-// One sentence for one process: what it waits for, in the words a person would use.
-export function explainProcess(entry: Analysis, ctx: ExplainContext): string {
-  const sentence = describe(entry, ctx);
-  return ctx.deadlocked.has(entry.view.pid) ? `deadlock: ${sentence}` : sentence;
-}
-
-function describe(entry: Analysis, ctx: ExplainContext): string {
-  const { view, blocked } = entry;
-  if (view.state === 'Z' || view.state === 'X')
-    return 'exited; its parent has not collected its exit status yet';
-  if (view.state === 'T' || view.state === 't')
-    return 'stopped (SIGSTOP or a debugger): it does nothing until SIGCONT';
-  if (blocked === null) return 'running: working, not blocked';
-  if (entry.unknown) {
-    const what =
-      blocked.op === 'other' ? `sleeping in ${view.wchan ?? 'the kernel'}` : `blocked (${blocked.op})`;
-    return `${what}; on what is unknown: ${entry.unknown}`;
-  }
-  const call = view.syscall !== null && view.syscall !== 'running' ? view.syscall : null;
-  switch (blocked.op) {
-    case 'wait':
-      return `waiting for ${childList(entry, ctx)} to exit`;
-    case 'read':
-    case 'write':
-      return onFd(entry, ctx);
-    case 'sleep':
-      return `sleeping (${call?.name ?? 'sleep'}): not reading or writing anything; it wakes by itself`;
-    case 'poll':
-      if (
-        !entry.external &&
-        entry.wakers.length > 0 &&
-        entry.wakers.every((pid) => ctx.byPid.get(pid)?.view.ppid === view.pid)
-      ) {
-        return `waiting for ${childList(entry, ctx)} to exit (in ${call?.name}, reading none of its pipes)`;
-      }
-      return `waiting for events in ${call?.name ?? 'poll'} (${blocked.target ?? 'which fds /proc does not show'})`;
-    default:
-      if (call?.name === 'futex') return 'waiting on a lock or another thread (futex)';
-      return `in ${call?.name ?? blocked.target ?? 'a system call'}${view.wchan ? ` (${view.wchan})` : ''}`;
-  }
 }
 
 // "pid 50 waits for child 51 to exit; 51 is blocked writing to stderr, a pipe only 50 can read".
@@ -132,13 +174,19 @@ export function explainDeadlock(order: readonly number[], ctx: ExplainContext): 
     .map((pid, i) => {
       const entry = ctx.byPid.get(pid)!;
       const who = i === 0 ? `pid ${pid}` : `${pid}`;
-      const inside = entry.wakers.filter((waker) => ctx.deadlocked.has(waker)).join(' and ');
-      const fd = fdName(entry.blocked?.fd ?? null);
-      switch (entry.blocked?.op) {
-        case 'write':
-          return `${who} is blocked writing to ${fd}, a pipe only ${inside} can read`;
-        case 'read':
-          return `${who} waits for input on ${fd}, a pipe only ${inside} can write`;
+      const call =
+        [entry.main, ...entry.threads].find((c) => c.wakers.some((w) => ctx.deadlocked.has(w))) ?? entry.lead;
+      const inside = call.wakers.filter((waker) => ctx.deadlocked.has(waker)).join(' and ');
+      const fd = fdName(call.blocked?.fd ?? null);
+      const what = call.open?.kind === 'socket' ? 'a socket' : 'a pipe';
+      switch (call.wait) {
+        case 'unread-output':
+          return `${who} is blocked writing to ${fd}, ${what} only ${inside} can read`;
+        case 'input':
+        case 'own-pipe':
+          return `${who} waits for input on ${fd}, ${what} only ${inside} can write`;
+        case 'lock':
+          return `${who} waits for a lock that ${inside} holds`;
         default:
           return `${who} waits for child ${inside} to exit`;
       }

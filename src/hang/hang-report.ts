@@ -1,7 +1,9 @@
 import type { BlockedProcess, Deadlock } from '../types.js';
-import { type Analysis, analyzeProcess, indexHolders, type TreeData } from './analyze.js';
-import { type ExplainContext, explainDeadlock, explainProcess } from './explain.js';
-import { findDeadlocked, orderCycle } from './find-deadlock.js';
+import { type Analysis, analyzeProcess, type TreeData } from './analyze.js';
+import { describeCall, type ExplainContext, explainDeadlock, explainProcess } from './explain.js';
+import { deadlockKind, findDeadlocked, orderCycle } from './find-deadlock.js';
+import type { CallAnalysis } from './graph-types.js';
+import { indexHolders } from './holders.js';
 
 // What `inspect` prints and what a stop records: one entry per process, and the deadlock if any.
 export interface HangReport {
@@ -11,28 +13,40 @@ export interface HangReport {
 
 // Pure: from what was read in /proc to the wait-for graph and its sentences.
 export function buildHangReport(data: TreeData): HangReport {
-  const index = indexHolders(data);
+  const index = indexHolders([...data.members, ...data.context]);
   const analyses = data.members.map((view) => analyzeProcess(view, data, index));
   const byPid = new Map(analyses.map((entry) => [entry.view.pid, entry]));
-  const deadlocked = findDeadlocked(analyses);
+  const deadlocked = data.complete ? findDeadlocked(analyses) : new Set<number>();
   const ctx: ExplainContext = { data, byPid, deadlocked };
   const processes = analyses.map((entry) => toEntry(entry, ctx));
   if (deadlocked.size === 0) return { processes, deadlock: null };
   const order = orderCycle(analyses, deadlocked);
-  return { processes, deadlock: { pids: order, explanation: explainDeadlock(order, ctx) } };
+  const kind = deadlockKind(analyses, deadlocked);
+  return { processes, deadlock: { pids: order, kind, explanation: explainDeadlock(order, ctx) } };
 }
 
 function toEntry(entry: Analysis, ctx: ExplainContext): BlockedProcess {
-  const { view } = entry;
+  const { view, lead } = entry;
+  const thread = (call: CallAnalysis) => ({
+    tid: call.tid,
+    name: call.name,
+    state: view.threads.find((t) => t.tid === call.tid)?.state ?? '?',
+    blocked: call.blocked,
+    wait: call.wait,
+    explanation: describeCall(call, entry, ctx),
+  });
   return {
     pid: view.pid,
     ppid: view.ppid,
     stage: view.stage,
     command: view.command,
+    role: entry.role,
     state: view.state,
     wchan: view.wchan,
-    blocked: entry.blocked,
-    peers: entry.peers,
+    blocked: lead.blocked,
+    peers: lead.peers,
+    wait: entry.wait,
+    threads: entry.threads.length > 0 ? entry.threads.map(thread) : null,
     explanation: explainProcess(entry, ctx),
   };
 }

@@ -1,7 +1,7 @@
 import { hasProc } from '../teardown/proc-read.js';
 import { buildHangReport, type HangReport } from './hang-report.js';
 import { maskHangReport } from './mask-hang.js';
-import { findTree, readLinks, readTree } from './read-tree.js';
+import { findTree, readTree } from './read-tree.js';
 import { treeSecrets } from './tree-secrets.js';
 
 // What `safe-run inspect PID --json` prints and the MCP `inspect` tool returns: the hang report of
@@ -31,17 +31,16 @@ export function inspectPid(
       why: 'needs /proc (Linux); on this system use ps and lsof',
     };
   }
-  const all = readLinks();
-  if (!all.some((info) => info.pid === pid)) {
+  const tree = findTree(pid);
+  if (tree.length === 0) {
     return {
       available: false,
       code: 'inspect.noProcess',
       why: `no process ${pid} (it may have exited); find it with: ps -ef`,
     };
   }
-  const members = new Map(findTree(pid, all).map((member) => [member, null]));
-  const tree = readTree(members, null);
-  const pids = [...tree.members, ...tree.context].map((view) => view.pid);
-  const report = maskHangReport(buildHangReport(tree), treeSecrets(pids, env, mask));
+  const data = readTree(new Map(tree.map((member) => [member, null])), null);
+  const pids = [...data.members, ...data.context].map((view) => view.pid);
+  const report = maskHangReport(buildHangReport(data), treeSecrets(pids, env, mask));
   return { available: true, document: { root: pid, takenAt: new Date().toISOString(), ...report } };
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { readProcess, readText } from '../teardown/proc-read.js';
+import { openedPath, polledFds } from './proc-mem.js';
 import { type DecodedCall, decodeSyscall } from './syscalls.js';
 
 export type FdKind = 'pipe' | 'fifo' | 'file' | 'terminal' | 'socket' | 'other';
@@ -24,10 +25,28 @@ export interface ProcView {
   wchan: string | null;
   // null: the kernel would not say (no permission, no such file on this kernel).
   syscall: DecodedCall | 'running' | null;
+  // The path an open in progress was given, and the fds a poll or select watches (from its memory).
+  path: string | null;
+  polled: number[] | null;
   // null: the fd table could not be read.
   fds: OpenFd[] | null;
-  // For each epoll instance it has, the fds it watches (from fdinfo "tfd:" lines), by epoll fd.
+  // For each epoll instance it has, the fds it watches for input (fdinfo "tfd:" lines), by epoll fd.
   epolls: Record<number, number[]>;
+  // Its other threads (the main one, tid = pid, is the process's own state, wchan and syscall above).
+  threads: ThreadView[];
+}
+
+// One thread of a process, from /proc/PID/task/TID: a thread that drains a pipe or spins keeps a
+// process going while its main thread waits.
+export interface ThreadView {
+  tid: number;
+  // The thread's name (comm): the program's name unless the thread set its own.
+  name: string;
+  state: string;
+  wchan: string | null;
+  syscall: DecodedCall | 'running' | null;
+  path: string | null;
+  polled: number[] | null;
 }
 
 // One process, or null once it is gone. Each file is read once; a process exiting halfway leaves
@@ -35,8 +54,7 @@ export interface ProcView {
 export function readProcView(pid: number): ProcView | null {
   const info = readProcess(pid);
   if (!info) return null;
-  const wchan = readText(`/proc/${pid}/wchan`)?.trim() ?? null;
-  const raw = readText(`/proc/${pid}/syscall`);
+  const main = readThread(pid, pid);
   const fds = readFds(pid);
   const epolls: Record<number, number[]> = {};
   for (const open of fds ?? []) {
@@ -47,12 +65,54 @@ export function readProcView(pid: number): ProcView | null {
     ppid: info.ppid,
     pgid: info.pgid,
     command: info.command,
-    state: info.state,
-    wchan: wchan && wchan !== '0' ? wchan : null,
-    syscall: raw === null || raw === '' ? null : decodeSyscall(raw),
+    state: main?.state ?? info.state,
+    wchan: main?.wchan ?? null,
+    syscall: main?.syscall ?? null,
+    path: main?.path ?? null,
+    polled: main?.polled ?? null,
     fds,
     epolls,
+    threads: readThreads(pid),
   };
+}
+
+// One thread's state and call: three small reads (its stat, wait channel and syscall).
+function readThread(pid: number, tid: number): ThreadView | null {
+  const dir = `/proc/${pid}/task/${tid}`;
+  const stat = readText(`${dir}/stat`);
+  if (!stat) return null;
+  const close = stat.lastIndexOf(')');
+  const wchan = readText(`${dir}/wchan`)?.trim() ?? null;
+  const raw = readText(`${dir}/syscall`);
+  const syscall = raw === null || raw === '' ? null : decodeSyscall(raw);
+  const call = syscall === null || syscall === 'running' ? null : syscall;
+  return {
+    tid,
+    name: stat.slice(stat.indexOf('(') + 1, close),
+    state: stat.slice(close + 2, close + 3),
+    wchan: wchan && wchan !== '0' ? wchan : null,
+    syscall,
+    path: call ? openedPath(tid, call) : null,
+    polled: call ? polledFds(tid, call) : null,
+  };
+}
+
+// Every thread is read, however many: a deadlock is claimed only when none of them can go on.
+function readThreads(pid: number): ThreadView[] {
+  let names: string[];
+  try {
+    names = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const threads: ThreadView[] = [];
+  for (const name of names) {
+    const tid = Number(name);
+    if (tid === pid) continue;
+    const thread = readThread(pid, tid);
+    if (thread) threads.push(thread);
+  }
+  return threads.sort((a, b) => a.tid - b.tid);
 }
 
 function readFds(pid: number): OpenFd[] | null {
@@ -76,7 +136,10 @@ function readFd(pid: number, fd: number): OpenFd | null {
     const link = readlinkSync(path);
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) return null;
-    return { fd, kind: kindOf(link, stat), key: `${stat.dev}:${stat.ino}`, link, end: endOf(pid, fd) };
+    const kind = kindOf(link, stat);
+    // Which end matters for pipes alone (a socket is both; a file's is never asked): one read saved.
+    const end = kind === 'pipe' || kind === 'fifo' ? endOf(pid, fd) : 'both';
+    return { fd, kind, key: `${stat.dev}:${stat.ino}`, link, end };
   } catch {
     // Closed between readdir and stat.
     return null;
@@ -100,8 +163,12 @@ function endOf(pid: number, fd: number): OpenFd['end'] {
   return mode === 0 ? 'read' : mode === 1 ? 'write' : 'both';
 }
 
-// An epoll fd's fdinfo has one "tfd: N events: MASK ..." line per watched fd.
+// An epoll fd's fdinfo has one "tfd: N events: MASK ..." line per watched fd (MASK in hex). Only fds
+// watched for input count (EPOLLIN 0x1, EPOLLPRI 0x2, EPOLLRDHUP 0x2000): a stream an event loop has
+// paused is left registered with a mask without them, or removed.
 function watchedFds(pid: number, epfd: number): number[] {
   const text = readText(`/proc/${pid}/fdinfo/${epfd}`) ?? '';
-  return [...text.matchAll(/^tfd:\s*(\d+)/gm)].map((match) => Number(match[1]));
+  return [...text.matchAll(/^tfd:\s*(\d+)\s+events:\s*([0-9a-f]+)/gm)]
+    .filter((match) => (Number.parseInt(match[2]!, 16) & 0x2003) !== 0)
+    .map((match) => Number(match[1]));
 }

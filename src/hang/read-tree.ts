@@ -1,9 +1,15 @@
 import { readdirSync, statSync } from 'node:fs';
+import { monotonicMs } from '../monotonic-ms.js';
 import type { Marker } from '../teardown/marker.js';
-import { listPids, type ProcInfo, readText } from '../teardown/proc-read.js';
+import { listPids } from '../teardown/proc-read.js';
 import { findProcesses } from '../teardown/proc-scan.js';
 import type { MemberView, TreeData } from './analyze.js';
+import { type LockTable, lockKey, readLocks } from './locks.js';
 import { type ProcView, readProcView } from './proc-view.js';
+import { readSockets } from './sockets.js';
+import { findTree } from './tree-links.js';
+
+export { findTree };
 
 export interface StageGroup {
   index: number;
@@ -11,82 +17,154 @@ export interface StageGroup {
   pid: number;
 }
 
-type Links = Pick<ProcInfo, 'pid' | 'ppid' | 'pgid'>;
-
-// Parent and group of every process, from /proc/PID/stat alone: a tree is found without reading
-// every command line on the machine (half the cost of a whole scan).
-export function readLinks(): Links[] {
-  const links: Links[] = [];
-  for (const pid of listPids()) {
-    const text = readText(`/proc/${pid}/stat`);
-    if (!text) continue;
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    links.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]) });
-  }
-  return links;
-}
-
-// Every process below `root`, root included, by parent links.
-export function findTree(root: number, all: readonly Links[] = readLinks()): number[] {
-  return withDescendants([root], all).sort((a, b) => a - b);
-}
-
-function withDescendants(roots: readonly number[], all: readonly Links[]): number[] {
-  const children = new Map<number, number[]>();
-  for (const info of all) children.set(info.ppid, [...(children.get(info.ppid) ?? []), info.pid]);
-  const found = new Set<number>();
-  const queue = [...roots];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    if (found.has(pid)) continue;
-    found.add(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return [...found];
-}
-
-// A run's processes: its stage groups (exited leaders not yet reaped included), every process that
-// carries the run's marker (escaped ones), and all their descendants; each with its stage when known.
-export function findRunTree(stages: readonly StageGroup[], marker: Marker): Map<number, number | null> {
-  const all = readLinks();
-  const stageOfGroup = new Map(stages.map((stage) => [stage.pid, stage.index]));
-  const roots = all.filter((info) => stageOfGroup.has(info.pgid)).map((info) => info.pid);
-  roots.push(...findProcesses({ marker }).map((info) => info.pid));
-  const byPid = new Map(all.map((info) => [info.pid, info]));
+// The run's stage leaders and all their descendants (by the kernel's children links: the cost follows
+// the run's own processes, not the machine's), each with its stage.
+export function findStageTrees(stages: readonly StageGroup[]): Map<number, number | null> {
   const result = new Map<number, number | null>();
-  const stageOf = (pid: number, depth = 0): number | null => {
-    const info = byPid.get(pid);
-    if (!info || depth > 64) return null;
-    return stageOfGroup.get(info.pgid) ?? stageOf(info.ppid, depth + 1);
-  };
-  const pids = withDescendants(roots, all).sort((a, b) => a - b);
-  for (const pid of pids) if (pid !== process.pid) result.set(pid, stageOf(pid));
+  for (const stage of stages) {
+    for (const pid of findTree(stage.pid))
+      if (pid !== process.pid && !result.has(pid)) result.set(pid, stage.index);
+  }
   return result;
 }
 
-// Reads /proc for the members, for safe-run itself when it is the observer, and, for pipes the
-// members are blocked on whose other end none of those hold, for whichever process on the machine does.
-export function readTree(members: Map<number, number | null>, safeRunPid: number | null): TreeData {
+// The processes carrying the run's marker that are not in `known` (they left their stage: setsid,
+// a double fork), and their descendants; a stage is known only for one still in a stage's group.
+export function findEscaped(
+  stages: readonly StageGroup[],
+  marker: Marker,
+  known: ReadonlySet<number>,
+): Map<number, number | null> {
+  const stageOfGroup = new Map(stages.map((stage) => [stage.pid, stage.index]));
+  const result = new Map<number, number | null>();
+  for (const info of findProcesses({ marker })) {
+    if (known.has(info.pid) || result.has(info.pid)) continue;
+    for (const pid of findTree(info.pid)) {
+      if (!known.has(pid) && pid !== process.pid) result.set(pid, stageOfGroup.get(info.pgid) ?? null);
+    }
+  }
+  return result;
+}
+
+// How much of the machine a look may read beyond the tree itself.
+export interface ReadScope {
+  // Look through every process on the machine for holders of a pipe whose other end no member holds
+  // (a daemon that inherited it). The one read whose cost grows with the machine.
+  outsideHolders: boolean;
+  // False when some members could not be read in time: then no deadlock is claimed.
+  complete?: boolean;
+}
+
+// The members' views, in pid order, until the deadline (monotonic ms) passes.
+export function readMembers(
+  members: ReadonlyMap<number, number | null>,
+  deadline: number,
+): { views: MemberView[]; complete: boolean } {
   const views: MemberView[] = [];
   for (const [pid, stage] of members) {
+    if (monotonicMs() > deadline) return { views, complete: false };
     const view = readProcView(pid);
     if (view) views.push({ ...view, stage });
   }
-  const context: ProcView[] = [];
-  const self = safeRunPid === null ? null : readProcView(safeRunPid);
+  return { views, complete: true };
+}
+
+// Reads /proc for the members, for safe-run itself when it is the observer, the sockets and locks
+// they wait on, and (when the scope allows) whichever process on the machine holds the other end of
+// a pipe they are blocked on.
+export function readTree(
+  members: Map<number, number | null>,
+  safeRunPid: number | null,
+  scope: ReadScope = { outsideHolders: true },
+): TreeData {
+  const { views } = readMembers(members, Number.POSITIVE_INFINITY);
+  return completeTree(views, members, safeRunPid, scope);
+}
+
+// The rest of a look, once the members' views are read.
+// `prior`: an earlier look at part of the same tree, whose sockets and locks are kept as they were read
+// then (a stop reads the rest after its first signal, when they may be gone).
+export function completeTree(
+  views: MemberView[],
+  members: ReadonlyMap<number, number | null>,
+  safeRunPid: number | null,
+  scope: ReadScope,
+  prior?: TreeData,
+): TreeData {
+  const context: ProcView[] = prior ? [...prior.context] : [];
+  const self = safeRunPid === null || prior ? null : readProcView(safeRunPid);
   if (self) context.push(self);
-  const wanted = blockedPipeKeys(views).filter((key) => !otherHolderAmong([...views, ...context], key));
-  if (wanted.length > 0) context.push(...findOutsideHolders(new Set(wanted), new Set(members.keys())));
-  return { members: views, context, safeRunPid, safeRunStdin: safeRunPid === null ? null : stdinKey() };
+  if (scope.outsideHolders) {
+    const wanted = blockedPipeKeys(views).filter((key) => !otherHolderAmong([...views, ...context], key));
+    if (wanted.length > 0) context.push(...findOutsideHolders(new Set(wanted), new Set(members.keys())));
+  }
+  const unknown = [...waitedSockets(views)].filter((inode) => !prior?.sockets.has(inode));
+  const holder = views.find((view) => socketsOf(view).size > 0)?.pid ?? 0;
+  const sockets = new Map([...(prior?.sockets ?? []), ...readSockets(holder, new Set(unknown))]);
+  const locks =
+    prior && prior.locks.size > 0 ? prior.locks : views.some(waitsForLock) ? readLocks() : new Map();
+  context.push(
+    ...lockHolders(views, locks, new Set([...members.keys(), ...context.map((view) => view.pid)])),
+  );
+  return {
+    members: views,
+    context,
+    safeRunPid,
+    safeRunStdin: safeRunPid === null ? null : stdinKey(),
+    sockets,
+    locks,
+    complete: scope.complete ?? true,
+  };
+}
+
+function socketsOf(view: ProcView): Set<number> {
+  const inodes = new Set<number>();
+  for (const open of view.fds ?? []) if (open.kind === 'socket') inodes.add(Number(open.key.split(':')[1]));
+  return inodes;
+}
+
+// The sockets worth asking the kernel about: those of processes blocked in a read, write, accept or
+// poll (a process that runs, sleeps or waits for a child is told without them).
+function waitedSockets(views: readonly ProcView[]): Set<number> {
+  const wanted = new Set<number>();
+  for (const view of views) {
+    const calls = [view.syscall, ...view.threads.map((thread) => thread.syscall)];
+    const waits = calls.some((call) => call !== null && call !== 'running' && call.fd !== null);
+    if (waits) for (const inode of socketsOf(view)) wanted.add(inode);
+  }
+  return wanted;
+}
+
+function waitsForLock(view: ProcView): boolean {
+  return [view.wchan, ...view.threads.map((thread) => thread.wchan)].some((wchan) =>
+    /lock|fcntl/.test(wchan ?? ''),
+  );
+}
+
+// The holders of the locks members wait for, when they are outside the tree: their commands are named.
+function lockHolders(views: readonly ProcView[], locks: LockTable, known: Set<number>): ProcView[] {
+  const found: ProcView[] = [];
+  for (const view of views.filter(waitsForLock)) {
+    for (const open of view.fds ?? []) {
+      const key = lockKey(open.key);
+      for (const pid of (key && locks.get(key)) || []) {
+        const holder = known.has(pid) ? null : readProcView(pid);
+        if (holder) found.push(holder);
+        known.add(pid);
+      }
+    }
+  }
+  return found;
 }
 
 function blockedPipeKeys(views: readonly ProcView[]): string[] {
   const keys: string[] = [];
   for (const view of views) {
-    if (view.syscall === null || view.syscall === 'running' || view.syscall.fd === null) continue;
-    const fd = view.syscall.fd;
-    const open = view.fds?.find((entry) => entry.fd === fd);
-    if (open && (open.kind === 'pipe' || open.kind === 'fifo')) keys.push(open.key);
+    for (const call of [view.syscall, ...view.threads.map((thread) => thread.syscall)]) {
+      if (call === null || call === 'running' || call.fd === null) continue;
+      const open = view.fds?.find((entry) => entry.fd === call.fd);
+      if (open && (open.kind === 'pipe' || open.kind === 'fifo')) keys.push(open.key);
+    }
   }
   return keys;
 }

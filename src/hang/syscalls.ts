@@ -34,6 +34,7 @@ const X86_64: Record<number, CallMeaning> = {
   46: write('sendmsg'),
   47: read('recvmsg'),
   61: { name: 'wait4', op: 'wait', fdArg: false },
+  72: other('fcntl', true),
   73: other('flock', true),
   128: other('rt_sigtimedwait'),
   130: { name: 'rt_sigsuspend', op: 'sleep', fdArg: false },
@@ -49,6 +50,7 @@ const X86_64: Record<number, CallMeaning> = {
   288: other('accept4', true),
   295: read('preadv'),
   296: write('pwritev'),
+  437: other('openat2'),
   441: poll('epoll_pwait2', true),
 };
 
@@ -60,6 +62,8 @@ export interface DecodedCall {
   fd: number | null;
   // wait4's pid argument (-1: any child) and epoll_wait's timeout (-1: none), as signed numbers.
   args: number[];
+  // The same arguments whole (64 bits): pointers into the process's memory (a path, a poll set).
+  words: bigint[];
 }
 
 // /proc/PID/syscall: "NR ARG1 ... ARG6 SP PC", hexadecimal; "running" outside a call.
@@ -70,6 +74,7 @@ export function decodeSyscall(raw: string, arch: string = process.arch): Decoded
   const nr = Number(parts[0]);
   if (!Number.isInteger(nr) || nr < 0) return null;
   const args = parts.slice(1, 7).map(toSigned32);
+  const words = parts.slice(1, 7).map((hex) => (/^0x[0-9a-f]+$/i.test(hex) ? BigInt(hex) : 0n));
   const meaning = arch === 'x64' ? X86_64[nr] : undefined;
   return {
     nr,
@@ -77,6 +82,7 @@ export function decodeSyscall(raw: string, arch: string = process.arch): Decoded
     op: meaning?.op ?? null,
     fd: meaning?.fdArg && Number.isInteger(args[0]) ? args[0]! : null,
     args,
+    words,
   };
 }
 
@@ -93,6 +99,7 @@ const BY_WCHAN: [RegExp, BlockedOp][] = [
   [/do_wait|kernel_wait|wait_consider/, 'wait'],
   [/ep_poll|do_sys_poll|do_select|poll_schedule/, 'poll'],
   [/nanosleep|do_nanosleep|sigsuspend/, 'sleep'],
+  [/wait_for_partner|locks_lock_inode_wait|flock_lock_inode_wait|fcntl_setlk/, 'other'],
 ];
 
 export function opFromWchan(wchan: string | null): BlockedOp {

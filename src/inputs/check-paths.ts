@@ -43,29 +43,34 @@ export function checkWritableFile(file: string, flag: string): void {
 
 // The log directory must exist as a directory or be creatable: its nearest existing ancestor is a
 // writable directory. Nothing is created before the run.
-export function checkLogDir(dir: string): void {
+export function checkLogDir(dir: string, label = 'log-dir'): void {
   let current = path.resolve(dir);
   for (;;) {
     let stat: fs.Stats | undefined;
     try {
       stat = fs.statSync(current, { throwIfNoEntry: false });
-    } catch {
-      throw new RequestError('usage.path', `log-dir ${dir}: a part of it is not a directory`);
+    } catch (error) {
+      // ENOTDIR: an ancestor is a file; going up finds it, and the message names it.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') {
+        throw new RequestError('usage.path', `${label} ${dir}: a part of it cannot be read`);
+      }
+      current = path.dirname(current);
+      continue;
     }
     if (!stat && fs.lstatSync(current, { throwIfNoEntry: false })) {
-      throw new RequestError('usage.path', `log-dir ${dir}: ${current} is a symbolic link to nothing`);
+      throw new RequestError('usage.path', `${label} ${dir}: ${current} is a symbolic link to nothing`);
     }
     if (stat && (current === '/proc' || current.startsWith('/proc/'))) {
-      throw new RequestError('usage.path', `log-dir ${dir}: /proc is not a place for files`);
+      throw new RequestError('usage.path', `${label} ${dir}: /proc is not a place for files`);
     }
     if (stat) {
       if (!stat.isDirectory()) {
-        throw new RequestError('usage.path', `log-dir ${dir}: ${current} is not a directory`);
+        throw new RequestError('usage.path', `${label} ${dir}: ${current} is not a directory`);
       }
       try {
         fs.accessSync(current, fs.constants.W_OK);
       } catch {
-        throw new RequestError('usage.path', `log-dir ${dir}: ${current} is not writable`);
+        throw new RequestError('usage.path', `${label} ${dir}: ${current} is not writable`);
       }
       return;
     }

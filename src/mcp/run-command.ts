@@ -1,33 +1,51 @@
-import { startRun } from '../engine/run-pipeline.js';
-import { blankStage } from '../inputs/command-stages.js';
-import { type PlanOptions, planFromArgv } from '../plan.js';
-import { fallbackStages, parseText } from '../shell/plan-shell.js';
-import { runShellText } from '../shell/run-shell-text.js';
-import type { FallbackInfo, Plan, Report, Settings } from '../types.js';
+import type { RunIO } from '../engine/run-io.js';
+import { type RunHandle, startRun } from '../engine/run-pipeline.js';
+import type { RunSupport } from '../engine/run-support.js';
 import {
   clearStateFiles,
   readStateFiles,
   type ShellState,
   type StateFiles,
-  stateTrap,
-} from './shell-state.js';
+  trapFallback,
+  withoutTrap,
+} from '../session/state-files.js';
+import { planShellText } from '../shell/plan-shell-text.js';
+import { startShellPlan } from '../shell/start-text.js';
+import type { Plan, Report, Settings } from '../types.js';
+import { changesState } from './call-order.js';
 
-// The one place the MCP server turns a command text into a run: the shell front end (each command its
-// own stage, `cd` and `export` carried over), and for text it refuses, `--fallback bash`: one
-// supervised bash stage marked as a fallback, whose final directory and environment an EXIT trap
-// hands back (docs/agents.md).
+// The one place the MCP server turns a command text into a run: parsed once into the plan `-c` makes
+// under --fallback bash (each command its own stage, `cd` and `export` carried over; text the front end
+// refuses, before or when reached, runs as one supervised bash stage). For the bash stage safe-run
+// puts an EXIT trap before the text that hands back its final directory and environment.
 
-export interface CommandRequest {
+export interface PlannedCommand {
   text: string;
+  plan: Plan;
+  // Whether the call may change the session's directory or exported variables: calls that cannot run
+  // beside each other (call-order.ts).
+  writes: boolean;
+}
+
+// Throws RequestError when the text is not valid shell or a setting is refused; nothing has started.
+export function planCommand(text: string, settings: Settings, stateFiles: StateFiles): PlannedCommand {
+  const plan = planShellText(
+    text,
+    { layers: [settings], okCodes: [], cwd: null },
+    { fallback: true, env: null, base: {} },
+  );
+  trapFallback(plan, stateFiles, text);
+  return { text, plan, writes: changesState(plan) };
+}
+
+export interface StartRequest {
   state: ShellState;
-  // Settings for this call (limits, stdin, output caps).
-  options: PlanOptions;
   // Variables for this call only, over the session's.
   env: Record<string, string>;
-  // Where the bash fallback leaves the state it ended in.
   stateFiles: StateFiles;
-  // Aborted when the client cancels the call: the stages get SIGTERM.
-  signal?: AbortSignal;
+  // The watchdog and FIFOs the session keeps ready between calls.
+  support: RunSupport | null;
+  io: RunIO;
 }
 
 export interface CommandOutcome {
@@ -39,66 +57,46 @@ export interface CommandOutcome {
   stateKnown: boolean;
 }
 
-// Throws RequestError when the text is not valid shell or a setting is refused; nothing has started.
-export async function runCommand(request: CommandRequest): Promise<CommandOutcome> {
-  const { text, state, options, env, signal } = request;
-  const parsed = parseText(text, 'bash');
-  const settings = planFromArgv(['true'], options).settings;
-  if (parsed.fallback) return runFallback(request, settings, parsed.fallback);
-  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {} };
-  const { report, state: after } = await runShellText(text, start, settings, {}, signal);
-  // Shell-only variables do not leak to the next call (issue 11): only the directory and exports
-  // (not the names exported without a value, which a new bash -c would not see either).
-  const next = forgetCallEnv({ cwd: after.cwd, env: after.env, vars: {} }, state, env);
-  return { report, state: next, fallback: null, stateKnown: true };
+export interface CommandHandle extends Pick<RunHandle, 'cancel' | 'progress'> {
+  readonly outcome: Promise<CommandOutcome>;
 }
 
-async function runFallback(
-  request: CommandRequest,
-  settings: Settings,
-  info: FallbackInfo,
-): Promise<CommandOutcome> {
-  const { text, state, env, stateFiles, signal } = request;
-  const script = `${stateTrap(stateFiles)}\n${text}`;
-  const plan: Plan = {
-    source: 'inline',
-    stages: fallbackStages(script, settings.policy, blankStage).map((stage) => ({
-      ...stage,
-      cwd: state.cwd,
-    })),
-    settings,
-    env: { ...state.env, ...env },
-    fallback: info,
-  };
+export function startCommand(planned: PlannedCommand, request: StartRequest): CommandHandle {
+  const { plan } = planned;
+  const { state, env, stateFiles, support, io } = request;
+  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {} };
   clearStateFiles(stateFiles);
-  const handle = startRun(plan);
-  const stop = () => handle.cancel('SIGTERM');
-  signal?.addEventListener('abort', stop, { once: true });
-  let report: Report;
-  try {
-    report = withoutTrap(await handle.report);
-  } finally {
-    signal?.removeEventListener('abort', stop);
+  if (plan.shell) {
+    const handle = startShellPlan(plan.shell, { ...start, status: 0 }, plan.settings, io, support);
+    const outcome = handle.result.then(({ report, state: after }) =>
+      settle(report, request, { cwd: after.cwd, env: after.env, vars: {} }),
+    );
+    return { outcome, cancel: handle.cancel, progress: handle.progress };
   }
-  const after = readStateFiles(stateFiles);
+  const stages = plan.stages.map((stage) => ({ ...stage, cwd: state.cwd }));
+  const handle = startRun({ ...plan, stages, env: start.env }, io, support && { support, more: false });
+  const outcome = handle.report.then((report) =>
+    settle({ ...report, fallback: report.fallback ?? plan.fallback ?? null }, request, null),
+  );
+  return { outcome, cancel: handle.cancel, progress: handle.progress };
+}
+
+// The state after the call: the shell front end's own, or what the bash stage's EXIT trap left.
+// Shell-only variables do not leak to the next call (issue 11): only the directory and exports.
+function settle(report: Report, request: StartRequest, after: ShellState | null): CommandOutcome {
+  const { state, env, stateFiles } = request;
+  if (!report.fallback && after) {
+    return { report, state: forgetCallEnv(after, state, env), fallback: null, stateKnown: true };
+  }
+  const info = report.fallback ?? { construct: 'a construct', column: 1 };
   const fallback = {
     interpreter: 'bash' as const,
     reason: `${info.construct} at column ${info.column} is not interpreted by safe-run`,
   };
-  if (!after) return { report, state, fallback, stateKnown: false };
-  return { report, state: forgetCallEnv(after, state, env), fallback, stateKnown: true };
-}
-
-// The report shows the text as the caller wrote it (masked as the report is), not the trap line
-// safe-run put before it.
-function withoutTrap(report: Report): Report {
-  const strip = (shown: string) => shown.slice(shown.indexOf('\n') + 1);
-  const stages = report.stages.map((stage) => ({
-    ...stage,
-    argv: [...stage.argv.slice(0, -1), strip(stage.argv.at(-1) ?? '')],
-  }));
-  const steps = report.steps?.map((step) => ({ ...step, text: strip(step.text) }));
-  return { ...report, stages, ...(steps ? { steps } : {}) };
+  const left = readStateFiles(stateFiles);
+  const shown = withoutTrap(report);
+  if (!left) return { report: shown, state, fallback, stateKnown: false };
+  return { report: shown, state: forgetCallEnv(left, state, env), fallback, stateKnown: true };
 }
 
 // Variables given for one call reach its commands' environment, so they come back in the state: they

@@ -1,78 +1,63 @@
 import { Chalk } from 'chalk';
+import { groupDigits } from '../capture/cut-points.js';
 import { formatBytes } from '../format-units.js';
 import { renderTable } from '../reporters/table.js';
+import type { ShellState } from '../session/state-files.js';
 import type { Report } from '../types.js';
-import type { CommandOutcome } from './run-command.js';
-
-interface Shown {
-  label: string;
-  text: string;
-}
+import type { WindowText } from './output-window.js';
+import type { TranscriptFile } from './transcript.js';
 
 const plain = new Chalk({ level: 0 });
 
-// Head and tail of `text` within `bytes`, cut at line ends where it can, with the cut said in place.
-export function clipText(text: string, bytes: number): string {
-  const buffer = Buffer.from(text);
-  if (buffer.length <= bytes) return text;
-  const half = Math.max(0, Math.floor(bytes / 2));
-  let head = buffer.subarray(0, half).toString('utf8');
-  let tail = buffer.subarray(buffer.length - half).toString('utf8');
-  const headEnd = head.lastIndexOf('\n');
-  if (headEnd > half / 2) head = head.slice(0, headEnd + 1);
-  const tailStart = tail.indexOf('\n');
-  if (tailStart !== -1 && tailStart < half / 2) tail = tail.slice(tailStart + 1);
-  const cut = buffer.length - Buffer.byteLength(head) - Buffer.byteLength(tail);
-  const gap = head.endsWith('\n') ? '' : '\n';
-  return `${head}${gap}[... ${formatBytes(cut)} cut here ...]\n${tail}`;
+// What a call printed, as the result shows it: head and tail, and where the rest is.
+export interface ShownOutput {
+  text: WindowText;
+  file: TranscriptFile | null;
 }
 
-// The streams an agent reads: the product (the last stage's stdout) and every stage's stderr.
-function streamsOf(report: Report): Shown[] {
-  const shown: Shown[] = [];
-  const several = report.stages.length > 1;
-  const last = report.stages[report.stages.length - 1];
-  if (last?.stdout.text)
-    shown.push({ label: several ? `stdout of ${last.name}` : 'stdout', text: last.stdout.text });
-  for (const stage of report.stages) {
-    if (stage.stderr.text)
-      shown.push({ label: several ? `stderr of ${stage.name}` : 'stderr', text: stage.stderr.text });
-  }
-  return shown;
+// The line in place of what was cut: how much, which lines, and how to read them with the tools the
+// model has (the run tool and sed), or to ask for more at once.
+export function cutMarker(cut: NonNullable<WindowText['cut']>, file: TranscriptFile | null): string {
+  const size = `${groupDigits(cut.bytes)} bytes (${formatBytes(cut.bytes)}, lines ${groupDigits(cut.fromLine)}-${groupDigits(cut.toLine)})`;
+  if (!file) return `[... ${size} cut here; they were not kept ...]`;
+  const lines = `${cut.fromLine},${Math.min(cut.toLine, cut.fromLine + 99)}p`;
+  const where = file.complete
+    ? `the whole output is in ${file.path}`
+    : `the first ${formatBytes(file.bytesWritten)} of the output are in ${file.path}`;
+  return `[... ${size} cut here; ${where}: read a part with run, e.g. sed -n '${lines}' ${file.path}, or grep it; or pass a larger "budget" ...]`;
 }
 
-// Shares `budget` bytes among the streams: a short stream gives what it does not use to the others.
-function fitStreams(streams: Shown[], budget: number): Shown[] {
-  const sizes = streams.map((stream) => Buffer.byteLength(stream.text));
-  const allowed = new Array<number>(streams.length).fill(0);
-  let left = budget;
-  let open = streams.map((_, i) => i);
-  while (open.length > 0 && left > 0) {
-    const share = Math.floor(left / open.length);
-    const small = open.filter((i) => sizes[i]! - allowed[i]! <= share);
-    if (small.length === 0) {
-      for (const i of open) allowed[i] = allowed[i]! + share;
-      break;
-    }
-    for (const i of small) {
-      left -= sizes[i]! - allowed[i]!;
-      allowed[i] = sizes[i]!;
-    }
-    open = open.filter((i) => !small.includes(i));
-  }
-  return streams.map((stream, i) => ({ ...stream, text: clipText(stream.text, allowed[i]!) }));
+// The output section: the text as printed, with the cut said in place.
+export function renderOutput(shown: ShownOutput, title = 'output'): string {
+  const { text, file } = shown;
+  if (text.bytes === 0) return '';
+  const body = text.cut ? `${withNewline(text.head)}${cutMarker(text.cut, file)}\n${text.tail}` : text.head;
+  const ended = body.endsWith('\n') ? body : `${body}\n[no newline at the end]\n`;
+  return `--- ${title} ---\n${ended}`;
+}
+
+function withNewline(text: string): string {
+  return text.length === 0 || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+// The per-stage table, the verdict and `next:`, as the CLI prints them on stderr.
+export function renderVerdict(report: Report): string {
+  return renderTable(report, plain).replace(/^safe-run: /m, '');
+}
+
+export interface CallText {
+  report: Report;
+  state: ShellState;
+  fallback: { reason: string } | null;
+  stateKnown: boolean;
+  output: ShownOutput;
 }
 
 // The text a model reads after `run`: the output first, then the per-stage table, the verdict, what
 // to do next, and the directory the session is now in.
-export function renderToolText(outcome: CommandOutcome, budget: number): string {
-  const { report, state, fallback, stateKnown } = outcome;
-  const parts: string[] = [];
-  for (const stream of fitStreams(streamsOf(report), budget)) {
-    const text = stream.text.endsWith('\n') ? stream.text : `${stream.text}\n[no newline at the end]\n`;
-    parts.push(`--- ${stream.label} ---\n${text}`);
-  }
-  parts.push(renderTable(report, plain).replace(/^safe-run: /m, ''));
+export function renderToolText(call: CallText): string {
+  const { report, state, fallback, stateKnown } = call;
+  const parts = [renderOutput(call.output), renderVerdict(report)];
   // The table already names the construct bash was needed for (report.fallback).
   if (fallback && !report.fallback) parts.push(`interpreted by bash as one stage: ${fallback.reason}\n`);
   parts.push(

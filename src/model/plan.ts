@@ -1,4 +1,11 @@
-import type { LeftoversMode, LiveStdoutMode, OnLimit, Policy, SigpipeMode } from './setting-values.js';
+import type {
+  LeftoversMode,
+  LiveStdoutMode,
+  OnDeadlock,
+  OnLimit,
+  Policy,
+  SigpipeMode,
+} from './setting-values.js';
 import type { Script } from './shell-tree.js';
 
 // What every input (argv, -c text, a spec file, the library) becomes before anything runs.
@@ -69,6 +76,9 @@ export interface Settings {
   maxLog: number;
   leftovers: LeftoversMode;
   failFast: boolean;
+  // A deadlock among the run's processes (docs/debugging-hangs.md): wait for a time limit, or stop
+  // the run as soon as one is seen.
+  onDeadlock: OnDeadlock;
   // Names of environment variables whose values are masked, in addition to the secret-looking ones.
   mask: string[];
   // Path of the environment-facts ledger, or null when disabled.

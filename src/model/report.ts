@@ -22,9 +22,12 @@ export interface StreamReport {
   bytes: number | null;
   truncated: boolean;
   omittedBytes: number;
-  // Kept text (head and tail, with a marker at the cut); null when not captured or binary.
+  // Kept text (head and tail, with a marker at the cut), bytes that are not UTF-8 as \xHH; null
+  // when not captured or binary (a NUL byte, or more than an eighth of the bytes not UTF-8).
   text: string | null;
   binary: boolean;
+  // Bytes of `text` shown as \xHH; present only when there are some.
+  escapedBytes?: number;
   // Where the whole stream was saved (--log-dir), else null.
   logFile: string | null;
   // Where a redirection sent the stream instead ("file out.txt", "stdout"): then it was not captured.
@@ -100,8 +103,9 @@ export interface StepReport {
   // time limit had run out before it could start; 'refused', safe-run refused it when it was reached
   // (the run's verdict says why); 'after-refusal', a step before it was refused; 'exit', an `exit`
   // step before it ended the text; 'errexit', set -e ended the text at a failed command before it;
-  // 'error', the shell ended on an error before it (as bash does on `${x:?}` with x unset).
-  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit' | 'errexit' | 'error';
+  // 'error', the shell ended on an error before it (as bash does on `${x:?}` with x unset); 'stopped',
+  // one of safe-run's own limits (idle, prompt wait, output cap) stopped a stage of a step before it.
+  skippedBecause?: 'timeout' | 'refused' | 'after-refusal' | 'exit' | 'errexit' | 'error' | 'stopped';
 }
 
 export interface Verdict {

@@ -4,7 +4,10 @@ import type { Report } from '../types.js';
 export type Destination =
   | { kind: 'stdout' }
   | { kind: 'stderr' }
-  | { kind: 'file'; path: string; flag: string };
+  | { kind: 'file'; path: string; flag: string }
+  // A new file in `dir` (made if missing): `base` + `ext`, or base-2, base-3... when that is taken,
+  // so that every run of a job that shares the flag (SAFE_RUN_OPTIONS) keeps its own file.
+  | { kind: 'new-file'; dir: string; base: string; ext: string; flag: string };
 
 // Every output format is one of these, as hyperfine's exporters: a finished run's report in, text for
 // one destination out. The table, the JSON document and the --report file are reporters; a CI format

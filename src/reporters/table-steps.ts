@@ -13,6 +13,7 @@ const SKIPPED = {
   exit: 'skipped (after exit)',
   errexit: 'skipped (set -e ended the text)',
   error: 'skipped (the shell ended on an error)',
+  stopped: 'skipped (a step before it was stopped)',
 } as const;
 
 // A step's heading: its place among the steps, its text, where it ran when that changed, the pass of

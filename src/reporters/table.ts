@@ -25,7 +25,8 @@ export function streamText(stage: StageResult, stream: StreamReport): string {
   if (stream.to) return `> ${stream.to.replace(/^file /, '')}`;
   if (stream.bytes === null) return 'piped';
   const size = `${formatBytes(stream.bytes)}${stream.truncated ? '*' : ''}`;
-  return stream.binary ? `${size} binary` : size;
+  if (stream.binary) return `${size} binary`;
+  return stream.escapedBytes ? `${size} (${stream.escapedBytes} not UTF-8)` : size;
 }
 
 export function statusText(stage: StageResult): string {

@@ -1,6 +1,7 @@
 import type { Report } from '../types.js';
 import type { Reporter } from './reporter.js';
 import { type AtomicWriteOptions, writeFileAtomic } from './write-atomic.js';
+import { writeNewFile } from './write-new-file.js';
 
 export interface ReportStreams {
   stdout: NodeJS.WritableStream;
@@ -22,16 +23,18 @@ export async function writeReports(
   for (const reporter of reporters) {
     const text = reporter.render(report);
     const { destination } = reporter;
-    if (destination.kind !== 'file') {
+    if (destination.kind === 'stdout' || destination.kind === 'stderr') {
       if (text.length > 0) streams[destination.kind].write(text);
       continue;
     }
     try {
-      await writeFileAtomic(destination.path, text, files);
+      if (destination.kind === 'file') await writeFileAtomic(destination.path, text, files);
+      else writeNewFile(destination, text, files.guard);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      const where = destination.kind === 'file' ? destination.path : destination.dir;
       problems.push(
-        `safe-run: warning: ${destination.flag} ${destination.path} could not be written (${code}); nothing was left there\n`,
+        `safe-run: warning: ${destination.flag} ${where} could not be written (${code}); nothing was left there\n`,
       );
     }
   }

@@ -1,6 +1,7 @@
 import {
   LEFTOVERS_MODES,
   LIVE_STDOUT_MODES,
+  ON_DEADLOCK_ACTIONS,
   ON_LIMIT_ACTIONS,
   POLICIES,
   SIGPIPE_MODES,
@@ -88,8 +89,8 @@ export const SETTINGS_TABLE: SettingsTable = {
     specKey: 'prompt-wait',
     kind: limitKind(),
     default: null,
-    help: 'stop a stage quiet this long after printing a prompt such as [y/N] (--agent: 2s; 0 = never)',
-    doc: 'Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]", "Password:"): nobody will answer it. Default: none; 2s under --agent (docs/agents.md).',
+    help: 'stop a stage quiet this long after printing a prompt such as [y/N] (CI=true: 30s; --agent: 2s; 0 = never)',
+    doc: 'Stop the pipeline when a stage has been quiet this long right after printing a prompt ("[y/N]", "Password:"): nobody will answer it. Default: none; 30s when CI=true (docs/ci.md); 2s under --agent (docs/agents.md).',
   },
   killAfterMs: {
     flag: '--kill-after',
@@ -173,6 +174,15 @@ export const SETTINGS_TABLE: SettingsTable = {
     default: false,
     help: 'when a stage fails, stop the others',
     doc: 'Stop the other stages as soon as one fails.',
+  },
+  onDeadlock: {
+    flag: '--on-deadlock',
+    arg: '<action>',
+    specKey: 'on-deadlock',
+    kind: enumKind(ON_DEADLOCK_ACTIONS),
+    default: 'wait',
+    help: 'when the run deadlocks: wait for a time limit, or stop it at once (stop: default in CI)',
+    doc: 'What happens when the processes of the run wait only for one another (a deadlock): wait for a time limit, or stop the run as soon as it is seen.',
   },
   mask: {
     flag: '--mask',

@@ -3,7 +3,6 @@ import { assertMarker, type Marker } from './marker.js';
 import type { OwnGroups } from './own-groups.js';
 import type { ProcInfo } from './proc-read.js';
 import { type ProcScan, scanProcesses } from './proc-scan.js';
-import type { ProcWindow } from './proc-window.js';
 import { identity, sendSignal as send, stillThere } from './send-signal.js';
 
 // How a process carrying the marker relates to the stage groups it was signalled around.
@@ -20,7 +19,7 @@ export interface Terminated extends SignalledProcess {
   survived: boolean;
 }
 
-const SWEEP_ROUNDS = 100;
+export const SWEEP_ROUNDS = 100;
 
 // Stages are spawned detached, so each stage group is also a session (pgid = sid): a process whose
 // session is none of them left through setsid, itself or by an ancestor. Without groups to compare
@@ -34,7 +33,7 @@ export function classifyEscape(info: ProcInfo, groups: readonly number[]): Escap
 // A scan that finds nobody new ends a sweep only if no process in it was caught mid-exec with an
 // empty environment (see ProcScan.unsure). Each such process earns two more looks; one whose
 // environment stays empty simply has none.
-function unsureTracker(): (scan: ProcScan) => boolean {
+export function unsureTracker(): (scan: ProcScan) => boolean {
   const looks = new Map<string, number>();
   return (scan) => {
     let again = false;
@@ -45,56 +44,6 @@ function unsureTracker(): (scan: ProcScan) => boolean {
     }
     return again;
   };
-}
-
-const EXEC_PAUSE_MS = 5;
-const pauseCell = new Int32Array(new SharedArrayBuffer(4));
-
-// sweepMarked stays synchronous so that it can run in an exit path; it waits for an exec this way.
-function pauseSync(ms: number): void {
-  Atomics.wait(pauseCell, 0, 0, ms);
-}
-
-export interface SweepOptions {
-  name: string;
-  value: string;
-  signal: NodeJS.Signals;
-  // The stage groups, to tell 'own-group' from escapes.
-  groups?: readonly number[];
-  // Leave members of `groups` alone: the caller signals those groups itself, and a second signal
-  // a few milliseconds later reads as "force quit" to programs that count Ctrl-Cs.
-  spareGroups?: boolean;
-  exclude?: readonly number[];
-  // The run's window on /proc (Marker.window).
-  window?: ProcWindow | null;
-}
-
-// Signals every process carrying the marker, scanning again until a scan finds nobody new: processes
-// fork while we sweep, and a single pass (GitHub's runner) misses their children.
-export function sweepMarked(options: SweepOptions): SignalledProcess[] {
-  const marker = { name: options.name, value: options.value };
-  assertMarker(marker);
-  const seen = new Set<string>();
-  const lookAgain = unsureTracker();
-  const signalled: SignalledProcess[] = [];
-  const spared = new Set(options.groups ?? []);
-  for (let round = 0; round < SWEEP_ROUNDS; round++) {
-    const scan = scanProcesses({ marker, exclude: options.exclude, window: options.window });
-    const fresh = scan.found.filter((p) => !seen.has(identity(p)));
-    if (fresh.length === 0) {
-      if (!lookAgain(scan)) break;
-      pauseSync(EXEC_PAUSE_MS);
-      continue;
-    }
-    for (const info of fresh) {
-      seen.add(identity(info));
-      if (options.spareGroups && spared.has(info.pgid)) continue;
-      if (send(info.pid, options.signal)) {
-        signalled.push({ ...info, how: classifyEscape(info, options.groups ?? []) });
-      }
-    }
-  }
-  return signalled;
 }
 
 export interface TerminateOptions {
@@ -113,7 +62,8 @@ export interface TerminateOptions {
   exclude?: readonly number[];
 }
 
-type Targets = () => ProcScan;
+// One scan of the targets; `visit` meets each as soon as it is found.
+type Targets = (visit?: (info: ProcInfo) => void) => ProcScan;
 
 // The one kill primitive: SIGTERM to every target, up to killAfterMs for them to go, then SIGKILL to
 // whatever remains, sweeping until nothing new appears. Every process gets each signal at most once.
@@ -138,17 +88,25 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
 
 // Reading every process's stat to find group members doubles a scan's cost; a group that no longer
 // exists, or is no longer ours, needs no such reading. Marked members are found by the marker anyway.
+// The stage sessions count as well as the groups: a child that left its stage's group but not its
+// session, its environment cleared, is found by its session id. Everything in the run's cgroup counts.
+// Without a marker (the holders of one pipe), only `processes`.
 function targetScanner(options: TerminateOptions, own: OwnGroups | null): Targets {
-  return () => {
+  return (visit) => {
     const pgids = own?.live() ?? [];
+    const { marker, exclude } = options;
     const scan: ProcScan =
-      options.marker || pgids.length > 0
-        ? scanProcesses({ marker: options.marker, pgids, exclude: options.exclude })
+      marker || pgids.length > 0
+        ? scanProcesses({ marker, pgids, sids: pgids, exclude, visit })
         : { found: [], unsure: [] };
     const seen = new Set(scan.found.map((info) => info.pid));
-    for (const wanted of options.processes ?? []) {
-      const now = stillThere(wanted);
-      if (now && !seen.has(now.pid)) scan.found.push(now);
+    const more = [...(options.processes ?? []).map(stillThere), ...(own?.inCgroup() ?? [])];
+    for (const now of more) {
+      if (now && !seen.has(now.pid)) {
+        seen.add(now.pid);
+        scan.found.push(now);
+        visit?.(now);
+      }
     }
     return scan;
   };
@@ -167,15 +125,22 @@ function sendTerm(
   const termedGroups = new Set(options.alreadyTermed?.pgids ?? []);
   const termed = new Set((options.alreadyTermed?.processes ?? []).map(identity));
   const inGroup = new Set(own?.live() ?? []);
-  let fresh = targets().found;
-  for (const pgid of inGroup) if (!termedGroups.has(pgid)) own!.signal(pgid, 'SIGTERM');
-  for (let round = 0; fresh.length > 0 && round < SWEEP_ROUNDS; round++) {
-    for (const info of fresh) {
-      if (inGroup.has(info.pgid) || termed.has(identity(info)) || send(info.pid, 'SIGTERM')) {
-        note(info, 'SIGTERM');
-      }
+  const term = (info: ProcInfo) => {
+    if (inGroup.has(info.pgid) || termed.has(identity(info)) || send(info.pid, 'SIGTERM')) {
+      note(info, 'SIGTERM');
     }
-    fresh = targets().found.filter((p) => !results.has(identity(p)));
+  };
+  const listed = targets().found;
+  for (const pgid of inGroup) if (!termedGroups.has(pgid)) own!.signal(pgid, 'SIGTERM');
+  for (const info of listed) term(info);
+  for (let round = 0; listed.length > 0 && round < SWEEP_ROUNDS; round++) {
+    let fresh = 0;
+    targets((info) => {
+      if (results.has(identity(info))) return;
+      fresh += 1;
+      term(info);
+    });
+    if (fresh === 0) break;
   }
 }
 
@@ -208,17 +173,20 @@ async function sendKill(
   const killed = new Set<string>();
   const settleEnds = Date.now() + settleMs;
   for (;;) {
-    const scan = targets();
-    const left = scan.found;
-    const fresh = left.filter((p) => !killed.has(identity(p)));
+    // Members are listed before their group's signal, which cannot tell whom it reached.
     const inGroup = new Set(own?.live() ?? []);
-    for (const pgid of inGroup) own!.signal(pgid, 'SIGKILL');
-    for (const info of fresh) {
+    let fresh = 0;
+    const scan = targets((info) => {
+      if (killed.has(identity(info))) return;
+      fresh += 1;
       killed.add(identity(info));
       if (inGroup.has(info.pgid) || send(info.pid, 'SIGKILL')) note(info, 'SIGKILL');
-    }
+    });
+    for (const pgid of inGroup) own!.signal(pgid, 'SIGKILL');
+    own?.cgroup?.kill();
+    const left = scan.found;
     if (left.length === 0 && !lookAgain(scan)) return;
-    if (fresh.length === 0) {
+    if (fresh === 0) {
       if (Date.now() >= settleEnds) {
         for (const info of left) {
           note(info, 'SIGKILL');

@@ -1,24 +1,29 @@
 import { type Marker, markerEntry } from './marker.js';
-import { matchEnviron, readStat } from './proc-read.js';
+import { matchEnviron, type ProcInfo, readProcess, readStat } from './proc-read.js';
 import { scanProcesses } from './proc-scan.js';
 import type { ProcWindow } from './proc-window.js';
+import type { RunCgroup } from './run-cgroup.js';
 import { assertGroup, sendSignal } from './send-signal.js';
 
-// The process groups of a run's stages, signalled only while they are provably the run's own.
+// The process groups of a run's stages, and their sessions, signalled only while they are provably the
+// run's own.
 //
-// A group id is its leader's pid. The kernel hands a number out again only once nothing uses it as a
-// pid, group or session id, so while any member of a stage's group lives, its id cannot name anyone
-// else. Once the group is empty the id is free, and after the pid space turns (32,768 pids here; a
-// busy machine does that in seconds) a stranger's group can have it: `kill(-id)` would reach the
-// stranger. So before every signal the group is checked, and a group seen empty is forgotten for good:
+// A stage is spawned detached, so its group id and its session id are both its leader's pid. The kernel
+// hands a number out again only once nothing uses it as a pid, group or session id, so while any member
+// of a stage's group or session lives, its id cannot name anyone else. Once both are empty the id is
+// free, and after the pid space turns (32,768 pids here; a busy machine does that in seconds) a
+// stranger's group can have it: `kill(-id)` would reach the stranger. So before every signal the id is
+// checked, and one seen unused is forgotten for good:
 // - its leader is there with the start time recorded at spawn (alive, or a zombie not yet reaped):
 //   the id is pinned, ours;
 // - a process with that pid but another start time: the number was handed out again, which the
-//   kernel does only after our group emptied: forgotten;
-// - nobody in the group: forgotten;
+//   kernel does only after our group and session emptied: forgotten;
+// - nobody in the group or the session: forgotten;
 // - members but no leader: ours if no pid can have been handed out twice since the run began (the
 //   run's window on ns_last_pid has not seen a turn), or if a member carries the run's marker.
 //   Otherwise not provably ours, and left alone.
+// A process that left the stage's group but not its session (`set -m` in a shell, setpgid) is found by
+// its session id (`scanProcesses({ sids })`), even with its environment cleared.
 export class OwnGroups {
   private readonly leaders = new Map<number, number>();
   // Every group id the run had, gone or not: to tell a process that left its stage's group from one
@@ -26,6 +31,8 @@ export class OwnGroups {
   private readonly ever: number[] = [];
   private readonly listeners: ((pgid: number) => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
+  // The run's cgroup, where one could be made (run-cgroup.ts): every process of the run is in it.
+  cgroup: RunCgroup | null = null;
 
   // `window`: the run's window on ns_last_pid (the marker's, unless given).
   constructor(
@@ -71,11 +78,34 @@ export class OwnGroups {
     if (start === undefined) return false;
     const leader = readStat(pgid);
     if (leader && (start === -1 || leader.start === start)) return true;
-    if (leader || !sendSignal(-pgid, 0) || (prove && !this.membersProvedOurs(pgid))) {
+    if (leader || !this.inUse(pgid) || (prove && !this.membersProvedOurs(pgid))) {
       this.forget(pgid);
       return false;
     }
     return true;
+  }
+
+  // Someone is in the group (one signal 0 says so) or, failing that, in the session (a scan of the
+  // run's window: needed only once the leader is gone and its group empty).
+  private inUse(id: number): boolean {
+    return sendSignal(-id, 0) || scanProcesses({ sids: [id], window: this.window }).found.length > 0;
+  }
+
+  // Starts a stage (a synchronous spawn) inside the run's cgroup when there is one.
+  spawn<T>(start: () => T): T {
+    return this.cgroup ? this.cgroup.inside(start) : start();
+  }
+
+  // The living processes in the run's cgroup: every one the run started, whatever its group, session
+  // or environment. A process there is ours by construction: only one that can write to the cgroup's
+  // cgroup.procs (the user who made it) can put one there.
+  inCgroup(): ProcInfo[] {
+    const found: ProcInfo[] = [];
+    for (const pid of this.cgroup?.pids() ?? []) {
+      const info = readProcess(pid);
+      if (info && info.state !== 'Z' && info.state !== 'X') found.push(info);
+    }
+    return found;
   }
 
   // Stops looking at the groups; signals still check them.
@@ -88,7 +118,7 @@ export class OwnGroups {
     if (this.window?.intact() ?? false) return true;
     if (!this.marker) return false;
     const entry = Buffer.from(markerEntry(this.marker));
-    const members = scanProcesses({ pgids: [pgid], window: this.window });
+    const members = scanProcesses({ pgids: [pgid], sids: [pgid], window: this.window });
     return members.found.some((info) => matchEnviron(info.pid, entry) === 'holds');
   }
 

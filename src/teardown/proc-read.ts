@@ -83,8 +83,17 @@ export function listPids(): number[] {
     if (code >= 48 && code <= 57) pids.push(Number(name));
   }
   // Newest first: a process that forks and exits faster than a scan (a "hopping" daemon) hands its
-  // marker to a child with a higher pid, which a scan in ascending order reaches too late.
-  return pids.sort((a, b) => b - a);
+  // marker to a child with a higher pid, which a scan in ascending order reaches too late. Pids are
+  // handed out upwards and wrap at pid_max, so the newest are those at or below the last one handed
+  // out, then those above it (from before the wrap).
+  const last = lastPid();
+  const rank = (pid: number) => (pid <= last ? pid + 0x40000000 : pid);
+  return pids.sort((a, b) => rank(b) - rank(a));
+}
+
+function lastPid(): number {
+  const value = Number(readText('/proc/sys/kernel/ns_last_pid')?.trim());
+  return Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER;
 }
 
 // /proc/PID/stat alone: what a scan needs to decide before it pays for the command line.

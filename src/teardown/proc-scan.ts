@@ -19,10 +19,17 @@ export interface FindQuery {
   marker?: Marker;
   // Processes in one of these process groups, marked or not (a stage may clear its environment).
   pgids?: readonly number[];
+  // Processes in one of these sessions, marked or not: a stage's children that left its group (a shell
+  // with job control, setpgid) but not its session. A stage's session id is its group id.
+  sids?: readonly number[];
   exclude?: readonly number[];
   // Where the run's processes can be (forked since it began); absent or null: every process. A
   // marker's own window is used when this is absent.
   window?: ProcWindow | null;
+  // Called with each process as soon as it is found, before the scan goes on: a sweep signals a
+  // process that forks and exits every millisecond while it is still the one alive, not after a scan
+  // of a large /proc has let it hop hundreds of times.
+  visit?: (info: ProcInfo) => void;
 }
 
 export interface ProcScan {
@@ -46,6 +53,8 @@ const kernelThreads = new Set<number>();
 export function scanProcesses(query: FindQuery): ProcScan {
   const entry = query.marker ? Buffer.from(markerEntry(query.marker)) : null;
   const groups = new Set(query.pgids ?? []);
+  const sessions = new Set(query.sids ?? []);
+  const byStat = groups.size > 0 || sessions.size > 0;
   const skip = new Set(query.exclude ?? []);
   skip.add(process.pid);
   const scan: ProcScan = { found: [], unsure: [] };
@@ -54,13 +63,13 @@ export function scanProcesses(query: FindQuery): ProcScan {
   for (const pid of pidsToScan(probed)) {
     if (skip.has(pid)) continue;
     let stat: StatFields | null = null;
-    if (groups.size > 0 || window) {
+    if (byStat || window) {
       stat = readStat(pid);
       if (!stat) continue;
       // Started before the run: none of its processes, whatever its environment says.
       if (window && stat.start < window.startTicks) continue;
     }
-    if (!stat || !groups.has(stat.pgid)) {
+    if (!stat || !(groups.has(stat.pgid) || sessions.has(stat.sid))) {
       if (!entry) continue;
       const environ = matchEnviron(pid, entry);
       if (environ === 'unreadable') continue;
@@ -76,7 +85,9 @@ export function scanProcesses(query: FindQuery): ProcScan {
     if (stat.state === 'Z' || stat.state === 'X') continue;
     // A probed pid may be a thread's id (readdir lists only processes): its process is found as itself.
     if (probed && !leadsThreadGroup(pid)) continue;
-    scan.found.push(withCommand(stat));
+    const info = withCommand(stat);
+    scan.found.push(info);
+    query.visit?.(info);
   }
   return scan;
 }
@@ -84,11 +95,13 @@ export function scanProcesses(query: FindQuery): ProcScan {
 // Probing one by one costs a failed open per unused pid; past this many, one readdir is cheaper.
 const MAX_PROBES = 1024;
 
+// In the window's order (newest first, across a wrap of the pid space: the numbers just handed out may
+// be the smallest), which a hopper's live generation needs to be met first.
 function pidsToScan(probed: number[] | null): number[] {
   if (probed === null) return listPids();
   if (probed.length <= MAX_PROBES) return probed;
-  const wanted = new Set(probed);
-  return listPids().filter((pid) => wanted.has(pid));
+  const existing = new Set(listPids());
+  return probed.filter((pid) => existing.has(pid));
 }
 
 function leadsThreadGroup(pid: number): boolean {

@@ -1,10 +1,11 @@
-import { type SignalledProcess, sweepMarked, type Terminated, terminate } from './kill-tree.js';
+import { type SignalledProcess, type Terminated, terminate } from './kill-tree.js';
 import type { LeftoverLog } from './leftover-log.js';
 import type { Marker } from './marker.js';
 import type { OwnGroups } from './own-groups.js';
 import { findPipeHolders } from './pipe-holders.js';
 import type { ProcInfo } from './proc-read.js';
 import { findProcesses } from './proc-scan.js';
+import { sweepMarked } from './sweep-marked.js';
 
 // What teardown needs to know of a stage: its group (the leader's pid, null when it never started)
 // and its name for the leftovers log.
@@ -54,7 +55,10 @@ export interface LeftoverSweep {
 export async function dealWithLeftovers(log: LeftoverLog, sweep: LeftoverSweep): Promise<void> {
   const { runs, marker, why, groups } = sweep;
   if (sweep.keep) {
-    for (const info of findProcesses({ marker, pgids: groups.live() }))
+    const ids = groups.live();
+    const found = findProcesses({ marker, pgids: ids, sids: ids });
+    const pids = new Set(found.map((info) => info.pid));
+    for (const info of [...found, ...groups.inCgroup().filter((info) => !pids.has(info.pid))])
       log.kept(info, stageOf(info, runs), why);
     return;
   }
@@ -75,8 +79,8 @@ export async function killProcesses(
   return stopped;
 }
 
-// Signals the processes that left their stage's group (setsid, double fork) but carry the marker,
-// sweeping until no new one appears. Group members are left to the group signal.
+// Signals the processes that left their stage's group (setsid, double fork) but carry the marker or
+// stayed in its session, sweeping until no new one appears. Group members are left to the group signal.
 export function signalEscaped(
   log: LeftoverLog,
   runs: readonly StageGroup[],
@@ -90,6 +94,8 @@ export function signalEscaped(
     window: marker.window,
     signal,
     groups: groups.known(),
+    sessions: groups.live(),
+    members: () => groups.inCgroup(),
     spareGroups: true,
   });
   for (const info of escaped)

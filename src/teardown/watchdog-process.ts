@@ -7,51 +7,62 @@ export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.exist
 
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
 // instead. It reads lines from a pipe that only Node holds:
-//   g PGID:START      watch a process group whose leader started at START (clock ticks since boot,
-//                     from /proc/PGID/stat; - when unknown)
+//   g PGID:START      watch a stage's process group and session (both ids are its leader's pid), the
+//                     leader started at START (clock ticks since boot, from /proc/PGID/stat; - unknown)
 //   u PGID:START      stop watching it
 //   m ENTRY / n ENTRY watch / stop watching a marker (NAME=value in the environment of a run's processes)
 //   f PATH / r PATH   a file to remove / to leave alone
-//   d DIR             remove DIR if Node dies before it says "x DIR" or "k DIR" (sent before DIR is made)
+//   d DIR             remove DIR if Node dies before it says "x DIR" or "k DIR" (sent before DIR is made);
+//                     a process holding one of the FIFOs DIR/p0, DIR/p1... (the run's pipes) is killed
 //   p DIR N           make the FIFOs DIR/p0 .. DIR/p(N-1), answer "made" or "failed" on stdout
 //   x DIR             remove DIR now (after the FIFOs it was asked for there), and forget it
 //   k DIR             forget DIR without removing it (the name was someone else's)
+//   c DIR / C DIR     a run's cgroup: kill everything in it if Node dies / forget it
 //   q                 Node ends normally: exit without doing anything
 // When the pipe reaches EOF without a "q" (Node died), it kills every watched group with SIGKILL (but
 // a group whose id now names a process with another start time: the id was handed out again, so the
-// group it named is gone),
-// removes every listed file and directory, and then kills every process carrying a watched marker,
-// scanning again until two scans 50 ms apart find nobody (a process caught mid-exec reads an empty
-// environ for a moment), at most 50 scans (a process stuck in the kernel cannot be waited for).
+// group it named is gone), and every process in a watched cgroup (cgroup.kill), removes every listed
+// file and directory, and then kills every process that carries a watched marker, is in a watched
+// group's session (left the group, not the session) or holds one of the run's FIFOs (found by the
+// link text of /proc/PID/fd/N, "DIR/pN (deleted)": the directory is private and its name random, so
+// only a process that inherited the pipe from a stage holds it), scanning again until two scans 50 ms
+// apart find nobody (a process caught mid-exec reads an empty environ for a moment), at most 50 scans
+// (a process stuck in the kernel cannot be waited for). A session member is found by its stat line:
+// the fields after the last ")" (a command name can hold anything, those fields cannot), state not
+// Z or X (a zombie cannot be killed, and here PID 1 never reaps them).
 // Paths travel as octal escapes, so any byte survives the line protocol, and printf's format has no %
 // in it. Markers are plain words (src/teardown/marker.ts). SIGPIPE is ignored: an answer that meets a
 // dead Node must not kill the one process that is to clean up after it. Written for dash, whose kill
 // takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`. $1 is the mkfifo program (an absolute path).
 const SCRIPT = `trap '' PIPE
 mk=$1
-groups= entries= files= dirs=
+groups= entries= files= dirs= cgroups=
+drop() { kept=; for w in $1; do [ "$w" = "$2" ] || kept="$kept $w"; done; }
 while read -r cmd arg; do
   case $cmd in
     f) files="$files $arg" ;;
-    r) kept=; for f in $files; do [ "$f" = "$arg" ] || kept="$kept $f"; done; files=$kept ;;
+    r) drop "$files" "$arg"; files=$kept ;;
     g) case \${arg%:*} in ''|*[!0-9]*) ;; *) [ "\${arg%:*}" -gt 1 ] && groups="$groups $arg" ;; esac ;;
-    u) kept=; for g in $groups; do [ "$g" = "$arg" ] || kept="$kept $g"; done; groups=$kept ;;
+    u) drop "$groups" "$arg"; groups=$kept ;;
     m) entries="$entries $arg" ;;
     d) dirs="$dirs $arg" ;;
-    n) kept=; for e in $entries; do [ "$e" = "$arg" ] || kept="$kept $e"; done; entries=$kept ;;
+    n) drop "$entries" "$arg"; entries=$kept ;;
+    c) cgroups="$cgroups $arg" ;;
+    C) drop "$cgroups" "$arg"; cgroups=$kept ;;
     p) d=\${arg% *} n=\${arg##* }
       case $n in ''|*[!0-9]*) echo failed; continue ;; esac
       p=$(printf "\${d}x"); p=\${p%x}
       set --; i=0
       while [ $i -lt "$n" ]; do set -- "$@" "$p/p$i"; i=$((i + 1)); done
       if "$mk" -m 600 "$@" 2>/dev/null; then echo made; else echo failed; fi ;;
-    x) kept=; for d in $dirs; do [ "$d" = "$arg" ] || kept="$kept $d"; done; dirs=$kept
+    x) drop "$dirs" "$arg"; dirs=$kept
       p=$(printf "\${arg}x"); p=\${p%x}
       [ ! -e "$p" ] || rm -rf -- "$p" ;;
-    k) kept=; for d in $dirs; do [ "$d" = "$arg" ] || kept="$kept $d"; done; dirs=$kept ;;
+    k) drop "$dirs" "$arg"; dirs=$kept ;;
     q) exit 0 ;;
   esac
 done
+sids=
 for g in $groups; do
   pg=\${g%:*} st=\${g#*:}
   if [ "$st" != - ] && read -r line 2>/dev/null < /proc/$pg/stat; then
@@ -59,18 +70,42 @@ for g in $groups; do
     [ "\${20}" = "$st" ] || continue
   fi
   kill -9 -$pg 2>/dev/null
+  sids="$sids\${sids:+|}$pg"
 done
+cgkill() {
+  for c in $cgroups; do
+    p=$(printf "\${c}x"); p=\${p%x}
+    if [ -e "$p/cgroup.kill" ]; then echo 1 > "$p/cgroup.kill"
+    elif [ -e "$p/cgroup.procs" ]; then kill -9 $(cat "$p/cgroup.procs") 2>/dev/null
+    fi
+    rmdir -- "$p" 2>/dev/null
+  done
+}
+cgkill
 for f in $files; do p=$(printf "\${f}x"); rm -f -- "\${p%x}"; done
-for d in $dirs; do p=$(printf "\${d}x"); rm -rf -- "\${p%x}"; done
-[ -n "$entries" ] || exit 0
+pipes=
+for d in $dirs; do
+  p=$(printf "\${d}x"); p=\${p%x}
+  rm -rf -- "$p"
+  case $p in *[*?[\\\\]*) ;; *) pipes="$pipes $d" ;; esac
+done
+[ -n "$entries$sids$pipes$cgroups" ] || exit 0
 set --; for e in $entries; do set -- "$@" -e "$e"; done
 round=0 empty=0
 while [ $round -lt 50 ]; do
+  found=
+  [ -z "$entries" ] || found=$(grep -lszxF "$@" /proc/[0-9]*/environ)
+  [ -z "$sids" ] || found="$found $(grep -lsE "[)] [A-WYa-z] [0-9]+ [0-9]+ ($sids) [^)]*$" /proc/[0-9]*/stat)"
+  for d in $pipes; do
+    p=$(printf "\${d}x"); p=\${p%x}
+    found="$found $(find /proc/[0-9]*/fd -mindepth 1 -maxdepth 1 -lname "$p/p*" 2>/dev/null)"
+  done
   pids=
-  for f in $(grep -lszxF "$@" /proc/[0-9]*/environ); do
-    p=\${f#/proc/}; p=\${p%/environ}
+  for f in $found; do
+    p=\${f#/proc/}; p=\${p%%/*}
     [ "$p" = $$ ] || pids="$pids $p"
   done
+  cgkill
   if [ -n "$pids" ]; then
     empty=0
     kill -9 $pids 2>/dev/null

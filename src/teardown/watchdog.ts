@@ -1,27 +1,6 @@
-import { assertMarker, type Marker, markerEntry } from './marker.js';
+import type { Marker } from './marker.js';
+import { Lease, octalEscaped, type Watchdog } from './watchdog-lease.js';
 import { type Guard, spawnGuard } from './watchdog-process.js';
-
-// What one run (or the CLI's own files) has the watchdog watch: the run's view of it.
-export interface Watchdog {
-  // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded. After a
-  // restart, the pid of the one on guard now.
-  readonly pid: number | null;
-  // `start`: the leader's start time (/proc/PGID/stat), checked again before the watchdog kills the
-  // group; null when unknown.
-  watchGroup(pgid: number, start: number | null): void;
-  // For a group known to be empty: once no process is left in it, its id may be reused by some
-  // unrelated group, which the watchdog must then not kill.
-  unwatchGroup(pgid: number): void;
-  // A file to remove if safe-run dies before it says otherwise (created after this call returns).
-  watchFile(file: string): void;
-  // The file was published, removed or kept on purpose: leave it alone.
-  forgetFile(file: string): void;
-  // Normal end: the watchdog forgets this run's marker, groups and files; one that served only this
-  // run exits without killing anything.
-  disarm(): void;
-  // What happened to the watchdog itself while this run had it (killed, restarted), for the report.
-  readonly problems: readonly string[];
-}
 
 // A stage runs as the same user and can find and kill the watchdog (it is an `sh` in its own session,
 // which no unprivileged process can hide); then a SIGKILL of safe-run would leave the stages alive.
@@ -29,9 +8,9 @@ export interface Watchdog {
 // told, at most this many times (a stage that kills it in a loop is told about, not raced for ever).
 const MAX_RESTARTS = 10;
 
-type Kind = 'm' | 'g' | 'f' | 'd';
+type Kind = 'm' | 'g' | 'f' | 'd' | 'c';
 // The line that takes back each kind of watch line.
-const UNDO: Record<Kind, string> = { m: 'n', g: 'u', f: 'r', d: 'x' };
+const UNDO: Record<Kind, string> = { m: 'n', g: 'u', f: 'r', d: 'x', c: 'C' };
 
 // A watchdog for one run alone, started now. It lives in its own process group and session so that
 // whatever kills safe-run does not kill it too, holds no descriptor but its stdin and stdout, sits in
@@ -52,6 +31,7 @@ export class Warden {
     g: new Map(),
     f: new Map(),
     d: new Map(),
+    c: new Map(),
   };
   private armed = true;
   private restarts = 0;
@@ -130,7 +110,7 @@ export class Warden {
   // A fresh watchdog, told everything, in the order it needs it.
   private spawn(): Guard {
     const guard = spawnGuard((dead, how) => this.onDeath(dead, how));
-    for (const kind of ['m', 'g', 'f', 'd'] as const) {
+    for (const kind of ['m', 'g', 'f', 'd', 'c'] as const) {
       for (const key of this.watched[kind].keys()) guard.send(`${kind} ${key}`);
     }
     return guard;
@@ -153,81 +133,4 @@ export class Warden {
   }
 }
 
-// One run's share of a warden: what it watches, given back by disarm().
-class Lease implements Watchdog {
-  // Each watched group id, with the key the watchdog knows it by (PGID:START).
-  private readonly groups = new Map<number, string>();
-  private readonly files = new Set<string>();
-  private readonly entry: string | null;
-  private readonly firstProblem: number;
-  private done = false;
-
-  constructor(
-    private readonly warden: Warden,
-    marker: Marker | null,
-    private readonly own: boolean,
-  ) {
-    if (marker) assertMarker(marker);
-    this.entry = marker ? markerEntry(marker) : null;
-    if (this.entry) warden.watch('m', this.entry);
-    this.firstProblem = warden.problems.length;
-  }
-
-  get pid(): number | null {
-    return this.warden.pid;
-  }
-
-  get problems(): readonly string[] {
-    return this.warden.problems.slice(this.firstProblem);
-  }
-
-  watchGroup(pgid: number, start: number | null): void {
-    assertGroupId(pgid);
-    if (this.done || this.groups.has(pgid)) return;
-    const key = `${pgid}:${start ?? '-'}`;
-    this.groups.set(pgid, key);
-    this.warden.watch('g', key);
-  }
-
-  unwatchGroup(pgid: number): void {
-    assertGroupId(pgid);
-    const key = this.groups.get(pgid);
-    if (key === undefined) return;
-    this.groups.delete(pgid);
-    this.warden.unwatch('g', key);
-  }
-
-  watchFile(file: string): void {
-    if (this.done || this.files.has(file)) return;
-    this.files.add(file);
-    this.warden.watch('f', octalEscaped(file));
-  }
-
-  forgetFile(file: string): void {
-    if (this.files.delete(file)) this.warden.unwatch('f', octalEscaped(file));
-  }
-
-  disarm(): void {
-    if (this.done) return;
-    this.done = true;
-    if (this.own) {
-      this.warden.close();
-      return;
-    }
-    for (const key of this.groups.values()) this.warden.unwatch('g', key);
-    for (const file of this.files) this.warden.unwatch('f', octalEscaped(file));
-    if (this.entry) this.warden.unwatch('m', this.entry);
-    this.groups.clear();
-    this.files.clear();
-  }
-}
-
-function assertGroupId(pgid: number): void {
-  // The watchdog's `kill -9 -1` would reach every process we may signal.
-  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
-}
-
-// Every byte as \NNN: no space, newline, backslash or % reaches the shell's read or printf as itself.
-function octalEscaped(file: string): string {
-  return [...Buffer.from(file)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
-}
+export type { Watchdog } from './watchdog-lease.js';

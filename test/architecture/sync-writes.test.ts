@@ -12,8 +12,15 @@ const ALLOWED: Record<string, string> = {
     'one line appended to the ledger, a regular file opened O_NONBLOCK (a FIFO fails with ENXIO)',
   'src/reporters/write-atomic.ts':
     'a temporary regular file beside the target (FIFOs go through a non-blocking socket)',
+  'src/reporters/write-new-file.ts':
+    'a temporary file it has just created (O_CREAT|O_EXCL: never an existing FIFO) in the --junit DIR/',
   'src/cli/ci-session.ts': "the CI system's step summary file, which safe-run never reads",
   'src/mcp/session.ts': "a call's stdin text, a new regular file in the session's private directory",
+  'src/teardown/run-cgroup.ts':
+    'a pid or "1" into a cgroup file (cgroup.procs, cgroup.kill) of the cgroup filesystem',
+  'src/mcp/job-stdin.ts':
+    "a job's stdin FIFO, opened O_NONBLOCK: a full pipe is EAGAIN, said to the caller, never waited for",
+  'src/session/session-file.ts': '--session FILE: a temporary regular file beside it, renamed over it',
 };
 
 const SYNC_WRITE = /\b(?:writeSync|writeFileSync|appendFileSync)\s*\(/;

@@ -168,18 +168,28 @@ describe('HeadTailKeeper', () => {
     });
   });
 
-  it('reports invalid UTF-8 as binary, also when truncated', () => {
+  it('shows a byte that is not UTF-8 escaped, also when truncated; data with a NUL is binary', () => {
     const keeper = new HeadTailKeeper(64);
     const data = Buffer.alloc(10_000, 0x41);
     data[9_990] = 0xff;
     pushInChunks(keeper, data, 1000);
-    expect(keeper.finish()).toMatchObject({ bytes: 10_000, truncated: true, text: null, binary: true });
+    const kept = keeper.finish();
+    expect(kept).toMatchObject({ bytes: 10_000, truncated: true, binary: false, escapedBytes: 1 });
+    expect(kept.text).toMatch(/\\xFFAAAAAAAAA$/);
+    const nul = new HeadTailKeeper(64);
+    data[9_990] = 0;
+    pushInChunks(nul, data, 1000);
+    expect(nul.finish()).toMatchObject({ bytes: 10_000, truncated: true, text: null, binary: true });
   });
 
-  it('keeps a character cut short by the end of the stream as text', () => {
+  it('keeps a character cut short by the end of the stream as text, its bytes escaped', () => {
     const keeper = new HeadTailKeeper(100);
     keeper.push(Buffer.concat([Buffer.from('killed mid-write '), Buffer.from('€').subarray(0, 2)]));
-    expect(keeper.finish()).toMatchObject({ binary: false, text: 'killed mid-write \uFFFD' });
+    expect(keeper.finish()).toMatchObject({
+      binary: false,
+      text: 'killed mid-write \\xE2\\x82',
+      escapedBytes: 2,
+    });
   });
 
   it('masks secrets in the kept text while counting the raw bytes', () => {

@@ -14,10 +14,10 @@ const read = (name: string) => fs.readFileSync(path.join(CLI, name), 'utf8');
 describe('the command line bundles in dist/cli/', () => {
   it('keep the MCP SDK, zod and the YAML parser out of the bundle every run loads', () => {
     const main = read('main.cjs');
-    for (const marker of ['StdioServerTransport', 'ZodError', 'YAMLParseError']) {
+    for (const marker of ['tools/call', 'ZodError', 'YAMLParseError']) {
       expect(main).not.toContain(marker);
     }
-    expect(read('mcp-command.cjs')).toContain('StdioServerTransport');
+    expect(read('mcp-command.cjs')).toContain('tools/call');
     expect(read('load-spec.cjs')).toContain('YAMLParseError');
   });
 
@@ -42,6 +42,15 @@ describe('the command line bundles in dist/cli/', () => {
 
   it('load main.cjs with a code cache that this node accepts', () => {
     expect(cacheUse(ROOT)).toBe('false');
+  });
+
+  it('load the MCP server bundle with a code cache of its own, through the same loader', () => {
+    const code = `const { loadBundle } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
+      process.stdout.write(String(loadBundle(${JSON.stringify(path.join(CLI, 'mcp-command.cjs'))}).script.cachedDataRejected));`;
+    const env = { ...process.env, NODE_OPTIONS: '' };
+    expect(execFileSync(process.execPath, ['-e', code], { env, encoding: 'utf8', timeout: 30_000 })).toBe(
+      'false',
+    );
   });
 
   // bin/ and dist/cli/ copied into a scratch directory, to be damaged there.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parse, type TestSuites } from 'junit2json';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { readValidJunit } from '../helpers/junit-schema.js';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-ci-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -139,18 +140,19 @@ describe('--junit', () => {
     );
     expect(result.code).toBe(3);
     expect(fs.readdirSync(path.dirname(file))).toEqual(['result.xml']);
-    const xml = fs.readFileSync(file, 'utf8');
+    const xml = await readValidJunit(file);
     expect(xml).not.toContain(SECRET);
     const parsed = (await parse(xml)) as TestSuites;
-    expect(parsed).toMatchObject({ name: 'safe-run', tests: 3, failures: 1, errors: 0, skipped: 0 });
+    expect(parsed).toMatchObject({ name: 'safe-run', tests: 3, failures: 1, errors: 0 });
+    expect(parsed.testsuite![0]).toMatchObject({ skipped: 0 });
     const cases = parsed.testsuite![0]!.testcase!;
     expect(cases.map((c) => c.name)).toEqual([
-      expect.stringMatching(/^1 sh: sh -c 'echo hello;/),
-      '2 wc: wc -c',
-      '3 cat: cat',
+      expect.stringMatching(/^stage 1 "sh": sh -c 'echo hello;/),
+      'stage 2 "wc": wc -c',
+      'stage 3 "cat": cat',
     ]);
     expect(cases[0]!.failure![0]).toMatchObject({ message: 'failed with exit 3', type: 'failed' });
-    expect(cases[0]!['system-err']![0]).toBe('first line\nbad: 100%, really ***\n<&>\uFFFD[31m');
+    expect(cases[0]!['system-err']![0]).toBe('first line\nbad: 100%, really ***\n<&>\\x1B[31m');
     expect(cases[1]!.failure).toBeUndefined();
   });
 

@@ -151,6 +151,7 @@ describe('the plan a dry run prints', () => {
       '  log-dir        none',
       '  leftovers      kill',
       '  fail-fast      false',
+      '  on-deadlock    wait',
       '  mask           DB_URL',
       '  facts          off',
       'dry run: ok, exit 0 (every program was found and can be started); nothing was started',

@@ -59,7 +59,7 @@ describe('SAFE_RUN_OPTIONS', () => {
     const result = await runCli(['--no-facts', '--', 'true'], { env: { SAFE_RUN_OPTIONS: '-c "echo hi"' } });
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      'safe-run: SAFE_RUN_OPTIONS: only options; give what to run (-c, -f or a command) on the command line\n',
+      'safe-run: SAFE_RUN_OPTIONS: -c is refused there: give what to run (-c, -f or a command) on the command line\n',
     );
   });
 });

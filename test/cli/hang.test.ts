@@ -105,6 +105,16 @@ function listeningSockets(pid: number): string[] {
   return listening.filter((inode) => mine.includes(`socket:[${inode}]`));
 }
 
+// SigCgt in /proc/PID/status: the signals it has a handler for (SIGUSR1 is 10: bit 9).
+function catchesSigusr1(pid: number): boolean {
+  try {
+    const mask = /SigCgt:\s*([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+    return (BigInt(`0x${mask}`) & 0x200n) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
 describe('seed 003 (parent waits for its child, child fills a stderr pipe)', () => {
   it('is reported as a deadlock naming both pids at a timeout, and inspect says the same', async () => {
     const run = startLive(process.execPath, [BIN, '--json', '--timeout', '10s', '--', 'node', SEED]);
@@ -233,6 +243,26 @@ describe('looking at a run without ending it', () => {
     expect(run.out()).toBe('got hi\n');
   }, 40_000);
 
+  it('answers a SIGUSR1 that comes while Node is still starting: no debugger port stays open, and the report comes once the run can give it', async () => {
+    const run = startLive(process.execPath, [BIN, '--', 'sh', '-c', 'sleep 3093']);
+    const pid = run.child.pid!;
+    // The earliest moment a SIGUSR1 does not end the process: Node's own handler (the one that opens
+    // its debugger) is in place. Before that the kernel's default action applies, as to any program.
+    const deadline = Date.now() + 20_000;
+    while (!catchesSigusr1(pid) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    process.kill(pid, 'SIGUSR1');
+    await waitFor(
+      'the SIGUSR1 report',
+      () => /SIGUSR1, who waits for whom now[^\n]*\n.*sleep 3093/.test(run.err()),
+      20_000,
+    );
+    // Node 20 may have opened its debugger before safe-run's first line ran: it is closed again.
+    await waitFor('no listening socket', () => listeningSockets(pid).length === 0, 20_000);
+    process.kill(pid, 'SIGTERM');
+    expect(await run.done).toBe(143);
+  }, 40_000);
+
   it('treats SIGQUIT like SIGTERM: report, teardown, exit 131', async () => {
     const run = startLive(process.execPath, [BIN, '--', 'sh', '-c', 'sleep 3091']);
     await waitFor('sleep', () => findBlocked(run.child.pid!, /^sleep 3091$/, /nanosleep/) !== null, 20_000);
@@ -265,6 +295,18 @@ describe('looking at a run without ending it', () => {
 });
 
 describe('safe-run inspect', () => {
+  it('shows control bytes of a command line as escapes, as the table does, never raw', async () => {
+    const alone = startLive('sh', ['-c', 'sleep 3094', 'sh', '\x1b[31mred\x07']);
+    await waitFor(
+      'sleep to start',
+      () => findBlocked(alone.child.pid!, /^sleep 3094$/, /nanosleep/) !== null,
+      20_000,
+    );
+    const inspected = await runCli(['inspect', String(alone.child.pid)], { deadlineMs: 20_000 });
+    expect(inspected.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(inspected.stdout).toContain('\\e[31mred\\x07');
+  }, 40_000);
+
   it('refuses a bad process id with one line and exit 125', async () => {
     const result = await runCli(['inspect', 'abc']);
     expect(result.code).toBe(125);

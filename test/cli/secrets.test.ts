@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, type CliResult, runCli, waitFor } from '../helpers/index.js';
+import { readValidJunit } from '../helpers/junit-schema.js';
 
 const TOKEN = 'ghp_SrLeakProbe0123456789abcdefXYZ';
 const CUSTOM = 'cvQ-Private-4711-zq';
@@ -330,7 +331,8 @@ describe('secrets are masked on every path out of safe-run', () => {
     4 * PER_RUN_MS,
   );
 
-  it('finds neither value anywhere it looked, nor in any file or file name safe-run wrote', () => {
+  it('finds neither value anywhere it looked, nor in any file or file name safe-run wrote', async () => {
+    await readValidJunit(path.join(scratch, 'junit.xml'));
     for (const file of ['report.json', 'junit.xml', 'summary.md', 'facts.jsonl']) {
       see(file, fs.readFileSync(path.join(scratch, file), 'utf8'));
     }

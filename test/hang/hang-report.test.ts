@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deadlockAdvice } from '../../src/hang/advice.js';
 import type { MemberView, TreeData } from '../../src/hang/analyze.js';
 import { buildHangReport, waitingForStage } from '../../src/hang/hang-report.js';
 import type { OpenFd, ProcView } from '../../src/hang/proc-view.js';
@@ -31,15 +32,26 @@ function proc(
     state: syscall === 'running' ? 'R' : 'S',
     wchan: null,
     syscall: syscall === null ? null : decodeSyscall(syscall, 'x64'),
+    path: null,
+    polled: null,
     fds,
     epolls: {},
+    threads: [],
     stage: 1,
     ...extra,
   };
 }
 
 function tree(members: MemberView[], context: ProcView[] = [], safeRunStdin: string | null = null): TreeData {
-  return { members, context, safeRunPid: context[0]?.pid ?? null, safeRunStdin };
+  return {
+    members,
+    context,
+    safeRunPid: context[0]?.pid ?? null,
+    safeRunStdin,
+    sockets: new Map(),
+    locks: new Map(),
+    complete: true,
+  };
 }
 
 const WRITE_FD1 = '1 0x1 0x7f 0x2000 0x0 0x0 0x0 0x7ffc 0x7f12';
@@ -177,10 +189,10 @@ describe('the wait-for graph and its sentences', () => {
 
   it('gives each blocked process its op, fd and target, and the peers of a pipe', () => {
     const yes = buildHangReport(yesSleep).processes.find((entry) => entry.pid === 41)!;
-    expect(yes.blocked).toEqual({ op: 'write', fd: 1, target: 'pipe:[p]' });
+    expect(yes.blocked).toEqual({ op: 'write', fd: 1, target: 'pipe:[p]', unread: null });
     expect(yes.peers).toEqual([{ pid: 42, command: 'sleep 100', fds: [0], reading: false, safeRun: false }]);
     const sh = buildHangReport(yesSleep).processes.find((entry) => entry.pid === 40)!;
-    expect(sh.blocked).toEqual({ op: 'wait', fd: null, target: 'any child' });
+    expect(sh.blocked).toEqual({ op: 'wait', fd: null, target: 'any child', unread: null });
   });
 
   it('counts a reader that is in read() on the pipe as reading', () => {
@@ -226,5 +238,71 @@ describe('reading /proc/PID/syscall', () => {
     expect(opFromWchan('pipe_read')).toBe('read');
     expect(opFromWchan('do_wait')).toBe('wait');
     expect(opFromWchan('mystery')).toBe('other');
+  });
+});
+
+describe('the kind of a deadlock, and the advice chosen by it', () => {
+  const READ_FD3 = '0 0x3 0x7f 0x2000 0x0 0x0 0x0 0x7ffc 0x7f12';
+  const FLOCK_FD3 = '73 0x3 0x2 0x0 0x0 0x0 0x0 0x7ffc 0x7f12';
+  const cases: { title: string; data: TreeData; kind: string; advice: RegExp }[] = [
+    {
+      title: 'a writer whose reader waits for it: read while waiting',
+      data: seed003,
+      kind: 'unread-output',
+      advice: /must read that pipe while it waits/,
+    },
+    {
+      title: 'a parent that waits for a child reading the stdin it never closed: close it',
+      data: tree([
+        proc(100, 1, 'python3 run.py', WAIT_ANY, [fd(5, 'pipe', 'in', 'write')]),
+        proc(101, 100, 'cat', READ_FD0, [fd(0, 'pipe', 'in', 'read')]),
+      ]),
+      kind: 'unclosed-input',
+      advice: /close its end of the pipe/,
+    },
+    {
+      title: 'two ends of a socket that both wait to be told something: fix who speaks first',
+      data: {
+        ...tree([
+          proc(110, 1, 'client', READ_FD3, [fd(3, 'socket', '9:1', 'both', 'socket:[1]')]),
+          proc(111, 1, 'server', READ_FD3, [fd(3, 'socket', '9:2', 'both', 'socket:[2]')]),
+        ]),
+        sockets: new Map([
+          [1, { inode: 1, proto: 'unix' as const, peer: 2, queued: 0, listening: false, address: null }],
+          [2, { inode: 2, proto: 'unix' as const, peer: 1, queued: 0, listening: false, address: null }],
+        ]),
+      },
+      kind: 'silent-peer',
+      advice: /wait for the other to send first/,
+    },
+    {
+      title: 'a child waiting for a lock its waiting parent holds: release before waiting',
+      data: {
+        ...tree([
+          proc(121, 1, 'flock /tmp/l sh', WAIT_ANY, [fd(3, 'file', '2049:77', 'read', '/tmp/l')]),
+          proc(120, 121, 'flock /tmp/l true', FLOCK_FD3, [fd(3, 'file', '2049:77', 'read', '/tmp/l')]),
+        ]),
+        locks: new Map([['08:01:77', [121]]]),
+      },
+      kind: 'lock',
+      advice: /release them before waiting/,
+    },
+  ];
+  for (const { title, data, kind, advice } of cases) {
+    it(title, () => {
+      const deadlock = buildHangReport(data).deadlock;
+      expect(deadlock?.kind).toBe(kind);
+      expect(deadlockAdvice(deadlock!.kind)).toMatch(advice);
+    });
+  }
+
+  it('names the holder of a lock in the sentence', () => {
+    const data = {
+      ...tree([proc(130, 1, 'flock /tmp/l true', FLOCK_FD3, [fd(3, 'file', '2049:77', 'read', '/tmp/l')])]),
+      locks: new Map([['08:01:77', [131]]]),
+    };
+    const entry = buildHangReport(data).processes[0]!;
+    expect(entry.wait).toBe('lock');
+    expect(entry.explanation).toBe('waiting for a lock on /tmp/l, held by pid 131 `?`');
   });
 });

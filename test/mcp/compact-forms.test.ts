@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ENV, AGENT_SETTINGS } from '../../src/agent/agent-defaults.js';
-import { runCommand } from '../../src/mcp/run-command.js';
-import { stateFilesIn } from '../../src/mcp/shell-state.js';
+import { planCommand, startCommand } from '../../src/mcp/run-command.js';
 import { compactReport } from '../../src/reporters/compact.js';
+import { stateFilesIn } from '../../src/session/state-files.js';
+import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
 import { runCli } from '../helpers/cli.js';
 
 // The twelve command forms agents type most (issue 10), each run in a small project where its output
@@ -54,13 +55,15 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('compact reports of the common agent forms', () => {
   it.each(FORMS)('%j: exit 0, one row per command, compact report under 600 bytes', async (form, stages) => {
     const stateDir = fs.mkdtempSync(path.join(dir, 'state-'));
-    const outcome = await runCommand({
-      text: form,
+    const stateFiles = stateFilesIn(stateDir);
+    const planned = planCommand(form, { ...DEFAULT_SETTINGS, ...AGENT_SETTINGS, facts: null }, stateFiles);
+    const outcome = await startCommand(planned, {
       state: { cwd: dir, env: { ...AGENT_ENV, HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin' }, vars: {} },
-      options: { ...AGENT_SETTINGS, facts: null },
       env: {},
-      stateFiles: stateFilesIn(stateDir),
-    });
+      stateFiles,
+      support: null,
+      io: {},
+    }).outcome;
     const { report } = outcome;
     expect(report.exitCode).toBe(0);
     // The shell front end ran it: a row per command as written, not one bash row.

@@ -19,7 +19,9 @@ let dir: string;
 let client: Client;
 
 async function run(args: Record<string, unknown>): Promise<RunResult> {
-  const result = await client.callTool({ name: 'run', arguments: args }, undefined, { timeout: 120_000 });
+  const result = await client.callTool({ name: 'run', arguments: { report: 'full', ...args } }, undefined, {
+    timeout: 120_000,
+  });
   const content = result.content as { type: string; text: string }[];
   return {
     text: content.map((part) => part.text).join(''),
@@ -51,20 +53,42 @@ afterAll(async () => {
 });
 
 describe('safe-run mcp over stdio', () => {
-  it('lists run and inspect, with descriptions that say stdin is closed and how long a run may take', async () => {
+  it('lists its tools, and the description of run states every limit a call can meet', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['inspect', 'run']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'inspect',
+      'job_input',
+      'job_kill',
+      'job_output',
+      'jobs',
+      'run',
+    ]);
     const runTool = tools.find((tool) => tool.name === 'run')!;
     expect(runTool.description).toMatch(/stdin is closed/);
-    expect(runTool.description).toMatch(/Time limit 2m/);
+    expect(runTool.description).toMatch(
+      /time 2m0s per call \("timeout" seconds; giving it also lifts the idle limit\)/,
+    );
+    expect(runTool.description).toMatch(/idle 1m0s without any output \("idleTimeout"\)/);
+    expect(runTool.description).toMatch(/quiet for 2\.00s after printing a question/);
+    expect(runTool.description).toMatch(/up to 30,000 bytes, head and tail \("budget" changes it\)/);
+    expect(runTool.description).toMatch(/ends the whole call not ok/);
     expect(Object.keys(runTool.inputSchema.properties ?? {}).sort()).toEqual([
+      'background',
+      'budget',
       'command',
       'cwd',
       'env',
+      'idleTimeout',
+      'report',
       'stdin',
       'timeout',
+      'yield',
     ]);
     expect(runTool.inputSchema.required).toEqual(['command']);
+    // The structured result is described, so that a client can check it.
+    expect(Object.keys(runTool.outputSchema?.properties ?? {})).toEqual(
+      expect.arrayContaining(['ok', 'exitCode', 'stages', 'cwd', 'output', 'job']),
+    );
   });
 
   it('runs `cd src && ls | wc -l`, and the next call starts in src', async () => {
@@ -81,7 +105,7 @@ describe('safe-run mcp over stdio', () => {
     const second = await run({ command: 'pwd' });
     expect(second.structured.fallback).toBeNull();
     expect(second.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src')}\n`);
-    expect(second.text).toMatch(/^--- stdout ---\n/);
+    expect(second.text).toMatch(/^--- output ---\n/);
   });
 
   it('keeps exported variables between calls and nothing else', async () => {

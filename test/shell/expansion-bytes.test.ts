@@ -15,6 +15,7 @@ const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF
 
 describe('an expansion to bytes that are not UTF-8', () => {
   it('reaches a builtin as bash gives it', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     const { bash, ours } = await againstBash("echo $'\\xe9' | od -An -tx1; X=$'\\xe9'; echo ${#X}", {
       cwd: dir,
       env,

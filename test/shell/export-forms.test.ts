@@ -61,6 +61,7 @@ const ONCE_REFUSED: Array<[string, GenLine]> = [
   ['a stray option after a name', shown(['echo first', 'export A -n'], [';'])],
   ['a name that is no identifier', shown(['echo first', 'export 1A B=2'], [';'])],
   ['export -n', shown(['export A=1', 'export -n A'], [';'])],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
   ['+= on PATH', shown(['export PATH+=:/x', 'echo "${PATH##*:}"'], [';'])],
   ['+= quoted', shown(['export "A+=x"'], [])],
   ['IFS', shown(['export IFS=:', 'printenv IFS'], [';'])],

@@ -127,6 +127,10 @@ const pipelineCases: Record<string, [yaml: string, expected: Partial<Settings>][
     ['fail-fast: true', { failFast: true }],
     ['fail-fast: false', { failFast: false }],
   ],
+  'on-deadlock': [
+    ['on-deadlock: stop', { onDeadlock: 'stop' }],
+    ['on-deadlock: wait', { onDeadlock: 'wait' }],
+  ],
   mask: [
     ['mask: [API_TOKEN, db_password]', { mask: ['API_TOKEN', 'db_password'] }],
     ['mask: []', { mask: [] }],

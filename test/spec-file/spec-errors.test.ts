@@ -117,7 +117,7 @@ describe('unknown keys', () => {
 
   test('with odd characters are quoted in the path, on one line', () => {
     expect(problems(`version: 1\n"two\\nlines": 1\n${STAGE_OK}`)).toEqual([
-      'pipeline.yaml: ["two\\nlines"]: unknown key; expected one of: $schema, version, policy, sigpipe, stdin, timeout, idle-timeout, prompt-wait, kill-after, drain-timeout, max-stdout, max-stderr, max-log, on-limit, live-stdout, log-dir, leftovers, fail-fast, mask, output, keep-partial, expect, expect-cmd, stages',
+      'pipeline.yaml: ["two\\nlines"]: unknown key; expected one of: $schema, version, policy, sigpipe, stdin, timeout, idle-timeout, prompt-wait, kill-after, drain-timeout, max-stdout, max-stderr, max-log, on-limit, live-stdout, log-dir, leftovers, fail-fast, on-deadlock, mask, output, keep-partial, expect, expect-cmd, stages',
     ]);
   });
 });

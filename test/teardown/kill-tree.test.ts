@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sweepMarked, terminate } from '../../src/teardown/kill-tree.js';
+import { terminate } from '../../src/teardown/kill-tree.js';
 import { OwnGroups } from '../../src/teardown/own-groups.js';
 import { listProcesses, readProcess } from '../../src/teardown/proc-read.js';
 import { findByMarker } from '../../src/teardown/proc-scan.js';
+import { sweepMarked } from '../../src/teardown/sweep-marked.js';
 import {
   exited,
   isAlive,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sweepMarked } from '../../src/teardown/kill-tree.js';
 import type { Marker } from '../../src/teardown/marker.js';
 import { scanProcesses } from '../../src/teardown/proc-scan.js';
 import { openProcWindow, type ProcWindow } from '../../src/teardown/proc-window.js';
+import { sweepMarked } from '../../src/teardown/sweep-marked.js';
 import {
   exited,
   teardownFixture as fixture,

@@ -1,4 +1,6 @@
 import { explainExit } from '../../contracts/explain-exit.js';
+import { formatBytes } from '../../format-units.js';
+import { deadlockAdvice } from '../../hang/advice.js';
 import type { Report, StageResult } from '../../types.js';
 
 type ReportSoFar = Omit<Report, 'next' | 'output' | 'checks'>;
@@ -23,10 +25,11 @@ function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total:
         return `${where(stage)} opened a full-screen program (an editor or a pager) that nobody can use: give what it asks for on the command line (git commit -m MESSAGE, --no-edit, --no-pager)`;
       if (stage.stop?.reason.startsWith('waiting for an answer: '))
         return `${where(stage)} asked a question and nobody can answer it (${stage.stop.reason}): use its non-interactive option (--yes, -y, --force, a config file), or give the answer on stdin`;
-      const limit = `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})`;
       if (stage.stop?.deadlock) {
-        return `${limit}; it was deadlocked: ${stage.stop.deadlock.explanation}; a longer limit will not help: the program must read that pipe while it waits`;
+        const { explanation, kind } = stage.stop.deadlock;
+        return `${where(stage)} was stopped (${stage.stop.reason}) while deadlocked: ${explanation}; a longer limit will not help: ${deadlockAdvice(kind)}`;
       }
+      const limit = `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})`;
       return `${limit}${atTheStop(stage)}: find out why it is slow or stuck before raising the limit`;
     }
     case 'limit':
@@ -65,7 +68,9 @@ function forFailed(stage: StageResult, stream: string): string {
   const last = lastLine(stage.stderr.text);
   const said = last
     ? `; its last stderr line: ${JSON.stringify(last)}`
-    : `; it wrote nothing to stderr${saved}`;
+    : stage.stderr.binary
+      ? `; its stderr (${formatBytes(stage.stderr.bytes ?? 0)}) is not text${saved}`
+      : `; it wrote nothing to stderr${saved}`;
   if (!explained) return `${where(stage)} failed with exit ${code}${said}`;
   const retry = explained.transient ? ' (often transient: a retry may succeed)' : '';
   return `${where(stage)} failed with exit ${code}, which for ${explained.program} means "${explained.meaning}"${retry}${said}`;

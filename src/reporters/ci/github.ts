@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { isWorkflowCommand } from '../../capture/workflow-commands.js';
 import type { Report, StageResult } from '../../types.js';
 import { commandText, lastLines, outcomePhrase } from './command-text.js';
 import { escapeData, escapeProperty } from './workflow-escape.js';
@@ -20,6 +22,24 @@ function groupTitle(stage: StageResult): string {
   return `stage ${stage.index} "${stage.name}": ${commandText(stage.argv)} (${outcomePhrase(stage)})`;
 }
 
+// The runner reads the old "##[command]" form anywhere in a line, so a prefix does not make a kept
+// line inert: the lines go between ::stop-commands::TOKEN and ::TOKEN::, which the runner honours.
+// The token is a digest of the lines it encloses, so none of them can hold it.
+function stopCommands(lines: readonly string[]): [string, string] {
+  const token = `safe-run-${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 32)}`;
+  return [`::stop-commands::${token}`, `::${token}::`];
+}
+
+// safe-run's own text (banner, table, next, heartbeat) can quote a stage's output or command: when
+// a line of it would be read by the runner as a command, the whole text is made inert.
+export function inertForRunner(text: string): string {
+  const lines = text.split('\n');
+  if (!lines.some(isWorkflowCommand)) return text;
+  const body = text.endsWith('\n') ? lines.slice(0, -1) : lines;
+  const [stop, resume] = stopCommands(body);
+  return `${stop}\n${body.join('\n')}\n${resume}\n`;
+}
+
 // One collapsed group per stage with the stderr safe-run kept for it (head and tail), printed after
 // the run: live output from several stages interleaves, so per-stage groups can only come at the end.
 export function renderGithubGroups(report: Report): string {
@@ -27,7 +47,10 @@ export function renderGithubGroups(report: Report): string {
   for (const stage of report.stages) {
     out.push(`::group::${escapeData(groupTitle(stage))}`);
     const lines = prefixedLines(stage);
-    out.push(...(lines.length > 0 ? lines : ['(no stderr)']));
+    if (lines.some((line) => line.includes('##['))) {
+      const [stop, resume] = stopCommands(lines);
+      out.push(stop, ...lines, resume);
+    } else out.push(...(lines.length > 0 ? lines : ['(no stderr)']));
     out.push('::endgroup::');
   }
   return `${out.join('\n')}\n`;

@@ -11,5 +11,7 @@ export function timeIsUp(rt: Runtime): boolean {
 export function stopReason(rt: Runtime): StepReport['skippedBecause'] {
   if (rt.refused) return 'after-refusal';
   if (rt.cancelled) return undefined;
-  return timeIsUp(rt) || rt.timedOutBefore !== null ? 'timeout' : undefined;
+  if (timeIsUp(rt) || rt.timedOutBefore !== null) return 'timeout';
+  // Another of safe-run's own limits (idle, prompt wait, output cap) stopped a stage.
+  return rt.stoppedBy !== null ? 'stopped' : undefined;
 }

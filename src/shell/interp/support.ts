@@ -104,6 +104,7 @@ function checkPart(part: WordPart, refuse: Refuse): void {
       'syntax.process-substitution',
       '<( ... )',
       inOperand.start,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
       'inside ${...} is a process substitution, which safe-run does not run yet',
     );
   if (part.transform && 'PAKk'.includes(part.transform)) {

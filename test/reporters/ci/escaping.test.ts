@@ -40,13 +40,13 @@ describe('command text', () => {
 });
 
 describe('JUnit XML escaping', () => {
-  it('turns markup into entities and characters XML cannot hold into U+FFFD', async () => {
+  it('turns markup into entities and characters XML cannot hold into \\xHH or \\uHHHH', async () => {
     const text = `<a href="x">&'\x1b[31m\x00\uFFFF ok`;
-    expect(escapeXml(text)).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;\uFFFD[31m\uFFFD\uFFFD ok');
+    expect(escapeXml(text)).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;\\x1B[31m\\x00\\uFFFF ok');
     const parsed = (await parse(
       `<testsuites name="${escapeXml(text)}"><testsuite name="s"></testsuite></testsuites>`,
     )) as TestSuites;
-    expect(parsed.name).toBe('<a href="x">&\'\uFFFD[31m\uFFFD\uFFFD ok');
+    expect(parsed.name).toBe('<a href="x">&\'\\x1B[31m\\x00\\uFFFF ok');
   });
 });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readStateFiles, stateFilesIn, stateTrap } from '../../src/mcp/shell-state.js';
+import { readStateFiles, stateFilesIn, stateTrap } from '../../src/session/state-files.js';
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "safe-run-state-it's-")));
 const files = stateFilesIn(dir);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { quoteForBash } from '../shell/bash-path.js';
 import { MARKER_NAME } from '../teardown/marker.js';
+import type { Plan, Report, StageSpec } from '../types.js';
 
 // What one agent session carries from one command to the next, as an agent's own shell does: the
 // directory and the whole exported environment. Shell-only variables are not carried (issue 11:
@@ -14,6 +15,11 @@ export interface ShellState {
 
 // Set anew for every command by bash or by safe-run: keeping them would make them grow or go stale.
 const NOT_CARRIED = new Set(['SHLVL', '_', 'PWD', MARKER_NAME]);
+
+// Whether a variable is carried from one command to the next at all.
+export function isCarried(name: string): boolean {
+  return !NOT_CARRIED.has(name);
+}
 
 // The bash fallback (text the shell front end does not interpret) writes its final directory and
 // environment here through an EXIT trap, so the next call starts where this one ended. The files
@@ -62,4 +68,29 @@ export function readStateFiles(files: StateFiles): ShellState | null {
     env[name] = value;
   }
   return { cwd, env, vars: {} };
+}
+
+// The bash stages of a plan (the text handed to bash before it ran, or when a step was refused once
+// reached) with the EXIT trap before the text, so that the directory and variables bash ended with
+// are known after it: the MCP session's next call and `--session FILE` start there.
+export function trapFallback(plan: Plan, files: StateFiles, text: string): void {
+  const trapped = (stage: StageSpec): StageSpec => ({
+    ...stage,
+    argv: [...stage.argv.slice(0, -1), `${stateTrap(files)}\n${text}`],
+  });
+  if (plan.shell?.fallback) plan.shell.fallback = trapped(plan.shell.fallback);
+  if (plan.fallback) plan.stages = plan.stages.map(trapped);
+}
+
+// The report shows the text as the caller wrote it (masked as the report is), not the trap line
+// safe-run put before it.
+export function withoutTrap(report: Report): Report {
+  if (!report.fallback) return report;
+  const strip = (shown: string) => shown.slice(shown.indexOf('\n') + 1);
+  const stages = report.stages.map((stage) => ({
+    ...stage,
+    argv: [...stage.argv.slice(0, -1), strip(stage.argv.at(-1) ?? '')],
+  }));
+  const steps = report.steps?.map((step) => ({ ...step, text: strip(step.text) }));
+  return { ...report, stages, ...(steps ? { steps } : {}) };
 }

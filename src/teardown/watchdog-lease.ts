@@ -1,0 +1,134 @@
+import { assertMarker, type Marker, markerEntry } from './marker.js';
+
+// What one run (or the CLI's own files) has the watchdog watch: the run's view of it.
+export interface Watchdog {
+  // null when the watchdog could not be started (no /bin/sh): the run goes on unguarded. After a
+  // restart, the pid of the one on guard now.
+  readonly pid: number | null;
+  // `start`: the leader's start time (/proc/PGID/stat), checked again before the watchdog kills the
+  // group; null when unknown.
+  watchGroup(pgid: number, start: number | null): void;
+  // For a group known to be empty: once no process is left in it, its id may be reused by some
+  // unrelated group, which the watchdog must then not kill.
+  unwatchGroup(pgid: number): void;
+  // A file to remove if safe-run dies before it says otherwise (created after this call returns).
+  watchFile(file: string): void;
+  // The file was published, removed or kept on purpose: leave it alone.
+  forgetFile(file: string): void;
+  // The run's cgroup (run-cgroup.ts): everything in it is killed if safe-run dies. Told before it is
+  // made; forgotten once removed, or not made.
+  watchCgroup(dir: string): void;
+  forgetCgroup(dir: string): void;
+  // Normal end: the watchdog forgets this run's marker, groups and files; one that served only this
+  // run exits without killing anything.
+  disarm(): void;
+  // What happened to the watchdog itself while this run had it (killed, restarted), for the report.
+  readonly problems: readonly string[];
+}
+
+// What a lease needs of the warden that holds the one watchdog process (watchdog.ts).
+export interface LeaseHost {
+  readonly pid: number | null;
+  readonly problems: readonly string[];
+  watch(kind: 'm' | 'g' | 'f' | 'c', key: string): void;
+  unwatch(kind: 'm' | 'g' | 'f' | 'c', key: string): void;
+  close(): void;
+}
+
+// One run's share of a warden: what it watches, given back by disarm().
+export class Lease implements Watchdog {
+  // Each watched group id, with the key the watchdog knows it by (PGID:START).
+  private readonly groups = new Map<number, string>();
+  // The files (f) and cgroups (c) watched, by path.
+  private readonly paths = { f: new Set<string>(), c: new Set<string>() };
+  private readonly entry: string | null;
+  private readonly firstProblem: number;
+  private done = false;
+
+  constructor(
+    private readonly warden: LeaseHost,
+    marker: Marker | null,
+    private readonly own: boolean,
+  ) {
+    if (marker) assertMarker(marker);
+    this.entry = marker ? markerEntry(marker) : null;
+    if (this.entry) warden.watch('m', this.entry);
+    this.firstProblem = warden.problems.length;
+  }
+
+  get pid(): number | null {
+    return this.warden.pid;
+  }
+
+  get problems(): readonly string[] {
+    return this.warden.problems.slice(this.firstProblem);
+  }
+
+  watchGroup(pgid: number, start: number | null): void {
+    assertGroupId(pgid);
+    if (this.done || this.groups.has(pgid)) return;
+    const key = `${pgid}:${start ?? '-'}`;
+    this.groups.set(pgid, key);
+    this.warden.watch('g', key);
+  }
+
+  unwatchGroup(pgid: number): void {
+    assertGroupId(pgid);
+    const key = this.groups.get(pgid);
+    if (key === undefined) return;
+    this.groups.delete(pgid);
+    this.warden.unwatch('g', key);
+  }
+
+  watchFile(file: string): void {
+    this.watchPath('f', file);
+  }
+
+  forgetFile(file: string): void {
+    this.forgetPath('f', file);
+  }
+
+  watchCgroup(dir: string): void {
+    this.watchPath('c', dir);
+  }
+
+  forgetCgroup(dir: string): void {
+    this.forgetPath('c', dir);
+  }
+
+  private watchPath(kind: 'f' | 'c', file: string): void {
+    if (this.done || this.paths[kind].has(file)) return;
+    this.paths[kind].add(file);
+    this.warden.watch(kind, octalEscaped(file));
+  }
+
+  private forgetPath(kind: 'f' | 'c', file: string): void {
+    if (this.paths[kind].delete(file)) this.warden.unwatch(kind, octalEscaped(file));
+  }
+
+  disarm(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.own) {
+      this.warden.close();
+      return;
+    }
+    for (const key of this.groups.values()) this.warden.unwatch('g', key);
+    for (const kind of ['f', 'c'] as const) {
+      for (const file of this.paths[kind]) this.warden.unwatch(kind, octalEscaped(file));
+      this.paths[kind].clear();
+    }
+    if (this.entry) this.warden.unwatch('m', this.entry);
+    this.groups.clear();
+  }
+}
+
+function assertGroupId(pgid: number): void {
+  // The watchdog's `kill -9 -1` would reach every process we may signal.
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
+}
+
+// Every byte as \NNN: no space, newline, backslash or % reaches the shell's read or printf as itself.
+export function octalEscaped(file: string): string {
+  return [...Buffer.from(file)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
+}

@@ -1,0 +1,165 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildHangReport } from '../../src/hang/hang-report.js';
+import { findTree, readTree } from '../../src/hang/read-tree.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { waitFor } from '../helpers/poll.js';
+import { descendants, findBlocked, killAll, waitForPid, wchanOf } from './helpers.js';
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) killAll([...descendants(child.pid!), child.pid!]);
+});
+
+function start(command: string, args: string[], cwd?: string): number {
+  const child = spawn(command, args, { stdio: 'ignore', cwd });
+  started.push(child);
+  return child.pid!;
+}
+
+function inspectTree(root: number) {
+  return buildHangReport(readTree(new Map(findTree(root).map((pid) => [pid, null])), null));
+}
+
+const fixture = (name: string) => path.join(FIXTURES, 'hang', name);
+
+function threadStates(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      } catch {
+        return '';
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+describe('threads', () => {
+  it('a thread draining the pipe the main thread does not read is not a deadlock', async () => {
+    const root = start(process.execPath, [fixture('thread-drain.mjs')]);
+    const child = await waitForPid(
+      () => findBlocked(root, /thread-drain\.mjs child/, /pipe_write/),
+      20_000,
+      'the child to fill the pipe',
+    );
+    const report = inspectTree(root);
+    expect(report.deadlock).toBeNull();
+    const writer = report.processes.find((entry) => entry.pid === child)!;
+    // Caught between two reads of the drain thread, or while it reads.
+    expect(writer.wait === 'working' || /another of its threads may/.test(writer.explanation)).toBe(true);
+    expect(report.processes.find((entry) => entry.pid === root)?.threads?.length).toBeGreaterThan(0);
+  }, 40_000);
+
+  it('a process whose thread spins is working, though its main thread waits in a futex', async () => {
+    const root = start(process.execPath, [fixture('spin-thread.mjs')]);
+    await waitForPid(
+      () => (/futex/.test(wchanOf(root)) && threadStates(root).includes('R') ? root : null),
+      20_000,
+      'the main thread to wait and the worker to spin',
+    );
+    const entry = inspectTree(root).processes.find((proc) => proc.pid === root)!;
+    expect(entry.wait).toBe('working');
+    expect(entry.explanation).toMatch(
+      /^thread \d+ `node`: running: working, not blocked; the main thread: waiting on a lock or another thread \(futex\)$/,
+    );
+  }, 40_000);
+});
+
+describe('sockets', () => {
+  it("finds seed 003 over Node's default stdio (a socketpair) with the bytes left unread", async () => {
+    const root = start(process.execPath, [fixture('socket-seed.mjs')]);
+    const child = await waitForPid(
+      () =>
+        /epoll/.test(wchanOf(root))
+          ? findBlocked(root, /socket-seed\.mjs child/, /unix|sock|wait_for|stream/)
+          : null,
+      20_000,
+      'the child to block on its stderr socket',
+    );
+    // The parent reads a first part, then pauses the stream: the state settles soon after.
+    const report = await waitFor('the deadlock to be seen', () => {
+      const look = inspectTree(root);
+      return look.deadlock !== null && look;
+    });
+    expect(report.deadlock?.pids).toEqual([root, child]);
+    expect(report.deadlock?.kind).toBe('unread-output');
+    const writer = report.processes.find((entry) => entry.pid === child)!;
+    expect(writer.wait).toBe('unread-output');
+    expect(writer.blocked?.target).toMatch(/^socket:\[\d+\]$/);
+    expect(writer.blocked?.unread).toBeGreaterThan(0);
+    expect(writer.explanation).toMatch(
+      /blocked writing to stderr, a socket whose only reader, pid \d+ .*, never reads it \([\d,]+ B unread\)$/,
+    );
+  }, 40_000);
+});
+
+describe('what a wait is on, named', () => {
+  it('names the path of a FIFO whose open waits for the other side', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-fifo-'));
+    const fifo = path.join(dir, 'in.fifo');
+    spawnSync('mkfifo', [fifo]);
+    const root = start('cat', [fifo]);
+    await waitForPid(
+      () => (/wait_for_partner|fifo/.test(wchanOf(root)) ? root : null),
+      20_000,
+      'cat to open the FIFO',
+    );
+    const entry = inspectTree(root).processes[0]!;
+    expect(entry.wait).toBe('fifo-open');
+    expect(entry.explanation).toBe(
+      `opening the FIFO ${fifo} for reading: nobody has it open for writing, and open() waits until someone does`,
+    );
+  }, 40_000);
+
+  it('names the pid holding a lock that a flock waits for', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-lock-'));
+    const lock = path.join(dir, 'lock');
+    fs.writeFileSync(lock, '');
+    const holder = start('flock', [lock, 'sleep', '300']);
+    await waitForPid(
+      () => descendants(holder).find((pid) => /nanosleep/.test(wchanOf(pid))) ?? null,
+      20_000,
+      'the lock to be taken',
+    );
+    const waiter = start('flock', [lock, 'true']);
+    await waitForPid(
+      () => (/lock/.test(wchanOf(waiter)) ? waiter : null),
+      20_000,
+      'the second flock to wait',
+    );
+    const entry = inspectTree(waiter).processes[0]!;
+    expect(entry.wait).toBe('lock');
+    expect(entry.peers?.map((peer) => peer.pid)).toEqual([holder]);
+    expect(entry.explanation).toBe(
+      `waiting for a lock on ${lock}, held by pid ${holder} \`flock ${lock} sleep 300\``,
+    );
+  }, 40_000);
+
+  it('says a Node process that printed its last line is kept alive by an open server', async () => {
+    const code = "require('net').createServer().listen(0, '127.0.0.1', () => console.log('done'))";
+    const root = start(process.execPath, ['-e', code]);
+    const look = await waitFor('the server to listen', () => {
+      const entry = inspectTree(root).processes[0];
+      return entry?.wait === 'server' && entry;
+    });
+    expect(look.explanation).toMatch(
+      /^an open server \(listening on 127\.0\.0\.1:\d+\) keeps it alive: .*server\.close\(\)/,
+    );
+  }, 40_000);
+
+  it('says a Node process is idle with a timer pending', async () => {
+    const root = start(process.execPath, ['-e', 'setInterval(() => {}, 600000)']);
+    const look = await waitFor('the timer to be all that is left', () => {
+      const entry = inspectTree(root).processes[0];
+      return entry?.wait === 'timer' && entry;
+    });
+    expect(look.explanation).toMatch(/^idle with a timer pending \(next in \d+ ms\): .*clearInterval/);
+  }, 40_000);
+});

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from '../helpers/cli.js';
+import { type McpSession, scratchDir, startSession } from './mcp-client.js';
+
+// What `run` shows: every step's output in the order printed, the whole call within one budget with a
+// truthful cut marker, and a stop by one of safe-run's limits as the end of the call, not ok.
+
+let session: McpSession;
+
+beforeAll(async () => {
+  session = await startSession(scratchDir('safe-run-mcp-output-'));
+});
+
+afterAll(async () => {
+  await session?.close();
+  fs.rmSync(session.dir, { recursive: true, force: true });
+});
+
+describe('the output of a run call', () => {
+  it('shows every step of a list, stdout and stderr, in the order printed', async () => {
+    const both = await session.call('run', { command: 'echo one; echo two' });
+    expect(both.isError).toBe(false);
+    expect(both.text).toMatch(/^--- output ---\none\ntwo\ncommand: /);
+    const mixed = await session.call('run', { command: 'ls /no-such-dir; echo "exit=$?"; echo done >&2' });
+    expect(mixed.text).toMatch(
+      /^--- output ---\nls: cannot access '\/no-such-dir': No such file or directory\nexit=2\ndone\n/,
+    );
+  });
+
+  it('cuts `seq 1 2000000` to the budget and says exactly how much was cut and where all of it is', async () => {
+    const result = await session.call('run', { command: 'seq 1 2000000' });
+    const marker =
+      /\[\.\.\. ([\d,]+) bytes \(.*?, lines ([\d,]+)-([\d,]+)\) cut here; the whole output is in (\S+): /.exec(
+        result.text,
+      );
+    expect(marker, result.text.slice(0, 400)).not.toBeNull();
+    const cut = Number(marker![1]!.replace(/,/g, ''));
+    const file = marker![4]!;
+    const whole = fs.readFileSync(file, 'utf8');
+    expect(whole.length).toBe(14_888_896);
+    // The text shows head and tail; the marker says the rest, to within 10% (it is exact).
+    const output = result.text.slice('--- output ---\n'.length, result.text.indexOf('command: seq'));
+    const markerLine = output.split('\n').find((line) => line.startsWith('[... '))!;
+    const shown = Buffer.byteLength(output) - Buffer.byteLength(`${markerLine}\n`);
+    const reallyCut = whole.length - shown;
+    expect(Math.abs(cut - reallyCut) / reallyCut).toBeLessThan(0.1);
+    expect(shown).toBeLessThanOrEqual(30_000);
+    // The lines it names are the ones missing: the head ends just before, the tail starts just after.
+    const [from, to] = [Number(marker![2]!.replace(/,/g, '')), Number(marker![3]!.replace(/,/g, ''))];
+    expect(output).toContain(`\n${from - 1}\n[... `);
+    expect(output).toContain(`...]\n${to + 1}\n`);
+    expect(result.structured.output).toEqual({ bytes: 14_888_896, cut, file });
+  });
+
+  it('takes a budget per call', async () => {
+    const result = await session.call('run', { command: 'seq 1 1000', budget: 400 });
+    const output = result.text.slice(0, result.text.indexOf('command: '));
+    expect(Buffer.byteLength(output)).toBeLessThan(400 + 400);
+    expect(output).toMatch(/^--- output ---\n1\n2\n/);
+    expect(output).toMatch(/\n999\n1000\n$/);
+  });
+
+  it('ends the call not ok at an idle stop, the later steps skipped', async () => {
+    const result = await session.call('run', {
+      command: 'echo start; sleep 30; touch idle-after',
+      idleTimeout: 0.5,
+    });
+    expect(result.isError).toBe(true);
+    expect(result.structured.exitCode).toBe(124);
+    expect(result.text).toContain('step 3: ; touch idle-after: skipped (a step before it was stopped)');
+    expect(result.text).toMatch(
+      /not ok, exit 124 \(step 2 \(the last that ran\): stage 2 "sleep" was stopped: the idle timeout/,
+    );
+    expect(fs.existsSync(path.join(session.dir, 'idle-after'))).toBe(false);
+  });
+
+  it('ends the call not ok at a prompt stop, the later steps skipped', async () => {
+    const ask = path.join(FIXTURES, 'agent', 'ask');
+    const result = await session.call('run', {
+      command: `${ask} && touch prompt-after; touch prompt-after-2`,
+    });
+    expect(result.isError).toBe(true);
+    expect(result.structured.exitCode).toBe(124);
+    expect(result.text).toContain('waiting for an answer: Overwrite config.json? [y/N]');
+    expect(result.text).toContain('skipped (a step before it was stopped)');
+    expect(fs.existsSync(path.join(session.dir, 'prompt-after-2'))).toBe(false);
+  });
+});

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+// A harness that starts one safe-run per command: `--session FILE` carries the directory and the
+// exported variables from one process to the next, as the MCP session does within one, and `--agent`
+// takes any line (what the front end refuses runs under bash).
+
+const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-session-file-')));
+const file = path.join(dir, 'session.json');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const agent = (text: string) =>
+  runCli(['--agent', '--json', 'compact', '--no-facts', '--session', file, '-c', text], { cwd: dir });
+const stdoutOf = (result: { stdout: string }) => JSON.parse(result.stdout).stages.at(-1).stdout?.text;
+
+describe('--session FILE', () => {
+  it('carries cd and export from one process to the next', async () => {
+    fs.mkdirSync(path.join(dir, 'sub'));
+    const first = await agent('cd sub && export GREETING=hello');
+    expect(first.code, first.stderr).toBe(0);
+    const second = await agent('echo "$PWD $GREETING"');
+    expect(second.code, second.stderr).toBe(0);
+    expect(stdoutOf(second)).toBe(`${path.join(dir, 'sub')} hello\n`);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('carries what a line bash ran left (a for loop, unset), under --agent without --fallback', async () => {
+    const loop = await agent('for d in ..; do cd $d; done; export N=2; unset GREETING');
+    expect(loop.code, loop.stderr).toBe(0);
+    expect(JSON.parse(loop.stdout).stages.map((stage: { name: string }) => stage.name)).toEqual(['bash']);
+    const after = await agent('echo "$PWD [$GREETING] $N"');
+    expect(stdoutOf(after)).toBe(`${dir} [] 2\n`);
+  });
+
+  it('refuses a file that is not a session, and an input that is not -c text, before anything runs', async () => {
+    const bad = path.join(dir, 'not-a-session.json');
+    fs.writeFileSync(bad, '{"hello": 1}\n');
+    const refused = await runCli(['--no-facts', '--session', bad, '-c', 'touch ran'], { cwd: dir });
+    expect(refused.code).toBe(125);
+    expect(refused.stderr).toContain(`--session ${bad}: is not a session file of this safe-run`);
+    const argv = await runCli(['--no-facts', '--session', file, '--', 'touch', 'ran'], { cwd: dir });
+    expect(argv.code).toBe(125);
+    expect(argv.stderr).toContain('applies to -c text only');
+    expect(fs.existsSync(path.join(dir, 'ran'))).toBe(false);
+  });
+});
