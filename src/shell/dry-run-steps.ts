@@ -49,7 +49,7 @@ export async function planShellDryRun(
     for (const command of writtenCommands(shell.script))
       steps.push(await dryStep(runner, command, steps.length + 1, stages));
   } finally {
-    rt.oracle.close();
+    await rt.oracle.close();
     support.close();
   }
   const names = assignStageNames(stages.map((stage) => stage.argv[0] ?? ''));

@@ -93,7 +93,7 @@ describe('seed 000 regressions', () => {
     expect(statuses(report)).toEqual(['ok', 'not-started']);
     expect(report.stages[1]!.error).toMatchObject({ code: 'ENOENT', exitCode: 127, during: 'command' });
     expect(report.stages[1]!.hint).toMatch(/environment/);
-    expect(report.stages[1]!.stderr.text).toBe('bash: no-such-program-xyz: command not found\n');
+    expect(report.stages[1]!.stderr.text).toBe('bash: line 1: no-such-program-xyz: command not found\n');
     expect(fs.existsSync(marker)).toBe(true);
     fs.rmSync(dir, { recursive: true });
   });

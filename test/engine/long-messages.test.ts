@@ -21,7 +21,7 @@ describe('a message longer than a pipe holds', () => {
     });
     expect(result.code).toBe(127);
     expect(report.stages[0]!.status).toBe('not-started');
-    expect(report.stages[0]!.stderr.bytes).toBe(`bash: ${name}: command not found\n`.length);
+    expect(report.stages[0]!.stderr.bytes).toBe(`bash: line 1: ${name}: command not found\n`.length);
   });
 
   it('about a redirection that fails ends the run, and the steps after it run', async () => {

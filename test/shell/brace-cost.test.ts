@@ -73,7 +73,8 @@ describe('brace checking is linear', () => {
     trackerCpu(nested(1_000));
     const small = trackerCpu(nested(20_000));
     const large = trackerCpu(nested(200_000));
-    expect(large).toBeLessThanOrEqual(15 * Math.max(small, 0.001));
+    // A floor of 10 ms: at 2 ms a scheduler hiccup alone broke the ratio; a quadratic check takes seconds here.
+    expect(large).toBeLessThanOrEqual(15 * Math.max(small, 0.01));
   }, 600_000);
 
   // Words without a separator between braces are given to bash with brace expansion off; every form

@@ -28,10 +28,21 @@ export class Oracle {
     return answer;
   }
 
-  close(): void {
-    this.child?.stdin.end();
-    this.child?.kill('SIGKILL');
+  // Ends the helper; resolves once its pipes are closed (a run leaves no descriptor behind).
+  close(): Promise<void> {
+    const child = this.child;
     this.child = null;
+    if (!child) return Promise.resolve();
+    const closed = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      child.once('close', () => resolve());
+    });
+    // Held while it closes: an unreferenced child would let the process exit before its pipes close.
+    child.ref();
+    (child.stdout as unknown as { ref?: () => void }).ref?.();
+    child.stdin.end();
+    child.kill('SIGKILL');
+    return closed;
   }
 
   private start(): ChildProcessByStdio<Writable, Readable, null> {

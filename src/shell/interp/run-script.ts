@@ -52,8 +52,8 @@ export function startScript(
   const runner = new Runner(rt, sh, { parentStep: null, iteration: null, source: plan.source });
   const result = runAll(runner, plan.script)
     .then((ending) => ({ report: scriptReport(rt, ending, { startedAt, t0 }), state: finalState(sh) }))
-    .finally(() => {
-      dispose();
+    .finally(async () => {
+      await dispose();
       if (!given) support.close();
     });
   return {
@@ -78,7 +78,7 @@ function newRuntime(
   settings: Settings,
   io: RunIO,
   support: RunSupport,
-): { rt: Runtime; interrupt: (why: string) => void; dispose: () => void } {
+): { rt: Runtime; interrupt: (why: string) => void; dispose: () => Promise<void> } {
   let scratch: string | null = null;
   let interrupt: (why: string) => void = () => {};
   const stopper = openStopper(
@@ -111,11 +111,11 @@ function newRuntime(
       return scratch;
     },
   };
-  const dispose = () => {
+  const dispose = async () => {
     stopper.dispose();
-    rt.oracle.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     if (rt.stdin.fd !== null) fs.closeSync(rt.stdin.fd);
+    await rt.oracle.close();
   };
   return { rt, interrupt: (why) => interrupt(why), dispose };
 }

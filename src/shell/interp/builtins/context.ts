@@ -1,6 +1,7 @@
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { RunnerApi } from '../api.js';
+import type { FdRef } from '../fds.js';
 import { writeTo } from '../output.js';
 
 // What a builtin runs with: the shell (through the runner), its name and arguments, and its output,
@@ -8,6 +9,8 @@ import { writeTo } from '../output.js';
 // a program's: what went into a pipe, a file or a substitution is not what the run printed).
 export class BuiltinContext {
   written = { out: '', err: '' };
+  // Where its stdout and stderr went instead of the run's own (a pipe, a file), by the last write.
+  elsewhere: { out: string | null; err: string | null } = { out: null, err: null };
   private writeError: string | null = null;
 
   constructor(
@@ -29,11 +32,13 @@ export class BuiltinContext {
     const result = await writeTo(this.r.rt, ref, text);
     if (result !== 'ok') this.writeError = result === 'closed' ? 'Bad file descriptor' : 'Input/output error';
     else if (ref.kind === 'run' && ref.fd === 1) this.written.out += text;
+    else this.elsewhere.out = destination(ref);
   }
 
   async err(text: Bytes): Promise<void> {
     const ref = this.sh.fds.get(2);
     if (ref.kind === 'run') this.written.err += text;
+    else this.elsewhere.err = destination(ref);
     await writeTo(this.r.rt, ref, text);
   }
 
@@ -54,3 +59,10 @@ export class BuiltinContext {
 }
 
 export type Builtin = (ctx: BuiltinContext) => Promise<number>;
+
+// How the report names where a builtin's stream went: the next stage's pipe, or a file.
+function destination(ref: FdRef): string {
+  if (ref.kind === 'file') return ref.file.what;
+  if (ref.kind === 'run') return ref.fd === 2 ? 'stderr' : 'stdout';
+  return ref.kind === 'capture' ? 'substitution' : 'closed';
+}

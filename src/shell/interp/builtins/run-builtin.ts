@@ -47,8 +47,8 @@ export async function runBuiltin(
       cwd,
       builtin: 'shell builtin',
       argv: args.map(fromBytes),
-      stdout: streamOf(ctx.written.out),
-      stderr: streamOf(ctx.written.err),
+      stdout: streamOf(ctx.written.out, ctx.elsewhere.out),
+      stderr: streamOf(ctx.written.err, ctx.elsewhere.err),
     });
   }
 }
@@ -62,7 +62,22 @@ async function call(ctx: BuiltinContext, name: string): Promise<number> {
   }
 }
 
-function streamOf(text: Bytes): StreamReport {
+// What the report keeps of a builtin's stream: the text that reached the run's own (its last 4 KiB),
+// or, when none did, where it went (a pipe is the next stage's input, as for a program's stream).
+function streamOf(text: Bytes, elsewhere: string | null): StreamReport {
+  if (text === '' && elsewhere !== null) {
+    const piped = elsewhere === 'pipe';
+    const to = piped ? {} : { to: elsewhere };
+    return {
+      bytes: null,
+      truncated: false,
+      omittedBytes: 0,
+      text: piped ? null : '',
+      binary: false,
+      logFile: null,
+      ...to,
+    };
+  }
   const shown = fromBytes(text.length > KEPT ? text.slice(-KEPT) : text);
   return {
     bytes: text.length,
