@@ -62,6 +62,7 @@ export async function planShellDryRun(
 function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>): Runtime {
   return {
     settings: plan.settings,
+    environment: env,
     command: '',
     support,
     oracle: new Oracle(env),

@@ -159,7 +159,7 @@ describe('--atomic-redirects refused with 125 when nothing qualifies, before any
     ['echo x > $TARGET', /the file of "> \$TARGET" expands/],
     [
       'cd . && echo x > out.txt',
-      /"> out.txt" is relative and an earlier step runs cd: write FILE as an absolute path/,
+      /"> out.txt" is relative and an earlier command runs cd: write FILE as an absolute path/,
     ],
   ])('%j', async (text, message) => {
     const result = await runCli(['--no-facts', '--atomic-redirects', '-c', `touch ran; ${text}`], {
@@ -174,8 +174,8 @@ describe('--atomic-redirects refused with 125 when nothing qualifies, before any
     const cases: [string[], RegExp][] = [
       [['--', 'echo', 'x'], /it stages a redirection of -c text; for a command or a spec, use --output FILE/],
       [
-        ['--fallback', 'bash', '-c', 'for i in 1; do echo; done > out.txt'],
-        /runs under --fallback bash \(for loop at column 1\)/,
+        ['--fallback', 'bash', '-c', 'cat <(echo) > out.txt'],
+        /runs under --fallback bash \(<\( \.\.\. \) at column 5\)/,
       ],
       [
         ['--output', 'o.txt', '-c', 'echo x > out.txt'],

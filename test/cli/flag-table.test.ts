@@ -106,7 +106,7 @@ describe('CLI-only flags in SAFE_RUN_OPTIONS, end to end', () => {
 
   it('runs -c text under bash with --fallback bash from the environment', async () => {
     const env = { SAFE_RUN_OPTIONS: '--fallback bash' };
-    const { result, report } = await runJson(['-c', 'for x in a b; do echo $x; done'], { env });
+    const { result, report } = await runJson(['-c', 'cat <(echo a; echo b)'], { env });
     expect(result.code).toBe(0);
     expect(report.stages[0]!.stdout.text).toBe('a\nb\n');
   });

@@ -153,7 +153,7 @@ describe('secrets are masked on every path out of safe-run', () => {
         [['--output', path.join(missing, 'out'), '--', 'true']],
         [['--cwd', missing, '--', 'true']],
         [['--stdin', missing, '--', 'true']],
-        [['-c', `A+=${TOKEN} x`]],
+        [['-c', `coproc ${TOKEN}`]],
         [['-c', `echo ${TOKEN} |`]],
         [['-c', `echo "${TOKEN}`]],
         [['-f', badSpec]],

@@ -69,7 +69,7 @@ describe('the output of a run call', () => {
     });
     expect(result.isError).toBe(true);
     expect(result.structured.exitCode).toBe(124);
-    expect(result.text).toContain('step 3: ; touch idle-after: skipped (a step before it was stopped)');
+    expect(result.text).toContain('step 3: touch idle-after: skipped (a step before it was stopped)');
     expect(result.text).toMatch(
       /not ok, exit 124 \(step 2 \(the last that ran\): stage 2 "sleep" was stopped: the idle timeout/,
     );

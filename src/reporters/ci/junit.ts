@@ -34,6 +34,8 @@ function seconds(ms: number | null): string {
 
 // What ran, as written: a -c list with its connectors and any `!`, else the pipeline.
 function runText(report: Report): string {
+  // A -c text as given, on one line.
+  if (report.command) return report.command.trim().replace(/\s*\n\s*/g, '; ');
   const steps = report.steps ?? [];
   if (steps.length === 0) return pipelineText(report.stages);
   return steps

@@ -90,7 +90,8 @@ function gobble(text: Bytes, from: number, satisfy: string): { at: number; kind:
     if (c === satisfy && level === 0 && commas > 0) {
       // bash passes over a `{` with a blank (or the start) before it and a blank or `}` after it.
       const blank = (x: string | undefined) => x === ' ' || x === '\t' || x === '\n';
-      if (c === '{' && (i === 0 || blank(text[i - 1])) && (blank(text[i + 1]) || text[i + 1] === '}')) continue;
+      if (c === '{' && (i === 0 || blank(text[i - 1])) && (blank(text[i + 1]) || text[i + 1] === '}'))
+        continue;
       return { at: i, kind };
     }
     if (c === '{') level++;

@@ -114,7 +114,7 @@ export class Recorder {
   add(given: StepRecord): number {
     this.stepCount++;
     const { connector, negated } = this.takeMarks();
-    const record = negated ? { ...given, status: given.status === 0 ? 1 : 0 } : given;
+    const record = negated ? negate(given) : given;
     const key = `${record.line}:${record.text}`;
     const ok = record.status === 0 && record.stages.every((stage) => stage.succeeded);
     const fold = this.folded.get(key);
@@ -138,8 +138,7 @@ export class Recorder {
 
   fill(index: number, record: StepRecord): void {
     const { connector = null, negated = false } = this.steps[index - 1] ?? {};
-    const status = negated ? (record.status === 0 ? 1 : 0) : record.status;
-    this.steps[index - 1] = { ...record, status, index, connector, negated };
+    this.steps[index - 1] = { ...(negated ? negate(record) : record), index, connector, negated };
   }
 
   get total(): number {
@@ -185,4 +184,10 @@ export class Recorder {
   globalStage(step: number, local: number): number {
     return this.numbered().first[step - 1]! + local - 1;
   }
+}
+
+// A step under `!`: shown with it, its status inverted as bash's $?.
+function negate(record: StepRecord): StepRecord {
+  const text = record.text.startsWith('!') ? record.text : `! ${record.text}`;
+  return { ...record, text, status: record.status === 0 ? 1 : 0 };
 }

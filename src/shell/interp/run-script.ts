@@ -90,6 +90,7 @@ function newRuntime(
   );
   const rt: Runtime = {
     settings,
+    environment: initial.env,
     command: fromBytes(plan.source),
     support,
     oracle: new Oracle(initial.env),

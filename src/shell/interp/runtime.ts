@@ -12,6 +12,8 @@ import type { Recorder } from './recorder.js';
 // the time limit, and the engine runs in flight.
 export interface Runtime {
   readonly settings: Settings;
+  // The environment the run started with (its secrets are masked in the report).
+  readonly environment: Readonly<Record<string, string>>;
   // The text as written, for the report.
   readonly command: string;
   readonly support: RunSupport;

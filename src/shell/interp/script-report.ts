@@ -1,6 +1,10 @@
+import { planSecrets } from '../../capture/mask.js';
+import { maskShortened } from '../../capture/mask-cut.js';
+import { maskReport } from '../../engine/report/mask-report.js';
 import { nextStep } from '../../engine/report/next-step.js';
 import { formatDuration } from '../../format-units.js';
 import { monotonicMs } from '../../monotonic-ms.js';
+import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Report, Verdict } from '../../types.js';
 import type { Runtime } from './runtime.js';
@@ -15,7 +19,11 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
   const last = [...recorder.steps].reverse().find((step) => step.skipped === undefined);
   const lastIndex = last?.index ?? 0;
   let verdict: Verdict;
-  if (rt.refused) {
+  if (rt.cancelled) {
+    const signal = rt.cancelled;
+    const reason = `safe-run was stopped by ${signal}; running stages were cancelled`;
+    verdict = { ok: false, exitCode: 128 + signalNumber(signal), blamedStage: null, reason };
+  } else if (rt.refused) {
     const { step, why } = rt.refused;
     verdict = { ok: false, exitCode: 125, blamedStage: null, reason: `step ${step} was refused: ${why}` };
   } else if (rt.timedOutBefore !== null) {
@@ -56,7 +64,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     facts,
     warnings,
   };
-  return {
+  const report: Report = {
     ...merged,
     next: verdict.ok ? null : (stopNext(rt) ?? negatedNext(rt, verdict) ?? nextStep(merged, false)),
     output: null,
@@ -65,11 +73,21 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     command: rt.command,
     fallback: null,
   };
+  // The text, its steps and the verdict carry what the user wrote: masked as every report is.
+  const secrets = planSecrets({ stages: [], settings: rt.settings }, rt.environment);
+  return { ...maskReport(report, secrets), command: maskShortened(rt.command, secrets) };
 }
 
 // A step's verdict by the policy, its stages numbered as the report numbers them (a verdict that
 // blames no stage, a time limit's or a signal's, is the step's own).
 function stepVerdict(rt: Runtime, index: number): Verdict {
+  const verdict = ownVerdict(rt, index);
+  const ran = rt.recorder.steps.filter((step) => step.skipped === undefined).length;
+  if (ran <= 1 || verdict.ok) return verdict;
+  return { ...verdict, reason: `step ${index} (the last that ran): ${verdict.reason}` };
+}
+
+function ownVerdict(rt: Runtime, index: number): Verdict {
   const { recorder } = rt;
   const step = recorder.steps[index - 1]!;
   const own = step.verdict;
@@ -115,7 +133,7 @@ function negatedVerdict(rt: Runtime, index: number): Verdict {
   const innerOk = step.status !== 0;
   const inner = innerOk
     ? 'it succeeded'
-    : `it failed: ${step.verdict ? stepVerdict(rt, index).reason : `status ${step.status === 0 ? 1 : 0}`}`;
+    : `it failed: ${step.verdict ? ownVerdict(rt, index).reason : `status ${step.status === 0 ? 1 : 0}`}`;
   const ok = step.status === 0;
   return { ok, exitCode: step.status, blamedStage: null, reason: `${where} is negated by !, and ${inner}` };
 }
