@@ -80,7 +80,14 @@ export async function dryRun(
           })),
         }
       : {}),
-    output: delivery ? describeOutput(delivery, stages.at(-1)?.index ?? null, resolved.secrets) : null,
+    // In a -c text every command written is a stage when it runs (builtins too): the last is the last.
+    output: delivery
+      ? describeOutput(
+          delivery,
+          shell ? shell.steps.length : (stages.at(-1)?.index ?? null),
+          resolved.secrets,
+        )
+      : null,
   };
   io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : renderPlan(document));
   return verdict.exitCode;

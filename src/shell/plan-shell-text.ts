@@ -1,6 +1,6 @@
 import { assemblePlan, type PlanRequest } from '../inputs/assemble-plan.js';
 import { blankStage } from '../inputs/command-stages.js';
-import { checkTextSize } from '../inputs/limits.js';
+import { checkStageCount, checkTextSize } from '../inputs/limits.js';
 import { DEFAULT_SETTINGS } from '../settings/defaults.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { fallbackStages, parseText, writtenStages } from './plan-shell.js';
@@ -30,7 +30,9 @@ export function planShellText(
     return { ...assemblePlan({ source: 'inline', stages, ...request }), fallback: parsed.fallback };
   }
   const script = parsed.script!;
-  const written = assemblePlan({ source: 'inline', stages: writtenStages(script, blankStage), ...request });
+  const stages = writtenStages(script, blankStage);
+  checkStageCount(stages.length, '-c');
+  const written = assemblePlan({ source: 'inline', stages, ...request });
   const fallback = options.fallback ? { fallback: bashStage(text, request, withEnv) } : {};
   const shell = {
     script,

@@ -43,7 +43,7 @@ describe('--heartbeat', () => {
       .split('\n')
       .find((line) => line.startsWith('safe-run: heartbeat: stage 1'))!;
     expect(beat).toMatch(
-      /^safe-run: heartbeat: stage 1 "sh" \(sh -c 'echo started >&2; while .*'\) running for \S+, stdout piped, stderr 8 B, nothing printed for \S+; sh \(pid \d+\): (waiting for (a child|child \d+ `sleep 0.2`) to exit|running: working, not blocked)/,
+      /^safe-run: heartbeat: stage 1 "sh" \(sh -c 'echo started >&2; while .*'\) running for \S+, stdout piped, stderr 8 B, nothing printed for \S+; sh \(pid \d+\): (waiting for (a child|child \d+ `sleep 0.2`|its children \(.*\)) to exit|running: working, not blocked)/,
     );
     expect(run.stderr()).toMatch(
       /safe-run: heartbeat: stage 2 "cat" \(cat\) running for \S+, stdout 0 B, stderr 0 B/,
@@ -64,7 +64,7 @@ describe('--heartbeat', () => {
     // The reader named is stage 2's own process, which the same heartbeat describes.
     expect(run.stderr()).toMatch(
       new RegExp(
-        `safe-run: heartbeat: stage 2 "sh" .*; sh \\(pid ${reader2}\\): (waiting for (a child|child \\d+ \`sleep 0.2\`) to exit|running: working, not blocked)`,
+        `safe-run: heartbeat: stage 2 "sh" .*; sh \\(pid ${reader2}\\): (waiting for (a child|child \\d+ \`sleep 0.2\`|its children \\(.*\\)) to exit|running: working, not blocked)`,
       ),
     );
   });

@@ -15,38 +15,7 @@ import type { Ending } from './signals.js';
 // safe-run decides), else the text's status as bash would end with it.
 export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Date; t0: number }): Report {
   const { recorder } = rt;
-  // The last step that ran (steps a stop kept from running come after it).
-  const last = [...recorder.steps].reverse().find((step) => step.skipped === undefined);
-  const lastIndex = last?.index ?? 0;
-  let verdict: Verdict;
-  if (rt.cancelled) {
-    const signal = rt.cancelled;
-    const reason = `safe-run was stopped by ${signal}; running stages were cancelled`;
-    verdict = { ok: false, exitCode: 128 + signalNumber(signal), blamedStage: null, reason };
-  } else if (rt.refused) {
-    const { step, why } = rt.refused;
-    verdict = { ok: false, exitCode: 125, blamedStage: null, reason: `step ${step} was refused: ${why}` };
-  } else if (rt.timedOutBefore !== null) {
-    const limit = formatDuration(rt.settings.timeoutMs ?? 0);
-    const reason = `the pipeline timeout (${limit}) ran out before step ${rt.timedOutBefore} could start`;
-    verdict = { ok: false, exitCode: 124, blamedStage: null, reason };
-  } else if (rt.stoppedBy?.startsWith('refused: ')) {
-    verdict = {
-      ok: false,
-      exitCode: 125,
-      blamedStage: null,
-      reason: `a command was refused when it was reached: ${rt.stoppedBy.slice(9)}`,
-    };
-  } else if (last?.negated && last.status === ending.status && ending.why === 'end') {
-    verdict = negatedVerdict(rt, lastIndex);
-  } else if (
-    last &&
-    (last.verdict || rt.stoppedBy !== null) &&
-    (last.status === ending.status || rt.stoppedBy !== null || rt.cancelled !== null) &&
-    ending.why !== 'exit'
-  ) {
-    verdict = stepVerdict(rt, lastIndex);
-  } else verdict = statusVerdict(rt, ending);
+  const verdict = runVerdict(rt, ending);
   const leftovers = recorder.steps.flatMap((step) => step.leftovers);
   const facts = recorder.steps.flatMap((step) => step.facts);
   const warnings = [...new Set(recorder.steps.flatMap((step) => step.warnings))];
@@ -76,6 +45,43 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
   // The text, its steps and the verdict carry what the user wrote: masked as every report is.
   const secrets = planSecrets({ stages: [], settings: rt.settings }, rt.environment);
   return { ...maskReport(report, secrets), command: maskShortened(rt.command, secrets) };
+}
+
+// The run's verdict, by what ended it: a signal to safe-run, a refusal, the time limit between steps,
+// else the last step that ran (negated, or judged by the policy), else the text's status.
+function runVerdict(rt: Runtime, ending: Ending): Verdict {
+  // The last step that ran (steps a stop kept from running come after it).
+  const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
+  const lastIndex = last?.index ?? 0;
+  if (rt.cancelled) {
+    const signal = rt.cancelled;
+    const reason = `safe-run was stopped by ${signal}; running stages were cancelled`;
+    return { ok: false, exitCode: 128 + signalNumber(signal), blamedStage: null, reason };
+  } else if (rt.refused) {
+    const { step, why } = rt.refused;
+    return { ok: false, exitCode: 125, blamedStage: null, reason: `step ${step} was refused: ${why}` };
+  } else if (rt.timedOutBefore !== null) {
+    const limit = formatDuration(rt.settings.timeoutMs ?? 0);
+    const reason = `the pipeline timeout (${limit}) ran out before step ${rt.timedOutBefore} could start`;
+    return { ok: false, exitCode: 124, blamedStage: null, reason };
+  } else if (rt.stoppedBy?.startsWith('refused: ')) {
+    return {
+      ok: false,
+      exitCode: 125,
+      blamedStage: null,
+      reason: `a command was refused when it was reached: ${rt.stoppedBy.slice(9)}`,
+    };
+  } else if (last?.negated && last.status === ending.status && ending.why === 'end') {
+    return negatedVerdict(rt, lastIndex);
+  } else if (
+    last &&
+    (last.verdict || rt.stoppedBy !== null) &&
+    (last.status === ending.status || rt.stoppedBy !== null || rt.cancelled !== null) &&
+    ending.why !== 'exit'
+  ) {
+    return stepVerdict(rt, lastIndex);
+  }
+  return statusVerdict(rt, ending);
 }
 
 // A step's verdict by the policy, its stages numbered as the report numbers them (a verdict that
