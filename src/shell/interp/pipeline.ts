@@ -7,7 +7,7 @@ import { BUILTINS } from './builtins/registry.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
 import { recordPipeline } from './record-pipeline.js';
-import { checkDirectory } from './refuse-step.js';
+import { checkDirectory, markRefused } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
 
 // One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
@@ -163,8 +163,9 @@ function runProgramGroup(
       for (const fd of pipeEnds) new OpenFile(fd, 'pipe').release();
       for (const element of group) element.sub.sh.fds.release();
       if (error instanceof Error && error.message.startsWith('refused: ')) {
-        await r.error(error.message.slice(9));
-        return group.map(() => 1);
+        // The run ends at this pipeline, refused (its other elements ran).
+        markRefused(r, pipeline, error.message.slice(9), r.place.parentStep ?? r.rt.recorder.steps.length);
+        return group.map(() => 125);
       }
       throw error;
     }

@@ -18,12 +18,15 @@ export function refuseStep(r: RunnerApi, node: Span, why: string, slot?: number)
     because: 'refused' as const,
   };
   if (!r.place.collect) r.rt.recorder.skip(step, slot);
-  const index = slot ?? r.rt.recorder.steps.length;
-  r.rt.refused ??= {
-    step: index,
-    why: `${text} at line ${node.start.line}, column ${node.start.col} ${why}`,
-  };
+  markRefused(r, node, why, slot ?? r.rt.recorder.steps.length);
   throw new ExitSignal(125, 'stopped');
+}
+
+// Notes that the run ends, refused, at `step` (a pipeline whose element was refused: its other
+// elements ran, its step is recorded as it ends); the next command does not start.
+export function markRefused(r: RunnerApi, node: Span, why: string, step: number): void {
+  const text = sourceOf(r, node);
+  r.rt.refused ??= { step, why: `${text} at line ${node.start.line}, column ${node.start.col} ${why}` };
 }
 
 // A program cannot be started in a directory that is gone (bash's children inherit it; a new

@@ -18,7 +18,7 @@ export async function stageRedirects(
   const out: StageRedirect[] = [];
   for (const fd of [0, 1, 2] as const) {
     const ref = fds.get(fd);
-    const base = baseOf(fd, ref);
+    const base = baseOf(fd, ref, fds);
     if (typeof base === 'string') return base;
     if (base) out.push(base);
   }
@@ -31,7 +31,14 @@ export async function stageRedirects(
   return out;
 }
 
-function baseOf(fd: 0 | 1 | 2, ref: FdRef): StageRedirect | string | null {
+function baseOf(fd: 0 | 1 | 2, ref: FdRef, fds: FdTable): StageRedirect | string | null {
+  // The run's other stream (`{ cmd; } 2>&1`, `exec 2>&1`): a copy of the stage's own descriptor
+  // that is the run's stream, when it still is.
+  if (ref.kind === 'run' && ref.fd !== fd) {
+    const other = fds.get(ref.fd);
+    if (other.kind === 'run' && other.fd === ref.fd) return { kind: 'dup', fd, from: ref.fd };
+    return `descriptor ${fd} leads to the run's descriptor ${ref.fd} while the shell's ${ref.fd} leads elsewhere, which safe-run cannot give a program yet`;
+  }
   if (ref.kind === 'file')
     return { kind: 'descriptor', fd, from: ref.file.fd, owned: false, what: ref.file.what };
   if (ref.kind === 'closed')
