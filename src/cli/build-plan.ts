@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { AGENT_ENV, AGENT_SETTINGS, withAgentEnv } from '../agent/agent-defaults.js';
 import { RequestError } from '../errors.js';
@@ -16,16 +17,26 @@ export type { SpecInput } from '../inputs/assemble-plan.js';
 
 // Exactly one way to say what to run; checked before a spec file is even read.
 export function checkOneInput(options: CliOptions): void {
-  const inputs = [options.argv.length > 0, options.command !== undefined, options.file !== undefined];
+  // With --script, the words after -- are the script's arguments.
+  const argv = options.argv.length > 0 && options.script === undefined;
+  const inputs = [
+    argv,
+    options.command !== undefined,
+    options.file !== undefined,
+    options.script !== undefined,
+  ];
   const given = inputs.filter(Boolean).length;
   if (given === 0) {
     throw new RequestError(
       'usage.no-pipeline',
-      'nothing to run: give a command after --, an inline pipeline with -c, or a spec file with -f (see safe-run --help)',
+      'nothing to run: give a command after --, bash text with -c, a script with --script, or a spec file with -f (see safe-run --help)',
     );
   }
   if (given > 1) {
-    throw new RequestError('usage.conflict', 'give only one of: a command after --, -c PIPELINE, -f FILE');
+    throw new RequestError(
+      'usage.conflict',
+      'give only one of: a command after --, -c TEXT, --script FILE, -f FILE',
+    );
   }
 }
 
@@ -51,8 +62,16 @@ export function buildPlan(
   defaults: Partial<Settings> = {},
 ): Plan {
   checkOneInput(options);
-  if (options.fallback !== undefined && options.command === undefined) {
-    throw new RequestError('usage.fallback', '--fallback applies to -c text only');
+  const shellText =
+    options.command ?? (options.script === undefined ? undefined : readScript(options.script));
+  if (options.fallback !== undefined && shellText === undefined) {
+    throw new RequestError('usage.fallback', '--fallback applies to -c text and --script only');
+  }
+  if (options.errexit && shellText === undefined) {
+    throw new RequestError(
+      'usage.errexit',
+      '-e applies to -c text and --script only (a command or a spec is not bash text)',
+    );
   }
   const agent: Partial<Settings> = options.agent ? AGENT_SETTINGS : {};
   // `-f -` has read stdin for the spec: unless told otherwise, the first stage reads nothing rather
@@ -72,13 +91,14 @@ export function buildPlan(
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
   };
   let plan: Plan;
-  if (options.command !== undefined) {
-    plan = planShellText(options.command, request, {
+  if (shellText !== undefined) {
+    plan = planShellText(shellText, request, {
       // An agent's harness cannot rewrite a refused line: under --agent bash takes it (--fallback none: not).
       fallback: options.fallback === 'bash' || (options.agent === true && options.fallback !== 'none'),
       env: options.agent ? { ...AGENT_ENV } : null,
       base: env,
     });
+    plan = asScript(plan, options);
   } else {
     const [source, declared] = commandStages(options, spec);
     const stages = options.agent ? declared.map(withAgentEnv) : declared;
@@ -92,4 +112,33 @@ export function buildPlan(
 function cwdPath(dir: string): string {
   if (dir === '') throw new RequestError('usage.cwd', '--cwd: empty; name a directory');
   return path.resolve(dir);
+}
+
+// --script FILE (or - for stdin): its text, read whole before anything runs.
+function readScript(file: string): string {
+  try {
+    return fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new RequestError(
+      'usage.script',
+      `--script ${file}: cannot read it (${code}); name a readable file, or - for stdin`,
+    );
+  }
+}
+
+// -e and --script: the shell starts with errexit, and a script's $0 is its file, $1... the words
+// after --; under --fallback the bash stage gets the same.
+function asScript(plan: Plan, options: CliOptions): Plan {
+  if (!plan.shell) {
+    if (!options.errexit && options.script === undefined) return plan;
+    const [stage] = plan.stages;
+    if (!stage) return plan;
+    const argv = [...stage.argv];
+    if (options.errexit) argv.splice(1, 0, '-e');
+    if (options.script !== undefined) argv.push(options.script, ...options.argv);
+    return { ...plan, stages: [{ ...stage, argv }] };
+  }
+  const script = options.script === undefined ? {} : { arg0: options.script, args: options.argv };
+  return { ...plan, shell: { ...plan.shell, errexit: options.errexit === true, ...script } };
 }

@@ -46,7 +46,7 @@ const ONE_PRODUCT = "it names one run's product; give it on the command line of 
 export const CLI_FLAGS = {
   command: {
     flags: '-c, --command <text>',
-    help: 'a command line as bash reads it: pipelines, && || ; lists, redirections',
+    help: 'bash text, run as bash -o pipefail -c would: lists, loops, functions, substitutions...',
     group: 'input',
     kind: text,
     fromEnv: { refuse: WHAT_TO_RUN },
@@ -57,6 +57,20 @@ export const CLI_FLAGS = {
     group: 'input',
     kind: text,
     fromEnv: { refuse: WHAT_TO_RUN },
+  },
+  script: {
+    flags: '--script <file>',
+    help: 'a bash script (a file, - for stdin), run as bash FILE would; the arguments after -- are $1...',
+    group: 'input',
+    kind: text,
+    fromEnv: { refuse: WHAT_TO_RUN },
+  },
+  errexit: {
+    flags: '-e, --errexit',
+    help: '-c text or --script: end at the first command that fails, as bash -e (set -e from the start)',
+    group: 'input',
+    kind: on,
+    fromEnv: 'default',
   },
   fallback: {
     flags: '--fallback <shell>',

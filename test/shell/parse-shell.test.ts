@@ -125,6 +125,39 @@ describe('refusals', () => {
     }
   });
 
+  it('says which construct is never closed and the word expected, on one line, with no placeholder', () => {
+    // `if true; then echo` once read: unexpected "then" at {at} is never closed (a syntax error in bash)
+    // at column 1 (a syntax error in bash).
+    const cases: [string, string][] = [
+      ['if true; then echo', '-c: "if" at column 1 is never closed: "fi" expected (a syntax error in bash)'],
+      [
+        'echo a; while true',
+        '-c: "while" at column 9 is never closed: "do" expected (a syntax error in bash)',
+      ],
+      ['{ echo', '-c: "{" at column 1 is never closed: "}" expected (a syntax error in bash)'],
+      [
+        'for x in a; do echo',
+        '-c: "for" at column 1 is never closed: "done" expected (a syntax error in bash)',
+      ],
+    ];
+    for (const [text, message] of cases) expect(refusal(text).message, text).toBe(message);
+    for (const text of [
+      'if true; then',
+      '(echo',
+      'case x in',
+      '[[ a',
+      "echo 'x",
+      'echo "x',
+      'echo $(x',
+      'if {at}',
+      'echo )',
+    ]) {
+      const { message } = refusal(text);
+      expect(message, text).not.toMatch(/\{at\}|\n/);
+      expect(message.match(/a syntax error in bash/g)?.length ?? 0, text).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('reads a line continuation after a redirection operator as nothing, as bash does', () => {
     const command = simple(parseScript('cat < \\\nin.txt'));
     expect(lit(command.redirects[0]!.target)).toBe('in.txt');

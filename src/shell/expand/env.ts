@@ -23,6 +23,8 @@ export interface ExpandEnv {
   // A variable whose value the shell computes when it is read (RANDOM, SECONDS, LINENO, BASHPID...);
   // undefined for any other name.
   dynamic(name: string): Bytes | undefined;
+  // ${PIPESTATUS[@]}: the statuses of the last foreground pipeline (one for a simple command).
+  readonly pipestatus: readonly number[];
   readonly lineno: number;
   readonly nounset: boolean;
   readonly noglob: boolean;

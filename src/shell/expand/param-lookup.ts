@@ -3,7 +3,7 @@ import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi } from './expander-api.js';
 import { isAllIndex } from './param-text.js';
-import { elementsOf, keysOf, scalarOf, type Variable } from './variable.js';
+import { elementsOf, keysOf, NO_ATTRS, scalarOf, type Variable } from './variable.js';
 
 // What a parameter names, before any operator: its values (several for "$@", "${a[@]}" and the
 // like), whether it joins them as $* does, whether it is set, and the variable an assignment
@@ -39,7 +39,7 @@ export async function lookup(ex: ExpanderApi, part: ParamExp): Promise<Base> {
     };
   }
   if (part.keys) {
-    const items = keysOf(env.vars.get(part.name));
+    const items = keysOf(part.name === 'PIPESTATUS' ? pipestatusOf(env.pipestatus) : env.vars.get(part.name));
     return { items, multi: true, star: isStar(part.index), set: items.length > 0, variable: null };
   }
   if (part.indirect) return indirect(ex, part);
@@ -93,13 +93,19 @@ async function named(ex: ExpanderApi, name: string, index: Word | null): Promise
   if (special !== undefined) return single(special);
   const dynamic = index === null ? env.dynamic(name) : undefined;
   if (dynamic !== undefined) return single(dynamic, name);
-  const variable = env.vars.get(name);
+  const variable = name === 'PIPESTATUS' ? pipestatusOf(env.pipestatus) : env.vars.get(name);
   if (index === null) return single(scalarOf(variable), name);
   if (isAllIndex(index)) {
     const items = elementsOf(variable);
     return { items, multi: true, star: isStar(index), set: items.length > 0, variable: null };
   }
   return element(ex, name, variable, index);
+}
+
+// PIPESTATUS as bash keeps it: an indexed array the shell sets after every foreground pipeline.
+function pipestatusOf(statuses: readonly number[]): Variable {
+  const items = new Map(statuses.map((status, i) => [i, String(status)]));
+  return { value: { kind: 'indexed', items }, attrs: { ...NO_ATTRS, array: 'indexed' } };
 }
 
 function specialValue(ex: ExpanderApi, name: string): Bytes | null | undefined {

@@ -1,12 +1,23 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import type { RunHandle } from '../../engine/run-pipeline.js';
 import type { AndOr } from '../syntax/nodes.js';
+import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import type { Member } from './external.js';
 import { OpenFile } from './fds.js';
+import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
 import { ExitSignal } from './signals.js';
 
+// How long `COMMAND &` waits for its job's first process when nothing says why it has none yet (a
+// builtin of the job waiting in the open of a FIFO): a bound on the wait for $!, which is set when the
+// process starts after all. Only that rare case ever waits this long.
+const PID_WAIT_MS = 2000;
+
 // COMMAND &: runs in a subshell of its own while the text goes on, its stdin the empty file (bash
-// without job control); $! is its first process. Returns 0 at once, as bash does.
+// without job control). Returns 0 once the job's first process started ($! its id), ended, or waits on
+// a FIFO, as bash returns at once after its fork.
 export async function startBackground(r: RunnerApi, body: AndOr): Promise<number> {
   const job = r.rt.jobs.create(sourceOf(r, body));
   const fds = r.sh.fds.copy();
@@ -27,7 +38,42 @@ export async function startBackground(r: RunnerApi, body: AndOr): Promise<number
     job.finished(status);
     return status;
   });
-  await Promise.race([job.firstPid, job.done]);
+  await firstProcess(job);
   r.sh.lastBackground = job.pid;
+  // A process that started after the text went on is $! still, unless another job came since.
+  if (job.pid === null)
+    void job.firstPid.then((pid) => {
+      if (pid !== null && r.rt.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
+    });
   return 0;
+}
+
+async function firstProcess(job: Job): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, PID_WAIT_MS);
+  });
+  try {
+    await Promise.race([job.firstPid, job.done.catch(() => 1), job.waiting, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// An engine run of a background job's: cancelled with the job, its process ids noted as $!, and a
+// redirection to a FIFO noted as a wait that may need the text to go on. Returns what to call when it
+// ended. (Outside a job: nothing.)
+export function trackInJob(r: RunnerApi, handle: RunHandle, members: readonly Member[]): () => void {
+  const { job } = r.place;
+  if (!job) return () => {};
+  if (job.pid === null) {
+    const cwd = fromBytes(r.sh.cwd);
+    const paths = members.flatMap((m) => m.redirects.flatMap((x) => (x.kind === 'file' ? [x.path] : [])));
+    for (const file of paths)
+      fs.promises.stat(path.resolve(cwd, file)).then(
+        (stat) => stat.isFIFO() && job.mayWait(),
+        () => {},
+      );
+  }
+  return job.track(handle);
 }

@@ -45,6 +45,9 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
     },
     oracle: rt.oracle,
     dynamic: (name) => dynamicValue(r, name),
+    get pipestatus() {
+      return sh.pipestatus;
+    },
     substitute: (part) => substitute(r, part),
     processSubstitute: (part) => processSubstitute(r, part),
     warn: (message) => {

@@ -7,6 +7,7 @@ import { stageShellCode } from '../bash-status.js';
 import type { SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { trackInJob } from './background.js';
 import type { FdRef } from './fds.js';
 import { iterationOf, sourceOf } from './record-step.js';
 import { checkDirectory, refuseStep } from './refuse-step.js';
@@ -60,11 +61,13 @@ export async function runMembers(
   const handle = startRun(plan, io, { support: rt.support, more: true, stdin: rt.stdin });
   rt.running.add(handle);
   if (rt.cancelled) handle.cancel(rt.cancelled);
+  const untrack = trackInJob(r, handle, members);
   let report: Report;
   try {
     report = await handle.report;
   } finally {
     rt.running.delete(handle);
+    untrack();
   }
   const statuses = report.stages.map(stageShellCode);
   noteStops(r, report);

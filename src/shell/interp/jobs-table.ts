@@ -1,15 +1,23 @@
 import type { RunHandle } from '../../engine/run-pipeline.js';
 
-// A command the text started with `&`: its number (%N), its first process, and its end.
+// A command the text started with `&`: its number (%N), its processes, and its end.
 export class Job {
+  // $!: the last process of the job's first pipeline of programs, as bash's (null before it started).
   pid: number | null = null;
+  // Every process the job started, in order (jobs -l, jobs -p; wait and kill find the job by any).
+  readonly pids: number[] = [];
   status: number | null = null;
   cancelled: NodeJS.Signals | null = null;
+  // Set once `wait` or `jobs` told the text of its end: bash forgets a job then.
+  reported = false;
   readonly running = new Set<RunHandle>();
   done: Promise<number> = Promise.resolve(0);
   private notePid: (pid: number | null) => void = () => {};
-  // Resolves with the job's first process id once it has one (or null when it ended without one).
+  private noteWaiting: () => void = () => {};
+  // Resolves with $! once the job has it (or null when it ended without a process).
   readonly firstPid: Promise<number | null>;
+  // Resolves when the job waits on something before its first process can start (a FIFO's open).
+  readonly waiting: Promise<void>;
 
   constructor(
     readonly id: number,
@@ -18,13 +26,48 @@ export class Job {
     this.firstPid = new Promise((resolve) => {
       this.notePid = resolve;
     });
+    this.waiting = new Promise((resolve) => {
+      this.noteWaiting = resolve;
+    });
   }
 
-  started(pid: number): void {
-    if (this.pid === null) {
-      this.pid = pid;
-      this.notePid(pid);
+  // An engine run of the job: cancelled with it, and its processes' ids noted as they start. Returns
+  // what to call once the run ended.
+  track(handle: RunHandle): () => void {
+    this.running.add(handle);
+    if (this.cancelled) handle.cancel(this.cancelled);
+    let ended = false;
+    void handle.report.then(
+      () => this.notePids(handle),
+      () => {},
+    );
+    const poll = (delayMs: number) => {
+      if (ended || this.notePids(handle)) return;
+      setTimeout(() => poll(Math.min(delayMs * 2, 20)), delayMs);
+    };
+    setImmediate(() => poll(1));
+    return () => {
+      ended = true;
+      this.notePids(handle);
+      this.running.delete(handle);
+    };
+  }
+
+  // Notes the run's process ids once every stage started (or ended without starting); true then.
+  private notePids(handle: RunHandle): boolean {
+    const stages = handle.progress();
+    if (stages.length === 0 || stages.some((stage) => stage.state === 'waiting')) return false;
+    const pids = stages.flatMap((stage) => (stage.pid === null ? [] : [stage.pid]));
+    for (const pid of pids) if (!this.pids.includes(pid)) this.pids.push(pid);
+    if (this.pid === null && pids.length > 0) {
+      this.pid = pids.at(-1)!;
+      this.notePid(this.pid);
     }
+    return true;
+  }
+
+  mayWait(): void {
+    this.noteWaiting();
   }
 
   finished(status: number): void {
@@ -48,12 +91,13 @@ export class Jobs {
     return job;
   }
 
-  // %N, %%, %+, %-, or a process id.
+  // %N, %%, %+, %-, or a process id. A job the text was told has ended is no longer found by %N.
   find(spec: string): Job | undefined {
-    if (spec === '%%' || spec === '%+' || spec === '%') return this.list.at(-1);
-    if (spec === '%-') return this.list.at(-2);
-    if (/^%[0-9]+$/.test(spec)) return this.list[Number(spec.slice(1)) - 1];
-    if (/^[0-9]+$/.test(spec)) return this.list.find((job) => job.pid === Number(spec));
+    const known = this.list.filter((job) => !job.reported);
+    if (spec === '%%' || spec === '%+' || spec === '%') return known.at(-1);
+    if (spec === '%-') return known.at(-2);
+    if (/^%[0-9]+$/.test(spec)) return known.find((job) => job.id === Number(spec.slice(1)));
+    if (/^[0-9]+$/.test(spec)) return this.list.find((job) => job.pids.includes(Number(spec)));
     return undefined;
   }
 

@@ -7,6 +7,7 @@ import type { Placement, RunnerApi } from './api.js';
 import { assignNamed } from './assign-named.js';
 import { startBackground } from './background.js';
 import { runCompound } from './compound.js';
+import { runErrTrap } from './err-trap.js';
 import { expandEnvOf } from './expand-env.js';
 import type { FdTable } from './fds.js';
 import { callFunction } from './function-call.js';
@@ -22,9 +23,8 @@ import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
 import { stopReason, timeIsUp } from './stops.js';
 
-// Walks the tree of a text and runs it as bash would, in one shell (a subshell gets a runner of its
-// own over a copy of the shell). Statuses are returned; break, continue, return and exit travel as
-// thrown signals (signals.ts) to where bash resumes.
+// Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
+// over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
 export class Runner implements RunnerApi {
   readonly ex: Expander;
 
@@ -52,8 +52,8 @@ export class Runner implements RunnerApi {
     return this.andOr(stmt.body);
   }
 
-  // Stops the text before its next command once safe-run was asked to stop, a limit stopped a
-  // command, or the run's time is up; `unrun` (the rest of an and-or list) is shown as not run.
+  // Stops the text before its next command once safe-run was asked to stop, a limit stopped one, or
+  // the time is up; `unrun` (the rest of an and-or list) is shown as not run.
   private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Pipeline }[]): void {
     const { rt } = this;
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
@@ -83,8 +83,7 @@ export class Runner implements RunnerApi {
     return status;
   }
 
-  // A command the text did not run, in the report (not inside a pipeline element, whose stages are
-  // the element's).
+  // A command the text did not run, in the report (not in a pipeline element: its stages are its own).
   skipped(node: Span, connector: '&&' | '||' | null, because?: StepReport['skippedBecause']): void {
     if (this.place.collect) return;
     this.rt.recorder.skip({
@@ -105,13 +104,11 @@ export class Runner implements RunnerApi {
     if (!this.place.collect) this.rt.recorder.marks.negated = pipeline.bang && own;
     const run = async () => {
       if (pipeline.commands.length === 0) return 0;
-      if (pipeline.commands.length > 1) {
-        const status = await runPipeline(this, pipeline);
-        this.sh.status = status;
-        if (!pipeline.bang) this.checkErrexit(status);
-        return status;
-      }
-      return this.command(pipeline.commands[0]!);
+      if (pipeline.commands.length === 1) return this.command(pipeline.commands[0]!);
+      const status = await runPipeline(this, pipeline);
+      this.sh.status = status;
+      if (!pipeline.bang) await this.failed(status);
+      return status;
     };
     let status = exempt ? await this.exempt(run) : await run();
     if (pipeline.bang) status = status === 0 ? 1 : 0;
@@ -132,7 +129,8 @@ export class Runner implements RunnerApi {
       command.kind === 'subshell' ||
       command.kind === 'arith' ||
       command.kind === 'cond';
-    if (simpleLike) this.checkErrexit(status);
+    if (simpleLike) this.sh.pipestatus = [status];
+    if (simpleLike) await this.failed(status);
     return status;
   }
 
@@ -179,6 +177,12 @@ export class Runner implements RunnerApi {
     }
   }
 
+  // The ERR trap (err-trap.ts), then errexit.
+  private async failed(status: number): Promise<void> {
+    await runErrTrap(this, status);
+    this.checkErrexit(status);
+  }
+
   checkErrexit(status: number): void {
     if (status !== 0 && this.sh.option('errexit') && this.sh.errexitIgnored === 0) {
       throw new ExitSignal(status, 'errexit');
@@ -198,8 +202,8 @@ export class Runner implements RunnerApi {
     return callFunction(body, name, args);
   }
 
-  // An expansion that failed: bash prints why and the shell ends (exit status 1, or 127 for unset
-  // parameters), or only the command fails (failglob).
+  // A failed expansion: bash prints why and the shell ends (status 1, or 127 for unset parameters),
+  // or only the command fails (failglob).
   async expansionFailed(error: ExpansionError): Promise<number> {
     await this.error(error.message);
     if (error.commandOnly) return 1;

@@ -76,6 +76,7 @@ function checkCommand(command: Command, refuse: Refuse): void {
       "is a bash builtin that safe-run's interpreter does not run",
     );
   }
+  if (name === 'trap') checkTrap(command.words, refuse);
   if (name === 'set' && command.words.length === 1)
     refuse(
       'syntax.builtin',
@@ -83,6 +84,26 @@ function checkCommand(command: Command, refuse: Refuse): void {
       first!.start,
       "with no arguments lists every variable of the shell, bash's own among them",
     );
+}
+
+// trap ACTION DEBUG|RETURN: bash runs those around every command and on every return; safe-run's
+// interpreter does not, so such a trap is refused rather than accepted and never run.
+function checkTrap(words: readonly Word[], refuse: Refuse): void {
+  const texts = words.map((word) =>
+    word.parts.length === 1 && word.parts[0]!.kind === 'lit' ? word.parts[0]!.value : '',
+  );
+  if (texts[1] === '-p' || texts[1] === '-l') return;
+  const specs = words.length === 2 ? [1] : texts.map((_, i) => i).slice(2);
+  for (const i of specs) {
+    const signal = texts[i]!.toUpperCase();
+    if (signal !== 'DEBUG' && signal !== 'RETURN') continue;
+    refuse(
+      'syntax.trap',
+      `trap ... ${texts[i]}`,
+      words[i]!.start,
+      `sets a ${signal} trap, which safe-run's interpreter does not run`,
+    );
+  }
 }
 
 function checkPart(part: WordPart, refuse: Refuse): void {

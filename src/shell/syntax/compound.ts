@@ -18,7 +18,7 @@ export function readCompound(s: Scanner, word: string): Compound | FunctionDef {
       return s.peek(1) === '(' ? readArithOrSubshell(s, open) : readSubshell(s, open);
     case '{': {
       s.i++;
-      const stmts = readBody(s, ['}'], open, '{');
+      const stmts = readBody(s, ['}'], open);
       expectWord(s, '}', open);
       return { kind: 'brace', stmts, redirects: [], start: at(), end: s.pos() };
     }
@@ -27,9 +27,9 @@ export function readCompound(s: Scanner, word: string): Compound | FunctionDef {
     case 'while':
     case 'until': {
       s.i += word.length;
-      const cond = readBody(s, ['do'], open, word);
+      const cond = readBody(s, ['do'], open);
       expectWord(s, 'do', open);
-      const body = readBody(s, ['done'], open, 'do');
+      const body = readBody(s, ['done'], open);
       expectWord(s, 'done', open);
       return { kind: 'while', until: word === 'until', cond, body, redirects: [], start: at(), end: s.pos() };
     }
@@ -75,15 +75,15 @@ function readIf(s: Scanner, open: number): Compound {
   const branches: { cond: Stmt[]; body: Stmt[] }[] = [];
   let otherwise: Stmt[] | null = null;
   for (;;) {
-    const cond = readBody(s, ['then'], open, 'if');
+    const cond = readBody(s, ['then'], open);
     expectWord(s, 'then', open);
-    const body = readBody(s, ['elif', 'else', 'fi'], open, 'then');
+    const body = readBody(s, ['elif', 'else', 'fi'], open);
     branches.push({ cond, body });
     const next = reservedAt(s);
     s.i += next!.length;
     if (next === 'elif') continue;
     if (next === 'else') {
-      otherwise = readBody(s, ['fi'], open, 'else');
+      otherwise = readBody(s, ['fi'], open);
       expectWord(s, 'fi', open);
     }
     break;

@@ -39,12 +39,12 @@ function readLoopBody(s: Scanner, open: number): Stmt[] {
   const opener = reservedAt(s);
   if (opener === '{') {
     s.i++;
-    const body = readBody(s, ['}'], open, '{');
+    const body = readBody(s, ['}'], open);
     expectWord(s, '}', open);
     return body;
   }
   expectWord(s, 'do', open);
-  const body = readBody(s, ['done'], open, 'do');
+  const body = readBody(s, ['done'], open);
   expectWord(s, 'done', open);
   return body;
 }

@@ -18,9 +18,10 @@ export function place(pos: Pos, multiline: boolean): string {
   return multiline ? `line ${pos.line}, column ${pos.col}` : `column ${pos.col}`;
 }
 
+// A token (as describeToken names it) is said as unexpected; anything else is a sentence with {at}
+// where the place goes (a sentence may start with a quoted word: `"if" at {at} is never closed`).
 function sentence(what: string, where: string): string {
-  if (what.startsWith('"') || what === 'end of text' || what === 'end of line') {
-    return `unexpected ${what} at ${where} (a syntax error in bash)`;
-  }
+  const token = what === 'end of text' || what === 'end of line' || /^".*"$/s.test(what);
+  if (token && !what.includes(' at {at}')) return `unexpected ${what} at ${where} (a syntax error in bash)`;
   return what.replaceAll('{at}', where);
 }

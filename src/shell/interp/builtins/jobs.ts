@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Bytes } from '../../syntax/source.js';
-import { ExitSignal } from '../signals.js';
 import type { BuiltinContext } from './context.js';
+import { signalShell } from './self-signal.js';
 
 const SIGNALS = os.constants.signals as Record<string, number>;
 
@@ -51,17 +51,23 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
   return status;
 }
 
-// wait [-n] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all).
+// wait [-n] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all). A job waited
+// for is forgotten, as bash forgets it (a later `wait %N` finds no such job; its pid still answers).
 export async function wait(ctx: BuiltinContext): Promise<number> {
   const { jobs } = ctx.r.rt;
   const args = ctx.args.filter((arg) => arg !== '-n' && arg !== '-f');
   if (ctx.args.includes('-n')) {
-    const running = jobs.running();
+    const running = jobs.running().filter((job) => !job.reported);
     if (running.length === 0) return 127;
-    return Promise.race(running.map((job) => job.done));
+    const first = await Promise.race(running.map((job) => job.done.then(() => job)));
+    first.reported = true;
+    return first.status ?? 0;
   }
   if (args.length === 0) {
-    for (const job of jobs.list) await job.done;
+    for (const job of [...jobs.list]) {
+      await job.done;
+      job.reported = true;
+    }
     return 0;
   }
   let status = 0;
@@ -75,12 +81,50 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
       continue;
     }
     status = await job.done;
+    job.reported = true;
   }
   return status;
 }
 
-// kill [-s sig | -sig] pid|%job...: a job is stopped as safe-run stops its commands; the shell's own
-// pid ends the shell; other processes get the signal.
+// jobs [-lprs] [%job...]: the jobs still running, as bash -c lists them ("[1]+  Running  TEXT &");
+// -p: their first process ids only, -l: with them. (An ended job is not listed, as in bash -c.)
+export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
+  const { jobs } = ctx.r.rt;
+  const flags = new Set<string>();
+  let k = 0;
+  for (; k < ctx.args.length && /^-[lnprs]+$/.test(ctx.args[k]!); k++)
+    for (const flag of ctx.args[k]!.slice(1)) flags.add(flag);
+  if (ctx.args[k] === '--') k++;
+  if (ctx.args[k]?.startsWith('-')) return ctx.fail(`${ctx.args[k]}: invalid option`, 2);
+  const listed = jobs.list.filter((job) => job.status === null && !job.reported);
+  let status = 0;
+  let shown = listed;
+  if (k < ctx.args.length) {
+    shown = [];
+    for (const spec of ctx.args.slice(k)) {
+      const job = jobs.find(spec);
+      if (job && listed.includes(job)) shown.push(job);
+      else if (!job) status = await ctx.fail(`${spec}: no such job`);
+    }
+  }
+  if (flags.has('s')) shown = [];
+  for (const job of shown) {
+    const first = job.pids[0] === undefined ? '' : String(job.pids[0]);
+    if (flags.has('p')) {
+      if (first) await ctx.out(`${first}\n`);
+      continue;
+    }
+    const rank = listed.length - 1 - listed.indexOf(job);
+    const mark = rank === 0 ? '+' : rank === 1 ? '-' : ' ';
+    const pid = flags.has('l') ? `${first} ` : '';
+    await ctx.out(`[${job.id}]${mark}  ${pid}${'Running'.padEnd(24)}${job.text} &\n`);
+  }
+  return ctx.finish(status);
+}
+
+// kill [-s sig | -sig] pid|%job...: a job is stopped as safe-run stops its commands; a signal to the
+// shell itself ($$, 0, -$$) is delivered to the interpreted shell (self-signal.ts); no other process
+// is signalled, since only the text's jobs are provably the run's own.
 export async function kill(ctx: BuiltinContext): Promise<number> {
   let signal = 'TERM';
   let args = ctx.args;
@@ -97,6 +141,7 @@ export async function kill(ctx: BuiltinContext): Promise<number> {
     args = args.slice(1);
   }
   if (args[0] === '--') args = args.slice(1);
+  if (['ERR', 'DEBUG', 'RETURN'].includes(signal)) return ctx.fail(`${signal}: invalid signal specification`);
   if (args.length === 0)
     return ctx.fail(
       'usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]',
@@ -109,21 +154,17 @@ export async function kill(ctx: BuiltinContext): Promise<number> {
 
 async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Promise<number> {
   const { rt } = ctx.r;
-  const job = target.startsWith('%') ? rt.jobs.find(target) : rt.jobs.find(target);
+  const ownGroup = target === '0' || target === `-${rt.pid}`;
+  if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
+  const job = rt.jobs.find(target.startsWith('-') ? target.slice(1) : target);
   if (job) {
-    job.cancel(`SIG${signal}` as NodeJS.Signals);
-    return 0;
+    if (signal !== 'EXIT') job.cancel(`SIG${signal}` as NodeJS.Signals);
+    return job.status === null ? 0 : ctx.fail(`(${target}) - No such process`);
   }
   if (target.startsWith('%')) return ctx.fail(`${target}: no such job`);
   if (!/^-?[0-9]+$/.test(target)) return ctx.fail(`${target}: arguments must be process or job IDs`);
-  const pid = Number(target);
-  if (pid === rt.pid) throw new ExitSignal(128 + (SIGNALS[`SIG${signal}`] ?? 15), 'signal');
-  if (pid <= 0) return ctx.fail(`(${target}) - signalling a process group by number is not supported here`);
-  try {
-    process.kill(pid, `SIG${signal}` as NodeJS.Signals);
-    return 0;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return ctx.fail(`(${pid}) - ${code === 'EPERM' ? 'Operation not permitted' : 'No such process'}`);
-  }
+  // Only the run's own processes are signalled: a pid that is none of its jobs may be anyone's.
+  return ctx.fail(
+    `(${target}) - not a process this text started; safe-run signals only the text's own jobs and shell`,
+  );
 }
