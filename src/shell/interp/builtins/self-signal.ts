@@ -19,9 +19,10 @@ export async function signalShell(ctx: BuiltinContext, signal: string): Promise<
   const action = sh.traps.get(signal);
   if (action === '') return 0;
   if (action !== undefined) {
-    const status = sh.status;
+    // bash runs the trap once kill has returned: $? in it, and after it, is kill's 0.
+    sh.status = 0;
     await ctx.r.runText(action, { label: 'trap' });
-    sh.status = status;
+    sh.status = 0;
     return 0;
   }
   if (HARMLESS.has(signal)) return 0;
