@@ -93,6 +93,7 @@ describe('the ERR trap', () => {
 describe('PIPESTATUS', () => {
   it('holds the statuses of the last pipeline, one for a simple command, as an indexed array', async () => {
     await sameAsBash(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
       'false | true; echo "${PIPESTATUS[@]}" ${#PIPESTATUS[@]} ${PIPESTATUS[1]} $PIPESTATUS; (exit 3); echo "${PIPESTATUS[@]}"; ! false; echo "${PIPESTATUS[*]}"; { true | false | true; }; echo "${PIPESTATUS[@]}" "${!PIPESTATUS[@]}"',
     );
   });

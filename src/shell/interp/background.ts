@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunHandle } from '../../engine/run-pipeline.js';
+import type { StageRedirect } from '../../types.js';
 import type { AndOr } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
-import type { Member } from './external.js';
 import { OpenFile } from './fds.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
@@ -63,7 +63,11 @@ async function firstProcess(job: Job): Promise<void> {
 // An engine run of a background job's: cancelled with the job, its process ids noted as $!, and a
 // redirection to a FIFO noted as a wait that may need the text to go on. Returns what to call when it
 // ended. (Outside a job: nothing.)
-export function trackInJob(r: RunnerApi, handle: RunHandle, members: readonly Member[]): () => void {
+export function trackInJob(
+  r: RunnerApi,
+  handle: RunHandle,
+  members: readonly { redirects: readonly StageRedirect[] }[],
+): () => void {
   const { job } = r.place;
   if (!job) return () => {};
   if (job.pid === null) {

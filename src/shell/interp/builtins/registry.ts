@@ -4,7 +4,7 @@ import type { Builtin } from './context.js';
 import { declareLike } from './declare.js';
 import { evalBuiltin, exit, loopControl, returnBuiltin, shift, source } from './flow.js';
 import { getopts } from './getopts.js';
-import { kill, trap, wait } from './jobs.js';
+import { jobsBuiltin, kill, trap, wait } from './jobs.js';
 import { mapfile } from './mapfile.js';
 import { command, hash, letBuiltin, type, umask, unset } from './misc.js';
 import { read } from './read.js';
@@ -50,6 +50,7 @@ export const BUILTINS = new Map<string, Builtin>([
   ['getopts', getopts],
   ['trap', trap],
   ['wait', wait],
+  ['jobs', jobsBuiltin],
   ['kill', kill],
   ['exec', colon],
 ]);
