@@ -1,5 +1,5 @@
 import type { OpenStop } from '../../engine/fifo-open.js';
-import type { Report, StageResult, StreamReport } from '../../types.js';
+import type { Report, StageResult, StepReport, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -110,3 +110,23 @@ function stopOf(stop: OpenStop): StageResult['stop'] {
 }
 
 export type { Report };
+
+// A command the text did not run, in the report (not inside a pipeline element, whose stages are
+// the element's).
+export function recordSkipped(
+  r: RunnerApi,
+  node: Span,
+  connector: '&&' | '||' | null,
+  because?: StepReport['skippedBecause'],
+): void {
+  if (r.place.collect) return;
+  r.rt.recorder.skip({
+    text: sourceOf(r, node),
+    line: node.start.line,
+    parent: r.place.parentStep,
+    iteration: iterationOf(r),
+    cwd: r.sh.cwd,
+    connector,
+    ...(because ? { because } : {}),
+  });
+}

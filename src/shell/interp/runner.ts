@@ -14,14 +14,14 @@ import { callFunction } from './function-call.js';
 import { runNested } from './nested-text.js';
 import { writeTo } from './output.js';
 import { runPipeline } from './pipeline.js';
-import { iterationOf, sourceOf } from './record-step.js';
+import { recordSkipped } from './record-step.js';
 import { applyRedirects } from './redirect.js';
 import type { RedirectFailure } from './redirect-failure.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
-import { stopReason, timeIsUp } from './stops.js';
+import { jobEnded, letLoopTurn, stopReason, timeIsUp } from './stops.js';
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
@@ -56,6 +56,7 @@ export class Runner implements RunnerApi {
   // the time is up; `unrun` (the rest of an and-or list) is shown as not run.
   private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Pipeline }[]): void {
     const { rt } = this;
+    if (this.place.job?.cancelled) throw jobEnded(this.place.job.cancelled);
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused) {
       rt.stoppedBy = 'timeout';
@@ -76,6 +77,7 @@ export class Runner implements RunnerApi {
         this.skipped(pipeline, op);
         continue;
       }
+      await letLoopTurn(this.rt);
       this.checkStop(parts.slice(k));
       if (!this.place.collect) this.rt.recorder.marks.connector = op;
       status = await this.pipeline(pipeline, k < last);
@@ -85,16 +87,7 @@ export class Runner implements RunnerApi {
 
   // A command the text did not run, in the report (not in a pipeline element: its stages are its own).
   skipped(node: Span, connector: '&&' | '||' | null, because?: StepReport['skippedBecause']): void {
-    if (this.place.collect) return;
-    this.rt.recorder.skip({
-      text: sourceOf(this, node),
-      line: node.start.line,
-      parent: this.place.parentStep,
-      iteration: iterationOf(this),
-      cwd: this.sh.cwd,
-      connector,
-      ...(because ? { because } : {}),
-    });
+    recordSkipped(this, node, connector, because);
   }
 
   private async pipeline(pipeline: Pipeline, condition: boolean): Promise<number> {
@@ -233,18 +226,21 @@ export class Runner implements RunnerApi {
   }
 
   runCommandWords(words: Bytes[], options: { functions: boolean; command?: SimpleCommand }): Promise<number> {
-    const command = options.command ?? bareCommand(this.sh.lineno);
-    return dispatch(this, command, words, null, options);
+    // Words run without a command node of their own (command NAME ..., a pipeline's element).
+    const pos = { offset: 0, line: this.sh.lineno, col: 1 };
+    const bare: SimpleCommand = {
+      kind: 'simple',
+      assigns: [],
+      words: [],
+      redirects: [],
+      start: pos,
+      end: pos,
+    };
+    return dispatch(this, options.command ?? bare, words, null, options);
   }
 
   // NAME or NAME[index] given as text (read, getopts, printf -v...).
   assignNamed(target: Bytes, value: Bytes): Promise<number> {
     return assignNamed(this, target, value);
   }
-}
-
-// A command node for words run without one of their own (command NAME ..., a pipeline's element).
-function bareCommand(line: number): SimpleCommand {
-  const pos = { offset: 0, line, col: 1 };
-  return { kind: 'simple', assigns: [], words: [], redirects: [], start: pos, end: pos };
 }

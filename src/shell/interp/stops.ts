@@ -1,6 +1,8 @@
 import { monotonicMs } from '../../monotonic-ms.js';
+import { signalNumber } from '../../policy/signals.js';
 import type { StepReport } from '../../types.js';
 import type { Runtime } from './runtime.js';
+import { ExitSignal } from './signals.js';
 
 // Whether the run's time limit has run out.
 export function timeIsUp(rt: Runtime): boolean {
@@ -14,4 +16,26 @@ export function stopReason(rt: Runtime): StepReport['skippedBecause'] {
   if (timeIsUp(rt) || rt.timedOutBefore !== null) return 'timeout';
   // Another of safe-run's own limits (idle, prompt wait, output cap) stopped a stage.
   return rt.stoppedBy !== null ? 'stopped' : undefined;
+}
+
+// A background job that was stopped (kill %N, the text's end) ends at its next command, as its
+// subshell would die of the signal.
+export function jobEnded(signal: NodeJS.Signals): ExitSignal {
+  return new ExitSignal(128 + signalNumber(signal), 'signal');
+}
+
+// When each run last let the event loop turn: a text of builtins only (`while :; do :; done`) runs
+// on promises alone, which would starve timers, signals and pipes for ever.
+const lastTurn = new WeakMap<Runtime, number>();
+const TURN_MS = 20;
+
+// Lets the event loop turn (timers, the time limit, SIGTERM, output) at least every 20 ms of commands.
+export async function letLoopTurn(rt: Runtime): Promise<void> {
+  const now = monotonicMs();
+  const last = lastTurn.get(rt);
+  if (last === undefined) lastTurn.set(rt, now);
+  else if (now - last >= TURN_MS) {
+    await new Promise((resolve) => setImmediate(resolve));
+    lastTurn.set(rt, monotonicMs());
+  }
 }
