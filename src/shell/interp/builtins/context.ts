@@ -32,6 +32,8 @@ export class BuiltinContext {
     const result = await writeTo(this.r.rt, ref, text);
     if (result !== 'ok') this.writeError = result === 'closed' ? 'Bad file descriptor' : 'Input/output error';
     else if (ref.kind === 'run' && ref.fd === 1) this.written.out += text;
+    // `echo msg >&2`: what reached the run's stderr is the stage's stderr, as a program's would be.
+    else if (ref.kind === 'run' && ref.fd === 2) this.written.err += text;
     else this.elsewhere.out = destination(ref);
   }
 
