@@ -19,21 +19,8 @@ export function readArithWord(s: Scanner, to: number): Word {
 // `)`, or -1 when a `)` at depth 0 is not followed by another (then `$((` was `$( (`, a command
 // substitution starting with a subshell, as bash decides).
 export function findArithEnd(text: string, from: number): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === "'" || c === '"' || c === '`') {
-      const skipped = skipQuoted(text, i);
-      if (skipped < 0) return -1;
-      i = skipped;
-    } else if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth > 0) depth--;
-      else return text[i + 1] === ')' ? i : -1;
-    }
-  }
-  return -1;
+  const close = findClosing(text, from, '(', ')');
+  return close >= 0 && text[close + 1] === ')' ? close : -1;
 }
 
 // The index of the bracket that closes the one opened just before `from`, counting nested pairs.

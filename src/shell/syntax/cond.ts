@@ -3,7 +3,8 @@ import type { Scanner } from './scanner.js';
 import { readParts, readWord } from './words.js';
 
 const UNARY = new Set('abcdefghknoprstuvwxzGLNORS'.split('').map((c) => `-${c}`));
-const BINARY = new Set([
+// The binary operators of [[ ]] (test and [ take the same but =~).
+export const COND_BINARY = new Set([
   '==',
   '=',
   '!=',
@@ -108,7 +109,7 @@ function readBinaryOp(s: Scanner): string | null {
   const save = s.i;
   const word = readWord(s);
   const text = word && plain(s, word);
-  if (text !== null && text !== undefined && BINARY.has(text)) return text;
+  if (text !== null && text !== undefined && COND_BINARY.has(text)) return text;
   s.i = save;
   s.unexpected();
 }

@@ -1,6 +1,6 @@
 import { findArithEnd, findClosing, readArithWord } from './arith-text.js';
 import type { WordPart } from './nodes.js';
-import { readBraced } from './param.js';
+import { paramNode, readBraced } from './param.js';
 import type { Scanner } from './scanner.js';
 
 const SPECIAL = '@*#?-$!0123456789';
@@ -36,23 +36,7 @@ export function readDollar(s: Scanner, quoted: boolean): WordPart | null {
 }
 
 function shortParam(s: Scanner, name: string, open: number): WordPart {
-  return {
-    kind: 'param',
-    short: true,
-    name,
-    index: null,
-    length: false,
-    indirect: false,
-    prefixList: null,
-    keys: false,
-    op: null,
-    slice: null,
-    replace: null,
-    transform: null,
-    bad: null,
-    start: s.pos(open),
-    end: s.pos(),
-  };
+  return paramNode(s.pos(open), s.pos(), { short: true, name });
 }
 
 // $(( expr )) or $[ expr ]: the expression text from `from` to `to` (exclusive) read as a word of

@@ -1,5 +1,5 @@
 import { readArithWord } from './arith-text.js';
-import type { ParamExp, ParamOp, Word } from './nodes.js';
+import type { ParamExp, ParamOp, Pos, Word } from './nodes.js';
 import type { Scanner } from './scanner.js';
 import { readParts } from './words.js';
 
@@ -33,10 +33,15 @@ export function readBraced(s: Scanner, quoted = false): ParamExp {
 }
 
 function blank(s: Scanner, open: number): ParamExp {
+  return paramNode(s.pos(open), s.pos(open), { short: false, name: '' });
+}
+
+// A parameter expansion with no operator: ${...} to be filled in, or $name (short).
+export function paramNode(start: Pos, end: Pos, { short, name }: { short: boolean; name: string }): ParamExp {
   return {
     kind: 'param',
-    short: false,
-    name: '',
+    short,
+    name,
     index: null,
     length: false,
     indirect: false,
@@ -47,8 +52,8 @@ function blank(s: Scanner, open: number): ParamExp {
     replace: null,
     transform: null,
     bad: null,
-    start: s.pos(open),
-    end: s.pos(open),
+    start,
+    end,
   };
 }
 

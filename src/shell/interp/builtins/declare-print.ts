@@ -1,3 +1,4 @@
+import { attributeLetters } from '../../expand/param-text.js';
 import { sortedKeys, type Variable } from '../../expand/variable.js';
 import type { Bytes } from '../../syntax/source.js';
 
@@ -17,16 +18,7 @@ export function declaration(name: string, variable: Variable): Bytes {
 
 // The attribute letters in bash's order, or -- for none.
 export function flagsOf(variable: Variable): string {
-  const { attrs, value } = variable;
-  let out = '';
-  if (attrs.array === 'indexed' || value?.kind === 'indexed') out += 'a';
-  if (attrs.array === 'assoc' || value?.kind === 'assoc') out += 'A';
-  if (attrs.integer) out += 'i';
-  if (attrs.lower) out += 'l';
-  if (attrs.nameref) out += 'n';
-  if (attrs.readonly) out += 'r';
-  if (attrs.upper) out += 'u';
-  if (attrs.exported) out += 'x';
+  const out = attributeLetters(variable.attrs, variable.value?.kind ?? null);
   return out === '' ? '--' : `-${out}`;
 }
 

@@ -1,24 +1,11 @@
+import { COND_BINARY } from '../../syntax/cond.js';
 import type { Bytes } from '../../syntax/source.js';
 import { fileCompare, isUnaryOp, unaryTest } from '../file-tests.js';
 import type { Shell } from '../shell.js';
 import type { BuiltinContext } from './context.js';
 
-const BINARY = new Set([
-  '=',
-  '==',
-  '!=',
-  '<',
-  '>',
-  '-eq',
-  '-ne',
-  '-lt',
-  '-le',
-  '-gt',
-  '-ge',
-  '-nt',
-  '-ot',
-  '-ef',
-]);
+// [[ ]]'s binary operators but =~, which test and [ do not have.
+const BINARY = new Set([...COND_BINARY].filter((op) => op !== '=~'));
 
 class TestError extends Error {}
 
