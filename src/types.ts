@@ -3,6 +3,7 @@
 // imports nothing else of safe-run, so that every part can import them one way; this is the one
 // place the rest of the code imports them from.
 
+export type { Advice, AdviceKind, ContractMeaning, StageRef, StderrClue } from './model/advice.js';
 export type { Fact, ReportFact, Sighting } from './model/fact.js';
 export type {
   BlockedOn,
@@ -44,3 +45,5 @@ export type {
   Policy,
   SigpipeMode,
 } from './model/setting-values.js';
+export type { FifoWait, StopCause, StopCauseKind, StopFacts } from './model/stop-cause.js';
+export type { StreamTarget } from './model/stream-target.js';

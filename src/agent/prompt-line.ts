@@ -1,4 +1,5 @@
 import { monotonicMs } from '../monotonic-ms.js';
+import type { StopCause } from '../types.js';
 
 // Recognises the last line a program printed before it went quiet as a question for a human: a
 // program that asks and then waits for an answer that never comes (stdin closed, no terminal) would
@@ -42,6 +43,8 @@ const ALT_SCREEN_ON = Buffer.from('\x1b[?1049h');
 const ALT_SCREEN_OFF = Buffer.from('\x1b[?1049l');
 const TAIL_BYTES = 400;
 
+export type PromptWait = Extract<StopCause, { kind: 'prompt' | 'full-screen' }>;
+
 export class PromptWatch {
   private tail = '';
   private changedAt = monotonicMs();
@@ -57,10 +60,12 @@ export class PromptWatch {
     this.changedAt = monotonicMs();
   }
 
-  // The prompt line when the stream has been quiet for at least `quietMs` after printing one.
-  waitingPrompt(quietMs: number, now = monotonicMs()): string | null {
+  // What the stage waits for when the stream has been quiet for at least `quietMs` after printing a
+  // prompt (its line) or opening a full screen; else null.
+  waitingPrompt(quietMs: number, now = monotonicMs()): PromptWait | null {
     if (now - this.changedAt < quietMs) return null;
-    if (this.fullScreen) return 'a full-screen program (an editor or a pager) opened the terminal screen';
-    return promptIn(this.tail);
+    if (this.fullScreen) return { kind: 'full-screen' };
+    const line = promptIn(this.tail);
+    return line === null ? null : { kind: 'prompt', line };
   }
 }

@@ -1,6 +1,7 @@
 import { secretValuesFromEnv } from '../capture/mask.js';
 import { RequestError } from '../errors.js';
 import { monotonicMs } from '../monotonic-ms.js';
+import { targetText } from '../outcome-text/render.js';
 import { applyDelivery } from '../output/apply-delivery.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, type DeliveryPlan, settleOutput, stageOutput } from '../output/deliver.js';
 import { stageFinalRedirect } from '../output/final-redirect.js';
@@ -53,9 +54,10 @@ export function startDelivery(plan: DeliveryPlan, guard: Watchdog | null, shell:
 
 // The stage's stdout is reported as going to FILE as written, not to the staged file it opened.
 function showWrittenFile(report: Report, stagedPath: string, written: string): Report {
+  const target = { kind: 'file', path: written } as const;
   const stages = report.stages.map((stage) =>
-    stage.stdout.to === `file ${stagedPath}`
-      ? { ...stage, stdout: { ...stage.stdout, to: `file ${written}` } }
+    stage.stdout.target?.kind === 'file' && stage.stdout.target.path === stagedPath
+      ? { ...stage, stdout: { ...stage.stdout, to: targetText(target), target } }
       : stage,
   );
   return { ...report, stages };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { StageError, StageRedirect } from '../types.js';
+import type { StageError, StageRedirect, StreamTarget } from '../types.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
 import { openAlias, stdioAlias } from './stdio-alias.js';
 
@@ -12,8 +12,8 @@ export interface RedirectOutcome {
   fds: [StdioSlot, StdioSlot, StdioSlot];
   // Descriptors opened here: the caller closes them once the stage holds them (or did not start).
   opened: number[];
-  // Where stdout and stderr finally went, when a redirection moved them ("file out.txt").
-  to: [string | null, string | null, string | null];
+  // Where stdin, stdout and stderr finally went, when a redirection moved them.
+  to: [StreamTarget | null, StreamTarget | null, StreamTarget | null];
   // The first redirection that failed, as bash reports it; later ones were not attempted.
   failure: { code: string; message: string } | null;
   // Set when a FIFO's open was still waiting for its other end as the run stopped.
@@ -35,6 +35,8 @@ export const STRERROR: Record<string, string> = {
   EEXIST: 'File exists',
   ENOEXEC: 'cannot execute binary file: Exec format error',
 };
+
+const STDIO_NAMES = ['stdin', 'stdout', 'stderr'] as const;
 
 const FLAGS = {
   read: fs.constants.O_RDONLY,
@@ -76,8 +78,7 @@ export async function applyRedirects(
   for (const redirect of redirects) {
     if (redirect.kind === 'dup') {
       fds[redirect.fd] = fds[redirect.from];
-      to[redirect.fd] =
-        to[redirect.from] ?? (redirect.from === 1 ? 'stdout' : redirect.from === 2 ? 'stderr' : 'stdin');
+      to[redirect.fd] = to[redirect.from] ?? { kind: STDIO_NAMES[redirect.from] };
       continue;
     }
     if (redirect.kind === 'descriptor') {
@@ -105,7 +106,8 @@ export async function applyRedirects(
       if (!('fd' in got)) return { fds, opened, to, failure: null, stopped: got };
       if (got.opened) opened.push(got.fd);
       fds[target.fd] = got.fd;
-      to[target.fd] = target.kind === 'heredoc' ? 'here-document' : `file ${target.path}`;
+      to[target.fd] =
+        target.kind === 'heredoc' ? { kind: 'here-document' } : { kind: 'file', path: target.path };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
       const name = target.kind === 'file' ? target.path : 'here-document';

@@ -1,21 +1,20 @@
 import fs from 'node:fs';
-import { formatDuration } from '../format-units.js';
 import { monotonicMs } from '../monotonic-ms.js';
-import type { Settings } from '../types.js';
+import type { Settings, StopCause } from '../types.js';
 import { closeQuietly } from './kernel-pipes.js';
 
 // Why a stage's redirection stopped waiting for a FIFO's other end: the run's time limit ran out,
 // or safe-run was asked to stop.
 export interface OpenStop {
   as: 'timeout' | 'cancelled';
-  why: string;
+  cause: StopCause;
   afterMs: number;
 }
 
 // What ends the waits of the stages' FIFO redirections: a signal to safe-run or the run's time
 // limit, counted from the run's start (the stages' own timers start only once all are spawned).
 export function openStopper(
-  interrupt: Promise<string>,
+  interrupt: Promise<NodeJS.Signals>,
   settings: Settings,
   t0: number,
 ): { stop: Promise<OpenStop>; dispose(): void } {
@@ -25,10 +24,12 @@ export function openStopper(
     const { timeoutMs } = settings;
     if (timeoutMs === null) return;
     const left = Math.max(0, timeoutMs - (monotonicMs() - t0));
-    const why = `the pipeline timeout (${formatDuration(timeoutMs)})`;
-    timer = setTimeout(() => resolve({ as: 'timeout', why, afterMs: afterMs() }), left);
+    const cause: StopCause = { kind: 'pipeline-timeout', limitMs: timeoutMs };
+    timer = setTimeout(() => resolve({ as: 'timeout', cause, afterMs: afterMs() }), left);
   });
-  const cancel = interrupt.then((why): OpenStop => ({ as: 'cancelled', why, afterMs: afterMs() }));
+  const cancel = interrupt.then(
+    (signal): OpenStop => ({ as: 'cancelled', cause: { kind: 'signal', signal }, afterMs: afterMs() }),
+  );
   return { stop: Promise.race([limit, cancel]), dispose: () => clearTimeout(timer) };
 }
 

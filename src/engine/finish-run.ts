@@ -1,5 +1,5 @@
 import type { RunFacts } from '../facts/run-facts.js';
-import type { Plan, Report } from '../types.js';
+import type { Plan, Report, StopCause, StopFacts } from '../types.js';
 import { buildReport } from './report/build-report.js';
 import { maskReport } from './report/mask-report.js';
 import type { ResolvedPlan } from './resolve-plan.js';
@@ -36,7 +36,7 @@ export async function finishRun(
     ...clock,
     stdoutReaderGone: streams.stdoutReaderGone(),
     interrupted: supervisor.interruptedBy(),
-    timeLimit: supervisor.timeLimitFired(),
+    timeLimit: timeLimitOf(supervisor.timeLimitFired()),
     leftovers,
     warnings: [...(facts?.warnings ?? []), ...supervisor.warnings],
     facts,
@@ -45,13 +45,17 @@ export async function finishRun(
   return maskReport(built, resolved.secrets);
 }
 
+function timeLimitOf(cause: StopCause | null): StopFacts | null {
+  return cause && { cause };
+}
+
 // The report of a run that started nothing: a stage cannot start, or safe-run was stopped (or its
 // time ran out) while the stdin FIFO still had no writer.
 export function reportNothingStarted(
   resolved: ResolvedPlan,
   runs: readonly StageRun[],
   clock: RunClock,
-  ending: { interrupted: NodeJS.Signals | null; timeLimit: string | null; facts: RunFacts | null },
+  ending: { interrupted: NodeJS.Signals | null; timeLimit: StopFacts | null; facts: RunFacts | null },
 ): Report {
   const built = buildReport(resolved.plan, runs, {
     ...clock,

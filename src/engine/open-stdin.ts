@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import { RequestError } from '../errors.js';
-import type { Plan } from '../types.js';
+import type { Plan, StopFacts } from '../types.js';
 import { openStopper, openTarget } from './fifo-open.js';
 
 // The first stage's stdin. A FIFO is opened without blocking the event loop (its open waits for a
 // writer), and the wait is cut short by the pipeline timeout or a signal to safe-run.
 export async function openStdin(
   plan: Plan,
-  interrupt: Promise<string>,
+  interrupt: Promise<NodeJS.Signals>,
   t0: number,
-): Promise<number | 'inherit' | 'ignore' | { why: string }> {
+): Promise<number | 'inherit' | 'ignore' | { stopped: StopFacts }> {
   const source = plan.settings.stdin;
   if (source.kind === 'inherit') return 'inherit';
   if (source.kind === 'null') return 'ignore';
@@ -28,7 +28,7 @@ export async function openStdin(
   try {
     const opened = await openTarget(source.path, fs.constants.O_RDONLY, stopper.stop).catch(refuse);
     if (typeof opened === 'number') return opened;
-    return { why: `${opened.why}, while the stdin FIFO ${source.path} still had no writer` };
+    return { stopped: { cause: opened.cause, fifo: { kind: 'stdin', path: source.path } } };
   } finally {
     stopper.dispose();
   }

@@ -10,9 +10,9 @@ export class RunControl {
   private requested: NodeJS.Signals | null = null;
   private supervisor: Supervisor | null = null;
   private watched: { runs: readonly StageRun[]; secrets: readonly string[] } = { runs: [], secrets: [] };
-  private wake: (why: string) => void = () => {};
-  // Resolves when safe-run is asked to stop before its stages exist.
-  readonly interrupt = new Promise<string>((resolve) => {
+  private wake: (signal: NodeJS.Signals) => void = () => {};
+  // Resolves when safe-run is asked to stop before its stages exist: the signal it received.
+  readonly interrupt = new Promise<NodeJS.Signals>((resolve) => {
     this.wake = resolve;
   });
 
@@ -23,7 +23,7 @@ export class RunControl {
   cancel(signal: NodeJS.Signals): void {
     this.requested ??= signal;
     this.supervisor?.cancel(signal);
-    this.wake(`safe-run received ${signal}`);
+    this.wake(signal);
   }
 
   // The stages whose progress a live view or a heartbeat may read.

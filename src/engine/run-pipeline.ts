@@ -2,9 +2,10 @@ import { RequestError } from '../errors.js';
 import { RunFacts } from '../facts/run-facts.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { monotonicMs } from '../monotonic-ms.js';
+import { stopReason } from '../outcome-text/render.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
 import type { Watchdog } from '../teardown/watchdog.js';
-import type { Plan, Report } from '../types.js';
+import type { Plan, Report, StopFacts } from '../types.js';
 import { type RunClock, reportNothingStarted } from './finish-run.js';
 import { openStdin } from './open-stdin.js';
 import { PipelinePipes, pipeCount } from './pipeline-pipes.js';
@@ -94,7 +95,7 @@ async function runPhases(
       ? new RunFacts(plan.settings.facts, runs.map(factsStageOf), resolved.secrets)
       : null;
   facts?.recordPreflight(runs.map(factsStageOf));
-  const nothing = (timeLimit: string | null = null) =>
+  const nothing = (timeLimit: StopFacts | null = null) =>
     reportNothingStarted(resolved, runs, clock, { interrupted: control.cancelRequest, timeLimit, facts });
   if (!resolved.startable || control.cancelRequest) return nothing();
   // The watchdog (started now, or earlier for the whole process) makes the run's FIFOs while Node goes
@@ -120,7 +121,7 @@ interface WireContext extends RunContext {
   watchdog: Watchdog;
   fifos: FifoOrder;
   sharedStdin: { fd: number | null } | null;
-  nothing: (timeLimit?: string | null) => Report;
+  nothing: (timeLimit?: StopFacts | null) => Report;
 }
 
 async function wireStages(
@@ -140,7 +141,8 @@ async function wireStages(
       run.stoppedAs = control.cancelRequest ? 'cancelled' : 'timeout';
       const afterMs = Math.round(monotonicMs() - clock.t0);
       run.stopDetail = {
-        reason: stdin.why,
+        reason: stopReason(stdin.stopped.cause, stdin.stopped.fifo),
+        ...stdin.stopped,
         afterMs,
         signals: [],
         snapshot: [],
@@ -148,7 +150,7 @@ async function wireStages(
         waitingForStage: null,
       };
     }
-    return ctx.nothing(control.cancelRequest ? null : stdin.why);
+    return ctx.nothing(control.cancelRequest ? null : stdin.stopped);
   }
   // Wire: the pipes are safe-run's until each is handed to a stage or a reader.
   const made = await ctx.fifos.made;

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { PromptWatch } from '../agent/prompt-line.js';
 import type { FactsStage } from '../facts/run-facts.js';
 import { monotonicMs } from '../monotonic-ms.js';
-import type { Settings, StageError, StageSpec, StageStop } from '../types.js';
+import type { Settings, StageError, StageSpec, StageStop, StreamTarget } from '../types.js';
 import type { Resolution } from './resolve/resolve-program.js';
 import type { ResolvedStage } from './resolve-plan.js';
 import type { StreamReader } from './stream-reader.js';
@@ -29,7 +29,7 @@ export class StageRun {
   exit: { code: number | null; signal: string | null } | null = null;
   stoppedAs: 'timeout' | 'limit' | 'cancelled' | null = null;
   // Where redirections sent stdin, stdout and stderr (null: not moved).
-  redirectedTo: (string | null)[] = [null, null, null];
+  redirectedTo: (StreamTarget | null)[] = [null, null, null];
   // Files its redirections opened, closed once the stage holds them.
   openedFds: number[] = [];
   stopDetail: StageStop | null = null;

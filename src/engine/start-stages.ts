@@ -1,5 +1,6 @@
 import type { RunFacts } from '../facts/run-facts.js';
 import { monotonicMs } from '../monotonic-ms.js';
+import { stopReason } from '../outcome-text/render.js';
 import type { OwnGroups } from '../teardown/own-groups.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { StageError } from '../types.js';
@@ -50,10 +51,12 @@ async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<Sta
   run.openedFds = redirected.opened;
   if (redirected.stopped) {
     // Under bash the stage would have started and waited in its open: it is stopped as it would be.
-    const { as, why, afterMs } = redirected.stopped;
+    const { as, cause, afterMs } = redirected.stopped;
     run.stoppedAs = as;
-    const reason = `${why}, while a redirection waited for the other end of a FIFO`;
-    run.stopDetail = { reason, afterMs, signals: [], snapshot: [], deadlock: null, waitingForStage: null };
+    const fifo = { kind: 'redirect' } as const;
+    const reason = stopReason(cause, fifo);
+    const rest = { signals: [], snapshot: [], deadlock: null, waitingForStage: null };
+    run.stopDetail = { reason, cause, fifo, afterMs, ...rest };
     ctx.pipes.closeLinkReader(i);
     return null;
   }

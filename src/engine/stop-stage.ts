@@ -2,20 +2,21 @@ import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { viewStage } from '../hang/run-snapshot.js';
 import { monotonicMs } from '../monotonic-ms.js';
+import { stopReason } from '../outcome-text/render.js';
 import type { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import type { OwnGroups } from '../teardown/own-groups.js';
 import { findProcesses } from '../teardown/proc-scan.js';
-import type { Settings } from '../types.js';
+import type { Settings, StopCause } from '../types.js';
 import type { StageRun } from './stage-run.js';
 
 export type StopReason = 'timeout' | 'limit' | 'cancelled';
 
-// A stop the supervisor decided on: the reason the report gives, the first signal, and why in words.
+// A stop the supervisor decided on: the status the report gives, the first signal, and its cause.
 export interface StopRequest {
   reason: StopReason;
   signal: NodeJS.Signals;
-  why: string;
+  cause: StopCause;
 }
 
 // What stopping a stage needs from the supervisor.
@@ -39,7 +40,8 @@ export interface StopContext {
 // `hang`: the look at the run taken for this stop, before any of its signals.
 export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext, hang: HangReport): void {
   if (run.pid === null) return;
-  const { reason, signal, why } = request;
+  const { reason, signal, cause } = request;
+  const why = stopReason(cause);
   const pgid = run.pid;
   const { groups } = ctx;
   if (!run.running && !groups.signal(pgid, 0) && !run.streamsOpen) return;
@@ -48,7 +50,7 @@ export function stopStage(run: StageRun, request: StopRequest, ctx: StopContext,
   if (seen && !seen.exited) {
     run.stoppedAs = reason;
     const afterMs = Math.round(monotonicMs() - ctx.t0);
-    run.stopDetail = { reason: why, afterMs, signals: [], ...seen.detail };
+    run.stopDetail = { reason: why, cause, afterMs, signals: [], ...seen.detail };
   }
   run.requestStop();
   if (run.running) run.stopDetail?.signals.push(signal);

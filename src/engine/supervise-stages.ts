@@ -154,7 +154,7 @@ function handedPipes(runs: readonly StageRun[]): PipeId[] {
   const ids: PipeId[] = [];
   for (const run of runs)
     for (const redirect of run.spec.redirects ?? []) {
-      if (redirect.kind !== 'descriptor' || redirect.what !== 'pipe') continue;
+      if (redirect.kind !== 'descriptor' || redirect.what.kind !== 'pipe') continue;
       try {
         const stat = fs.fstatSync(redirect.from, { bigint: true });
         if (stat.isFIFO()) ids.push({ dev: stat.dev, ino: stat.ino });

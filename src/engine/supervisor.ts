@@ -1,4 +1,3 @@
-import { formatDuration } from '../format-units.js';
 import type { HangReport } from '../hang/hang-report.js';
 import { completeStops, lookAtStages, snapshotRun } from '../hang/run-snapshot.js';
 import { monotonicMs } from '../monotonic-ms.js';
@@ -7,7 +6,7 @@ import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import type { OwnGroups } from '../teardown/own-groups.js';
 import { dealWithLeftovers, findHolders, signalEscaped } from '../teardown/stage-teardown.js';
-import type { Leftover, Settings } from '../types.js';
+import type { Leftover, Settings, StopCause } from '../types.js';
 import { DeadlockWatch } from './deadlock-watch.js';
 import { IdleClock } from './idle-clock.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
@@ -28,7 +27,7 @@ export class Supervisor implements DrainWatcher {
   private readonly t0 = monotonicMs();
   private readonly idle = new IdleClock();
   private interrupted: NodeJS.Signals | null = null;
-  private timeLimit: string | null = null;
+  private timeLimit: StopCause | null = null;
   private readonly leftovers = new LeftoverLog();
   // Stage groups sent their first signal, so that the last sweep does not send it again.
   private readonly termedGroups = new Set<number>();
@@ -47,7 +46,7 @@ export class Supervisor implements DrainWatcher {
     this.runs = runs;
     this.marker = marker;
     this.reopens = new ReopenWatch(runs);
-    const onDeadlock = () => this.stopAll('timeout', '--on-deadlock stop: its processes were deadlocked');
+    const onDeadlock = () => this.stopAll('timeout', { kind: 'deadlock' });
     this.deadlocks = settings.onDeadlock === 'stop' ? new DeadlockWatch(onDeadlock) : null;
     const { leftovers, t0, termedGroups } = this;
     this.stopContext = {
@@ -64,9 +63,7 @@ export class Supervisor implements DrainWatcher {
   start(): void {
     const { timeoutMs, idleTimeoutMs } = this.settings;
     if (timeoutMs !== null) {
-      this.after(timeoutMs, () =>
-        this.stopAll('timeout', `the pipeline timeout (${formatDuration(timeoutMs)})`),
-      );
+      this.after(timeoutMs, () => this.stopAll('timeout', { kind: 'pipeline-timeout', limitMs: timeoutMs }));
     }
     if (idleTimeoutMs !== null) {
       const tick = Math.max(20, Math.min(1000, Math.floor(idleTimeoutMs / 4)));
@@ -91,9 +88,9 @@ export class Supervisor implements DrainWatcher {
   // A stage that went quiet right after printing a question waits for an answer nobody will type.
   private checkPrompts(quietMs: number): void {
     for (const run of this.runs) {
-      const line = run.running ? run.prompt.waitingPrompt(quietMs) : null;
-      if (line !== null && this.timeLimit === null) {
-        this.stopAll('timeout', `waiting for an answer: ${line}`);
+      const waiting = run.running ? run.prompt.waitingPrompt(quietMs) : null;
+      if (waiting !== null && this.timeLimit === null) {
+        this.stopAll('timeout', waiting);
         return;
       }
     }
@@ -103,7 +100,7 @@ export class Supervisor implements DrainWatcher {
     const limit = run.spec.timeoutMs;
     if (limit !== null) {
       this.after(limit, () =>
-        this.stop(run, 'timeout', 'SIGTERM', `the stage timeout (${formatDuration(limit)})`),
+        this.stop(run, 'timeout', 'SIGTERM', { kind: 'stage-timeout', limitMs: limit }),
       );
     }
   }
@@ -114,7 +111,7 @@ export class Supervisor implements DrainWatcher {
   }
 
   stopForLimit(run: StageRun): void {
-    if (this.settings.onLimit === 'kill') this.stop(run, 'limit', 'SIGTERM', 'its output crossed the cap');
+    if (this.settings.onLimit === 'kill') this.stop(run, 'limit', 'SIGTERM', { kind: 'output-limit' });
   }
 
   onStageExit(run: StageRun): void {
@@ -125,28 +122,27 @@ export class Supervisor implements DrainWatcher {
       run.spec.okCodes,
     );
     if (status === 'failed' || status === 'signaled') {
-      for (const other of this.runs) {
-        if (other !== run)
-          this.stop(other, 'cancelled', 'SIGTERM', `--fail-fast: stage "${run.spec.name}" ${status}`);
-      }
+      const cause: StopCause = { kind: 'fail-fast', stage: run.spec.name, status };
+      for (const other of this.runs) if (other !== run) this.stop(other, 'cancelled', 'SIGTERM', cause);
     }
   }
 
   // safe-run failed internally: SIGKILL to every stage group and escaped process, at once.
   abort(): void {
-    this.stopAll('cancelled', 'safe-run failed internally', 'SIGKILL');
+    this.stopAll('cancelled', { kind: 'internal-error' }, 'SIGKILL');
   }
 
   // The kernel refused to start a stage after others had started: stop those, at once.
   onStartRefused(refused: StageRun): void {
-    const why = `stage ${refused.index} "${refused.spec.name}" could not be started (${refused.spawnError?.code})`;
-    for (const run of this.runs) if (run !== refused) this.stop(run, 'cancelled', 'SIGTERM', why);
+    const code = `${refused.spawnError?.code}`;
+    const cause = { kind: 'start-refused', stage: refused.index, name: refused.spec.name, code } as const;
+    for (const run of this.runs) if (run !== refused) this.stop(run, 'cancelled', 'SIGTERM', cause);
   }
 
   cancel(signal: NodeJS.Signals): void {
     this.interrupted ??= signal;
     // SIGQUIT to safe-run means "stop with a report", not "dump core" for every stage.
-    this.stopAll('cancelled', `safe-run received ${signal}`, signal === 'SIGQUIT' ? 'SIGTERM' : signal);
+    this.stopAll('cancelled', { kind: 'signal', signal }, signal === 'SIGQUIT' ? 'SIGTERM' : signal);
   }
 
   // Who waits for whom right now, across every process of the run (docs/debugging-hangs.md).
@@ -160,7 +156,7 @@ export class Supervisor implements DrainWatcher {
     return this.runs.filter((run) => run.pid !== null).map((run) => ({ index: run.index, pid: run.pid! }));
   }
 
-  timeLimitFired(): string | null {
+  timeLimitFired(): StopCause | null {
     return this.timeLimit;
   }
 
@@ -209,21 +205,21 @@ export class Supervisor implements DrainWatcher {
 
   // One stage, with the signal sequence of stop-stage.ts. The look before the signal reads the stage
   // groups' trees only (within a budget); the rest is read after it.
-  private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, why: string): void {
+  private stop(run: StageRun, reason: StopReason, signal: NodeJS.Signals, cause: StopCause): void {
     const look = lookAtStages(this.stageGroups());
     const had = run.stopDetail !== null;
-    stopStage(run, { reason, signal, why }, this.stopContext, look.report);
+    stopStage(run, { reason, signal, cause }, this.stopContext, look.report);
     completeStops(look, !had && run.stopDetail ? [run] : [], this.stageGroups(), this.marker);
   }
 
   // The whole pipeline: every stage group, and every process that escaped one (found by the marker),
   // first with `signal`, then SIGKILL after kill-after. The groups are signalled first, the escaped
   // processes (which need a scan) after.
-  private stopAll(reason: StopReason, why: string, signal: NodeJS.Signals = 'SIGTERM'): void {
-    if (reason === 'timeout') this.timeLimit ??= why;
+  private stopAll(reason: StopReason, cause: StopCause, signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (reason === 'timeout') this.timeLimit ??= cause;
     const look = lookAtStages(this.stageGroups());
     const fresh = this.runs.filter((run) => run.stopDetail === null);
-    for (const run of this.runs) stopStage(run, { reason, signal, why }, this.stopContext, look.report);
+    for (const run of this.runs) stopStage(run, { reason, signal, cause }, this.stopContext, look.report);
     const stopped = fresh.filter((run) => run.stopDetail !== null);
     completeStops(look, stopped, this.stageGroups(), this.marker);
     this.sweepEscaped(signal);
@@ -244,7 +240,7 @@ export class Supervisor implements DrainWatcher {
 
   private checkIdle(idleMs: number): void {
     if (this.idle.idleNow(this.runs, idleMs, this.warnings)) {
-      this.stopAll('timeout', `the idle timeout (${formatDuration(idleMs)} without output)`);
+      this.stopAll('timeout', { kind: 'idle-timeout', limitMs: idleMs });
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { StopFacts } from './stop-cause.js';
+
 // What a stopped or hung stage's processes were doing: the report's `stop` and `safe-run inspect`.
 
 export type BlockedOp = 'read' | 'write' | 'wait' | 'poll' | 'sleep' | 'other';
@@ -126,7 +128,8 @@ export interface Deadlock {
 
 // Why and when safe-run stopped a stage, the signals it sent (in order), and what the stage's
 // processes were doing at that moment.
-export interface StageStop {
+export interface StageStop extends StopFacts {
+  // The cause in words, rendered from `cause` and `fifo` (src/outcome-text/).
   reason: string;
   afterMs: number;
   signals: string[];

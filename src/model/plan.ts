@@ -7,6 +7,7 @@ import type {
   SigpipeMode,
 } from './setting-values.js';
 import type { Script } from './shell-tree.js';
+import type { StreamTarget } from './stream-target.js';
 
 // What every input (argv, -c text, a spec file, the library) becomes before anything runs.
 
@@ -27,7 +28,7 @@ export type StageRedirect =
   | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
   // A descriptor the -c interpreter holds (a redirection of a group, a pipe into a compound command):
   // the stage gets it as its `fd`; `owned`: the engine closes it once the stage holds it.
-  | { kind: 'descriptor'; fd: 0 | 1 | 2; from: number; owned: boolean; what: string }
+  | { kind: 'descriptor'; fd: 0 | 1 | 2; from: number; owned: boolean; what: StreamTarget }
   | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
   | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
 

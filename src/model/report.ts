@@ -2,6 +2,7 @@ import type { ReportFact } from './fact.js';
 import type { StageStop } from './hang.js';
 import type { FallbackInfo, Settings } from './plan.js';
 import type { Policy } from './setting-values.js';
+import type { StreamTarget } from './stream-target.js';
 
 // What a run gives back: one result per stage, the verdict, and what happened around them. The
 // report is plain data (its JSON is a public contract, docs/json-report.md); reporters only read it.
@@ -30,8 +31,10 @@ export interface StreamReport {
   escapedBytes?: number;
   // Where the whole stream was saved (--log-dir), else null.
   logFile: string | null;
-  // Where a redirection sent the stream instead ("file out.txt", "stdout"): then it was not captured.
+  // Where a redirection sent the stream instead, in words ("file out.txt", "stdout"), rendered from
+  // `target`: then it was not captured.
   to?: string;
+  target?: StreamTarget;
 }
 
 export interface StageError {

@@ -1,6 +1,7 @@
+import { type Outcome, stageOutcome, startRefusedReason, timeoutReason } from '../outcome-text/render.js';
+import { WORDINGS } from '../outcome-text/wordings.js';
 import type { Policy, SigpipeMode, StageStatus, Verdict } from '../types.js';
 import { shellStatus } from './signals.js';
-import { describe, type Outcome, startRefused, timeoutReason } from './stage-reasons.js';
 
 export const EXIT_TIMEOUT = 124;
 export const EXIT_REQUEST = 125;
@@ -16,7 +17,7 @@ export interface VerdictInput {
   stdoutReaderGone: boolean;
   // Set when safe-run itself was stopped by a signal (e.g. 'SIGINT').
   interruptedBy: { signal: string; number: number } | null;
-  // A time limit that fired (its description), even when every leader had already exited.
+  // A time limit that fired (its reason), even when every leader had already exited.
   timeLimit?: string | null;
 }
 
@@ -76,7 +77,7 @@ function interrupted(input: VerdictInput): Verdict | null {
     ok: false,
     exitCode: 128 + input.interruptedBy.number,
     blamedStage: null,
-    reason: `safe-run was stopped by ${input.interruptedBy.signal}; running stages were cancelled`,
+    reason: WORDINGS.verdict.interrupted(input.interruptedBy.signal),
   };
 }
 
@@ -97,8 +98,8 @@ function notStarted(stages: readonly Outcome[], input: VerdictInput): Verdict | 
     blamedStage: blamed.index,
     reason:
       blamed.error?.during === 'start'
-        ? startRefused(blamed, stages)
-        : `preflight: ${describe(blamed)}; nothing was started`,
+        ? startRefusedReason(blamed, stages)
+        : WORDINGS.verdict.preflight(stageOutcome(blamed)),
   };
 }
 
@@ -122,12 +123,11 @@ function lateTimeLimit(input: VerdictInput): Verdict | null {
     ok: false,
     exitCode: EXIT_TIMEOUT,
     blamedStage: null,
-    reason: `${input.timeLimit} fired after the stages had exited; processes they left behind were stopped`,
+    reason: WORDINGS.verdict.lateTimeLimit(input.timeLimit),
   };
 }
 
 function byPolicy(failing: Outcome[], stages: readonly Outcome[], input: VerdictInput): Verdict {
-  const policyText = `policy ${input.policy}`;
   const considered = input.policy === 'last' ? failing.filter((s) => s === stages.at(-1)) : failing;
   // Stages cancelled because another failed (--fail-fast) are consequences, not causes.
   const causes = considered.filter((stage) => stage.status !== 'cancelled');
@@ -138,14 +138,14 @@ function byPolicy(failing: Outcome[], stages: readonly Outcome[], input: Verdict
   const pool = direct.length > 0 ? direct : causes.length > 0 ? causes : considered;
   const blamed = pick(pool, input.policy);
   if (!blamed) {
-    const shown = failing.length > 0 ? `; ${failing.length} non-deciding stage(s) did not succeed` : '';
-    return { ok: true, exitCode: 0, blamedStage: null, reason: `${policyText}: satisfied${shown}` };
+    const reason = WORDINGS.verdict.satisfied(input.policy, failing.length);
+    return { ok: true, exitCode: 0, blamedStage: null, reason };
   }
   return {
     ok: false,
     exitCode: codeOf(blamed),
     blamedStage: blamed.index,
-    reason: `${policyText}: ${describe(blamed)}`,
+    reason: WORDINGS.verdict.byPolicy(input.policy, stageOutcome(blamed)),
   };
 }
 

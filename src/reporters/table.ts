@@ -1,5 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatBytes, formatDuration } from '../format-units.js';
+import { statusText } from '../outcome-text/render.js';
+import { WORDINGS } from '../outcome-text/wordings.js';
 import { shownText } from '../shown-text.js';
 import type { Report, StageResult, StageStatus, StreamReport } from '../types.js';
 import type { Reporter } from './reporter.js';
@@ -22,17 +24,11 @@ export function exitText(stage: StageResult): string {
 
 export function streamText(stage: StageResult, stream: StreamReport): string {
   if (stage.status === 'not-started' || stage.status === 'skipped') return '-';
-  if (stream.to) return `> ${stream.to.replace(/^file /, '')}`;
+  if (stream.target) return WORDINGS.table.target(stream.target);
   if (stream.bytes === null) return 'piped';
   const size = `${formatBytes(stream.bytes)}${stream.truncated ? '*' : ''}`;
   if (stream.binary) return `${size} binary`;
   return stream.escapedBytes ? `${size} (${stream.escapedBytes} not UTF-8)` : size;
-}
-
-export function statusText(stage: StageResult): string {
-  if (stage.status === 'sigpipe' && stage.succeeded) return 'sigpipe (tolerated)';
-  if (stage.optional && !stage.succeeded && stage.status !== 'skipped') return `${stage.status} (optional)`;
-  return stage.status;
 }
 
 function pad(cells: string[][]): string[] {
@@ -77,11 +73,9 @@ function stageLines(
     if (fact.stage === stage.index) out.push(chalk.yellow(shownText(`   fact: ${fact.summary}`)));
   }
   if (stage.stop) {
-    const signals = stage.stop.signals.length > 0 ? ` (${stage.stop.signals.join(' then ')})` : '';
+    const { afterMs, reason, signals } = stage.stop;
     out.push(
-      chalk.yellow(
-        shownText(`   stopped after ${formatDuration(stage.stop.afterMs)}: ${stage.stop.reason}${signals}`),
-      ),
+      chalk.yellow(shownText(`   ${WORDINGS.table.stopped(formatDuration(afterMs), reason, signals)}`)),
     );
     for (const proc of stage.stop.snapshot) {
       out.push(chalk.dim(shownText(`     pid ${proc.pid} (${proc.command}): ${proc.explanation}`)));

@@ -45,7 +45,7 @@ describe('PromptWatch', () => {
     watch.push(Buffer.from('Continue? [y/N] '));
     const now = monotonicMs();
     expect(watch.waitingPrompt(1000, now)).toBeNull();
-    expect(watch.waitingPrompt(1000, now + 1500)).toBe('Continue? [y/N]');
+    expect(watch.waitingPrompt(1000, now + 1500)).toEqual({ kind: 'prompt', line: 'Continue? [y/N]' });
   });
 
   it('forgets the prompt once more output follows it', () => {
@@ -58,7 +58,7 @@ describe('PromptWatch', () => {
   it('takes a quiet full-screen program for one waiting, whatever it printed last', () => {
     const watch = new PromptWatch();
     watch.push(Buffer.from('\x1b[?1049h\x1b[H\x1b[2J# Please enter the commit message\n~\n~\n'));
-    expect(watch.waitingPrompt(0, monotonicMs() + 10)).toMatch(/^a full-screen program/);
+    expect(watch.waitingPrompt(0, monotonicMs() + 10)).toEqual({ kind: 'full-screen' });
   });
 
   it('forgets the full screen once the program leaves it', () => {

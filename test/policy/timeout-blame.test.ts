@@ -14,6 +14,7 @@ function stage(
   const full: StageStop | null = stop
     ? {
         reason: 'the pipeline timeout (2.00s)',
+        cause: { kind: 'pipeline-timeout', limitMs: 2000 },
         afterMs: 2000,
         signals: ['SIGTERM'],
         snapshot: [],

@@ -227,6 +227,7 @@ describe('decideVerdict', () => {
     const stopped = stageResult(1, 'timeout', {
       stop: {
         reason: 'the stage timeout (2.00s)',
+        cause: { kind: 'stage-timeout', limitMs: 2000 },
         afterMs: 2000,
         signals: ['SIGTERM'],
         snapshot: [],

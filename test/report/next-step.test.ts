@@ -36,6 +36,7 @@ describe('nextStep for a failed run', () => {
       report: alone('timeout', {
         stop: {
           reason: 'the pipeline timeout (1.00s)',
+          cause: { kind: 'pipeline-timeout', limitMs: 1000 },
           afterMs: 1000,
           signals: ['SIGTERM'],
           snapshot: [],

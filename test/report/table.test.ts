@@ -71,6 +71,7 @@ describe('renderTable (colour off)', () => {
       hint: 'try less',
       stop: {
         reason: 'the pipeline timeout (1.00s)',
+        cause: { kind: 'pipeline-timeout', limitMs: 1000 },
         afterMs: 1000,
         signals: ['SIGTERM', 'SIGKILL'],
         snapshot: [

@@ -1,10 +1,11 @@
 import { explainExit } from '../../contracts/explain-exit.js';
 import type { RunFacts } from '../../facts/run-facts.js';
 import { monotonicMs } from '../../monotonic-ms.js';
+import { stopReason, targetText } from '../../outcome-text/render.js';
 import { signalNumber } from '../../policy/signals.js';
 import { classifyEnding } from '../../policy/stage-status.js';
 import { decideVerdict, successes } from '../../policy/verdict.js';
-import type { Plan, Report, StageResult, StreamReport } from '../../types.js';
+import type { Plan, Report, StageResult, StopFacts, StreamReport, StreamTarget } from '../../types.js';
 import type { StageRun } from '../stage-run.js';
 import { nextStep } from './next-step.js';
 
@@ -26,8 +27,8 @@ export interface RunEnding {
   stdoutReaderGone: boolean;
   // The signal that stopped safe-run itself, if any.
   interrupted: NodeJS.Signals | null;
-  // A time limit that fired (its description), if any.
-  timeLimit: string | null;
+  // A time limit that fired (its cause), if any.
+  timeLimit: StopFacts | null;
   leftovers: Report['leftovers'];
   warnings: string[];
   facts: RunFacts | null;
@@ -46,7 +47,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
     sigpipe: plan.settings.sigpipe,
     stdoutReaderGone,
     interruptedBy,
-    timeLimit: ending.timeLimit,
+    timeLimit: ending.timeLimit && stopReason(ending.timeLimit.cause, ending.timeLimit.fifo),
   };
   const ok = successes(stages, input);
   for (const stage of stages) stage.succeeded = ok[stage.index - 1]!;
@@ -95,8 +96,9 @@ function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
-function withTarget(stream: StreamReport, to: string | null | undefined): StreamReport {
-  return to ? { ...stream, to } : stream;
+// A stream a redirection sent elsewhere: where, as data and in words.
+function withTarget(stream: StreamReport, target: StreamTarget | null | undefined): StreamReport {
+  return target ? { ...stream, to: targetText(target), target } : stream;
 }
 
 // One stage's outcome; `anyNotStarted`: some stage could not start, so those that never ran were skipped.

@@ -1,6 +1,14 @@
 import { maskShortened } from '../../capture/mask-cut.js';
 import { maskProcess } from '../../hang/mask-hang.js';
-import type { Report, ReportFact, Settings, StageResult, StageStop, StreamReport } from '../../types.js';
+import type {
+  Report,
+  ReportFact,
+  Settings,
+  StageResult,
+  StageStop,
+  StopCause,
+  StreamReport,
+} from '../../types.js';
 
 type Mask = (text: string) => string;
 type MaskNullable = (text: string | null) => string | null;
@@ -86,15 +94,32 @@ function maskStage(stage: StageResult, m: Mask, n: MaskNullable): StageResult {
   };
 }
 
-// The text was masked when it was kept; the log file's name can hold a stage name or a directory.
+// The text was masked when it was kept; the log file's name can hold a stage name or a directory,
+// and a redirection's target a path.
 function maskStream(stream: StreamReport, n: MaskNullable): StreamReport {
-  return { ...stream, logFile: n(stream.logFile), ...(stream.to ? { to: n(stream.to)! } : {}) };
+  const { to, target } = stream;
+  return {
+    ...stream,
+    logFile: n(stream.logFile),
+    ...(to ? { to: n(to)! } : {}),
+    ...(target?.kind === 'file' ? { target: { ...target, path: n(target.path)! } } : {}),
+  };
+}
+
+// A cause's words (a prompt's line, a stage name, a path) are free text; its kind is not.
+function maskCause(cause: StopCause, m: Mask): StopCause {
+  if (cause.kind === 'prompt') return { ...cause, line: m(cause.line) };
+  if (cause.kind === 'fail-fast') return { ...cause, stage: m(cause.stage) };
+  if (cause.kind === 'start-refused') return { ...cause, name: m(cause.name) };
+  return cause;
 }
 
 function maskStop(stop: StageStop, m: Mask): StageStop {
   return {
     ...stop,
     reason: m(stop.reason),
+    cause: maskCause(stop.cause, m),
+    ...(stop.fifo?.kind === 'stdin' ? { fifo: { ...stop.fifo, path: m(stop.fifo.path) } } : {}),
     snapshot: stop.snapshot.map((proc) => maskProcess(proc, m)),
     deadlock: stop.deadlock ? { ...stop.deadlock, explanation: m(stop.deadlock.explanation) } : null,
   };

@@ -1,79 +1,81 @@
 import { explainExit } from '../../contracts/explain-exit.js';
-import { formatBytes } from '../../format-units.js';
-import { deadlockAdvice } from '../../hang/advice.js';
-import type { Report, StageResult } from '../../types.js';
+import { adviceText } from '../../outcome-text/render.js';
+import type { Wordings } from '../../outcome-text/wordings.js';
+import type { Advice, Report, StageRef, StageResult, StderrClue } from '../../types.js';
 
 type ReportSoFar = Omit<Report, 'next' | 'output' | 'checks'>;
 
-function where(stage: StageResult): string {
-  return `stage ${stage.index} "${stage.name}"`;
+// The advice is chosen from facts (statuses, stop causes, error codes, exit contracts), never from
+// the words of a reason: rewording a message cannot change it. adviceText renders it.
+
+function ref(stage: StageResult): StageRef {
+  return { index: stage.index, name: stage.name };
 }
 
-function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total: number): string {
-  const stream = `its stderr (stages[${stage.index - 1}].stderr in the JSON report)`;
+function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total: number): Advice {
+  const at = ref(stage);
   switch (stage.status) {
     case 'not-started':
-      if (stage.error?.during === 'redirect') {
-        return `${where(stage)} was not started because a redirection failed (${stage.error.message}): fix the path or its permissions`;
-      }
-      if (stage.error?.during === 'start') {
-        return `${where(stage)} was refused by the kernel when it started (${stage.error.code}): ${stage.error.message}`;
-      }
-      return `${where(stage)} could not start (${stage.error?.code}): fix the machine (install the program, fix PATH or permissions); running the same command again will not help until then`;
-    case 'timeout': {
-      if (stage.stop?.reason.includes('a full-screen program'))
-        return `${where(stage)} opened a full-screen program (an editor or a pager) that nobody can use: give what it asks for on the command line (git commit -m MESSAGE, --no-edit, --no-pager)`;
-      if (stage.stop?.reason.startsWith('waiting for an answer: '))
-        return `${where(stage)} asked a question and nobody can answer it (${stage.stop.reason}): use its non-interactive option (--yes, -y, --force, a config file), or give the answer on stdin`;
-      if (stage.stop?.deadlock) {
-        const { explanation, kind } = stage.stop.deadlock;
-        return `${where(stage)} was stopped (${stage.stop.reason}) while deadlocked: ${explanation}; a longer limit will not help: ${deadlockAdvice(kind)}`;
-      }
-      const limit = `${where(stage)} was stopped by a time limit (${stage.stop?.reason ?? 'timeout'})`;
-      return `${limit}${atTheStop(stage)}: find out why it is slow or stuck before raising the limit`;
-    }
+      if (stage.error?.during === 'redirect')
+        return { kind: 'redirect-failed', stage: at, message: stage.error.message };
+      if (stage.error?.during === 'start')
+        return { kind: 'start-refused', stage: at, code: stage.error.code, message: stage.error.message };
+      return { kind: 'cannot-start', stage: at, code: stage.error?.code };
+    case 'timeout':
+      return forStopped(stage);
     case 'limit':
-      return `${where(stage)} was stopped for writing more than its cap: raise --max-stdout/--max-stderr or use --on-limit truncate`;
+      return { kind: 'output-cap', stage: at };
     case 'sigpipe':
       return settings.sigpipe === 'fail'
-        ? `${where(stage)} was killed by SIGPIPE because its reader closed early; if that is intended, run with --sigpipe tolerate`
-        : `${where(stage)} was killed by SIGPIPE: its reader stopped reading${stage.index < total ? ' and did not succeed; look at the stage after it' : ' (safe-run could not write its own stdout; see warnings)'}`;
-
+        ? { kind: 'sigpipe-fail', stage: at }
+        : { kind: 'sigpipe-reader', stage: at, last: stage.index >= total };
     case 'signaled':
       return stage.signal === 'SIGKILL'
-        ? `${where(stage)} was killed by SIGKILL, not sent by safe-run: often the kernel's out-of-memory killer (see the system log)`
-        : `${where(stage)} was killed by ${stage.signal}, not sent by safe-run; read ${stream}`;
+        ? { kind: 'out-of-memory', stage: at }
+        : { kind: 'foreign-signal', stage: at, signal: stage.signal };
     case 'failed':
-      return forFailed(stage, stream);
+      return forFailed(stage);
     default:
-      return `${where(stage)} ended as ${stage.status}; see report.verdict.reason`;
+      return { kind: 'other', stage: at, status: stage.status };
   }
 }
 
-// What the stage's leader was doing when the limit fired.
-function atTheStop(stage: StageResult): string {
-  const first = stage.stop?.snapshot.find((proc) => proc.stage === stage.index && proc.pid === stage.pid);
-  return first ? `; at the stop, its pid ${first.pid} was ${first.explanation}` : '';
+// A stage a time limit stopped, by the stop's cause: nobody answers a full-screen program or a
+// question, and a longer limit does not end a deadlock.
+function forStopped(stage: StageResult): Advice {
+  const at = ref(stage);
+  const { stop } = stage;
+  if (stop?.cause.kind === 'full-screen') return { kind: 'full-screen', stage: at };
+  if (stop?.cause.kind === 'prompt') return { kind: 'prompt', stage: at, reason: stop.reason };
+  if (stop?.deadlock) {
+    const { explanation, kind } = stop.deadlock;
+    return { kind: 'deadlock', stage: at, reason: stop.reason, explanation, deadlock: kind };
+  }
+  // What the stage's leader was doing when the limit fired.
+  const leader = stop?.snapshot.find((proc) => proc.stage === stage.index && proc.pid === stage.pid);
+  const atStop = leader ? { pid: leader.pid, explanation: leader.explanation } : null;
+  return { kind: 'time-limit', stage: at, reason: stop?.reason ?? null, atStop };
 }
 
 // The exit code read against the program's contract (src/contracts): a "no match" is offered as an
 // accepted code, an error gets its meaning, a network hiccup is called one.
-function forFailed(stage: StageResult, stream: string): string {
+function forFailed(stage: StageResult): Advice {
   const code = stage.exitCode ?? -1;
   const explained = explainExit(stage.argv, code);
-  if (explained?.benign) {
-    return `${where(stage)} exited ${code}, which for ${explained.program} means "${explained.meaning}": if that is a valid result, add --ok-codes ${stage.name}=0,${code} (or contract: lenient on the stage in a spec); otherwise read ${stream}`;
-  }
-  const saved = stage.stderr.logFile ? ` (whole stream: ${stage.stderr.logFile})` : '';
-  const last = lastLine(stage.stderr.text);
-  const said = last
-    ? `; its last stderr line: ${JSON.stringify(last)}`
-    : stage.stderr.binary
-      ? `; its stderr (${formatBytes(stage.stderr.bytes ?? 0)}) is not text${saved}`
-      : `; it wrote nothing to stderr${saved}`;
-  if (!explained) return `${where(stage)} failed with exit ${code}${said}`;
-  const retry = explained.transient ? ' (often transient: a retry may succeed)' : '';
-  return `${where(stage)} failed with exit ${code}, which for ${explained.program} means "${explained.meaning}"${retry}${said}`;
+  const contract = explained
+    ? { program: explained.program, meaning: explained.meaning, transient: explained.transient === true }
+    : null;
+  if (explained?.benign && contract) return { kind: 'accepted-code', stage: ref(stage), code, contract };
+  return { kind: 'failed', stage: ref(stage), code, contract, stderr: stderrClue(stage) };
+}
+
+function stderrClue(stage: StageResult): StderrClue {
+  const line = lastLine(stage.stderr.text);
+  if (line !== null) return { kind: 'line', line };
+  const { logFile } = stage.stderr;
+  return stage.stderr.binary
+    ? { kind: 'binary', bytes: stage.stderr.bytes ?? 0, logFile }
+    : { kind: 'silent', logFile };
 }
 
 function lastLine(text: string | null): string | null {
@@ -83,15 +85,13 @@ function lastLine(text: string | null): string | null {
   return last.length > 200 ? `${last.slice(0, 200)}...` : last;
 }
 
-// One sentence for whoever reads the report next (an agent, most often): what to do now.
+// What to do now, as data; null when there is nothing to do.
 // `streamedStdout`: the last stage's stdout was streamed whole, so its cut in the report lost nothing.
-export function nextStep(report: ReportSoFar, streamedStdout = false): string | null {
+export function chooseAdvice(report: ReportSoFar, streamedStdout = false): Advice | null {
   const { verdict } = report;
   if (!verdict.ok) {
     if (verdict.blamedStage === null) {
-      return verdict.exitCode === 124
-        ? 'a time limit fired after every stage had exited, while processes they left behind still held the output: see leftovers[]'
-        : 'safe-run was interrupted: run again when you mean to';
+      return verdict.exitCode === 124 ? { kind: 'late-time-limit' } : { kind: 'interrupted' };
     }
     const stage = report.stages[verdict.blamedStage - 1]!;
     return forBlamed(stage, report.settings, report.stages.length);
@@ -101,8 +101,12 @@ export function nextStep(report: ReportSoFar, streamedStdout = false): string | 
     (stage) =>
       stage.stderr.truncated || (stage.stdout.truncated && !(streamedStdout && stage.index === last)),
   );
-  if (cut && !cut.stdout.logFile && !cut.stderr.logFile) {
-    return `ok; ${where(cut)} wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything`;
-  }
+  if (cut && !cut.stdout.logFile && !cut.stderr.logFile) return { kind: 'output-cut', stage: ref(cut) };
   return null;
+}
+
+// One sentence for whoever reads the report next (an agent, most often): what to do now.
+export function nextStep(report: ReportSoFar, streamedStdout = false, words?: Wordings): string | null {
+  const advice = chooseAdvice(report, streamedStdout);
+  return advice && adviceText(advice, words);
 }

@@ -35,23 +35,3 @@ export function lastLines(text: string | null, count: number): string[] {
   const lines = (text ?? '').split('\n').filter((line) => line.trim().length > 0);
   return lines.slice(-count);
 }
-
-// How a stage ended, in a few words: "failed with exit 1", "killed by SIGKILL".
-export function outcomePhrase(stage: StageResult): string {
-  switch (stage.status) {
-    case 'ok':
-      return 'ok';
-    case 'failed':
-      return `failed with exit ${stage.exitCode}`;
-    case 'not-started':
-      return `could not start (${stage.error?.code ?? 'error'}: ${stage.error?.message ?? 'unknown'})`;
-    case 'skipped':
-      return 'skipped: another stage could not start';
-    case 'signaled':
-      return `killed by ${stage.signal}`;
-    case 'sigpipe':
-      return stage.succeeded ? 'killed by SIGPIPE (tolerated)' : 'killed by SIGPIPE';
-    default:
-      return stage.stop ? `${stage.status}: ${stage.stop.reason}` : stage.status;
-  }
-}

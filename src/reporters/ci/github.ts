@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isWorkflowCommand } from '../../capture/workflow-commands.js';
+import { outcomePhrase } from '../../outcome-text/render.js';
 import type { Report, StageResult } from '../../types.js';
-import { commandText, lastLines, outcomePhrase } from './command-text.js';
+import { commandText, lastLines } from './command-text.js';
 import { escapeData, escapeProperty } from './workflow-escape.js';
 
 // How many of the blamed stage's last stderr lines go into its annotation.

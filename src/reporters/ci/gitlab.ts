@@ -1,5 +1,6 @@
+import { outcomePhrase } from '../../outcome-text/render.js';
 import type { Report, StageResult } from '../../types.js';
-import { commandText, outcomePhrase } from './command-text.js';
+import { commandText } from './command-text.js';
 import { prefixedLines } from './github.js';
 
 // GitLab folds a job log between "section_start:UNIX:NAME" and "section_end:UNIX:NAME" lines; each

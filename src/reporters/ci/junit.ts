@@ -1,5 +1,7 @@
+import { outcomePhrase } from '../../outcome-text/render.js';
+import { WORDINGS } from '../../outcome-text/wordings.js';
 import type { Report, StageResult, StreamReport } from '../../types.js';
-import { commandText, outcomePhrase, pipelineText } from './command-text.js';
+import { commandText, pipelineText } from './command-text.js';
 
 // JUnit XML as the common schema has it (Jenkins' junit-10.xsd, kept as test/fixtures/junit/): one
 // <testsuite> for the run, one <testcase> per stage named by its step and command, its kept stdout
@@ -71,7 +73,7 @@ function testcaseName(stage: StageResult, several: boolean): string {
 // or went into the next stage's pipe.
 function streamElement(tag: 'system-out' | 'system-err', stream: StreamReport): string[] {
   let text: string | null = stream.text;
-  if (stream.to) text = `(sent to ${stream.to})`;
+  if (stream.target) text = WORDINGS.sentTo(stream.target);
   else if (stream.binary) text = `(${stream.bytes} bytes of binary data, not shown)`;
   if (text === null || text.length === 0) return [];
   return [`      <${tag}>${escapeXml(text)}</${tag}>`];

@@ -1,6 +1,7 @@
 import { formatDuration } from '../../format-units.js';
+import { statusText } from '../../outcome-text/render.js';
 import type { Report } from '../../types.js';
-import { exitText, statusText, streamText } from '../table.js';
+import { exitText, streamText } from '../table.js';
 import { commandText, pipelineText } from './command-text.js';
 
 // Text in a table cell: no line breaks, no "|" that would end the cell, no HTML the page renders.

@@ -21,7 +21,7 @@ const PID_WAIT_MS = 2000;
 export async function startBackground(r: RunnerApi, body: AndOr): Promise<number> {
   const job = r.rt.jobs.create(sourceOf(r, body));
   const fds = r.sh.fds.copy();
-  const empty = new OpenFile(fs.openSync('/dev/null', 'r'), 'file /dev/null');
+  const empty = new OpenFile(fs.openSync('/dev/null', 'r'), { kind: 'file', path: '/dev/null' });
   fds.set(0, { kind: 'file', file: empty });
   empty.release();
   const sub = r.subshell(fds, { job });

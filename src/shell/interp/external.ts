@@ -108,10 +108,8 @@ function stdoutStream(r: RunnerApi, ref: FdRef): NodeJS.WritableStream | null {
 // A stop by one of safe-run's own limits (time, idle, prompt, output cap) ends the text there.
 function noteStops(r: RunnerApi, report: Report): void {
   const stopped = report.stages.find((stage) => stage.status === 'timeout' || stage.status === 'limit');
-  if (stopped && !r.rt.stoppedBy) r.rt.stoppedBy = stopped.stop?.reason ?? stopped.status;
-  if (report.exitCode === 124 && report.verdict.blamedStage === null && !r.rt.stoppedBy) {
-    r.rt.stoppedBy = report.verdict.reason;
-  }
+  const lateLimit = report.exitCode === 124 && report.verdict.blamedStage === null;
+  if ((stopped || lateLimit) && !r.rt.stoppedBy) r.rt.stoppedBy = { kind: 'limit' };
 }
 
 // $? of a pipeline: the rightmost non-zero status under pipefail, else the last one's.

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { StreamTarget } from '../../types.js';
 import type { Bytes } from '../syntax/source.js';
 
 // A descriptor safe-run opened for the text (a redirection's file, a pipe end), shared by every
@@ -8,8 +9,8 @@ export class OpenFile {
 
   constructor(
     readonly fd: number,
-    // What it is, for messages and for closing the right thing: a file path or 'pipe'.
-    readonly what: string,
+    // What it is: a file (its path), a here-document or a pipe.
+    readonly what: StreamTarget,
   ) {}
 
   retain(): OpenFile {

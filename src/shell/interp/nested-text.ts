@@ -34,7 +34,7 @@ export async function runNested(
   if (!('stmts' in parsed)) {
     await r.error(`${options.label}: ${parsed.error}`);
     if (parsed.refused) {
-      r.rt.stoppedBy = `refused: ${parsed.error}`;
+      r.rt.stoppedBy = { kind: 'refused', why: parsed.error };
       throw new ExitSignal(125, 'stopped');
     }
     return 2;

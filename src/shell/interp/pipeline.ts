@@ -48,7 +48,7 @@ async function runWhole(
       checkDirectory(r, pipeline, step ?? undefined);
   } catch (error) {
     for (const pipe of pipes)
-      for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, 'pipe').release();
+      for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, { kind: 'pipe' }).release();
     for (const element of elements) element.sub.sh.fds.release();
     if (error instanceof ExpansionError) return [await r.expansionFailed(error)];
     throw error;
@@ -100,7 +100,7 @@ async function runElements(
     const group = elements.slice(i, end + 1) as Extract<Element, { kind: 'program' }>[];
     // The engine links consecutive programs itself: the pipes made for those links are not used.
     for (const pipe of pipes.slice(i, end))
-      for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, 'pipe').release();
+      for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, { kind: 'pipe' }).release();
     const stdout: FdRef | number = end === elements.length - 1 ? r.sh.fds.get(1) : pipes[end]!.writeFd;
     statuses.push(...runProgramGroup(r, group, stdin, stdout, pipeline));
     i = end + 1;
@@ -115,7 +115,7 @@ function install(sub: RunnerApi, fds: number[], end: FdRef | number): void {
     for (const fd of fds) sub.sh.fds.set(fd, end);
     return;
   }
-  const file = new OpenFile(end, 'pipe');
+  const file = new OpenFile(end, { kind: 'pipe' });
   for (const fd of fds) sub.sh.fds.set(fd, { kind: 'file', file });
   file.release();
 }
@@ -160,11 +160,11 @@ function runProgramGroup(
       for (const [k, element] of group.entries())
         members.push(await prepare(element, k, group.length, stdin, stdout, pipeline));
     } catch (error) {
-      for (const fd of pipeEnds) new OpenFile(fd, 'pipe').release();
+      for (const fd of pipeEnds) new OpenFile(fd, { kind: 'pipe' }).release();
       for (const element of group) element.sub.sh.fds.release();
-      if (error instanceof Error && error.message.startsWith('refused: ')) {
+      if (error instanceof MemberRefused) {
         // The run ends at this pipeline, refused (its other elements ran).
-        markRefused(r, pipeline, error.message.slice(9), r.place.parentStep ?? r.rt.recorder.steps.length);
+        markRefused(r, pipeline, error.why, r.place.parentStep ?? r.rt.recorder.steps.length);
         return group.map(() => 125);
       }
       throw error;
@@ -183,6 +183,13 @@ function runProgramGroup(
   return group.map((_, k) => run.then((statuses) => statuses[k] ?? 1));
 }
 
+// A program of the pipeline the interpreter refuses when it is reached (`why`, in words).
+class MemberRefused extends Error {
+  constructor(readonly why: string) {
+    super(`refused: ${why}`);
+  }
+}
+
 async function prepare(
   element: Extract<Element, { kind: 'program' }>,
   k: number,
@@ -197,11 +204,17 @@ async function prepare(
   if (first) sub.sh.fds.set(0, typeof stdin === 'number' ? { kind: 'run', fd: 0 } : stdin);
   if (last) sub.sh.fds.set(1, typeof stdout === 'number' ? { kind: 'run', fd: 1 } : stdout);
   const member = await memberOf(sub, element.member.command, element.member.args);
-  if (typeof member === 'string') throw new Error(`refused: ${member}`);
+  if (typeof member === 'string') throw new MemberRefused(member);
   if (first && typeof stdin === 'number')
-    member.redirects.unshift({ kind: 'descriptor', fd: 0, from: stdin, owned: true, what: 'pipe' });
+    member.redirects.unshift({ kind: 'descriptor', fd: 0, from: stdin, owned: true, what: { kind: 'pipe' } });
   if (last && typeof stdout === 'number')
-    member.redirects.unshift({ kind: 'descriptor', fd: 1, from: stdout, owned: true, what: 'pipe' });
+    member.redirects.unshift({
+      kind: 'descriptor',
+      fd: 1,
+      from: stdout,
+      owned: true,
+      what: { kind: 'pipe' },
+    });
   if (pipeline.pipeAll[pipeline.commands.indexOf(element.member.command)])
     member.redirects.push({ kind: 'dup', fd: 2, from: 1 });
   return member;

@@ -1,4 +1,5 @@
 import type { OpenStop } from '../../engine/fifo-open.js';
+import { stopReason } from '../../outcome-text/render.js';
 import type { Report, StageResult, StepReport, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
@@ -105,8 +106,10 @@ function statusOf(status: number, failure: RedirectFailure | null): StageResult[
 
 // A builtin stopped in the open of a FIFO, as the engine says it of a stage (start-stages.ts).
 function stopOf(stop: OpenStop): StageResult['stop'] {
-  const reason = `${stop.why}, while a redirection waited for the other end of a FIFO`;
-  return { reason, afterMs: stop.afterMs, signals: [], snapshot: [], deadlock: null, waitingForStage: null };
+  const fifo = { kind: 'redirect' } as const;
+  const { cause, afterMs } = stop;
+  const rest = { signals: [], snapshot: [], deadlock: null, waitingForStage: null };
+  return { reason: stopReason(cause, fifo), cause, fifo, afterMs, ...rest };
 }
 
 export type { Report };

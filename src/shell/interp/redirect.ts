@@ -43,7 +43,7 @@ export async function applyRedirects(
     const problem = await applyOne(r, redirect, target, fds);
     if (problem === null) continue;
     if ('stop' in problem) {
-      r.rt.stoppedBy ??= problem.stop.why;
+      r.rt.stoppedBy ??= { kind: 'limit' };
       return { fds, failed: { kind: 'stopped', stop: problem.stop } };
     }
     const message = `${r.sh.arg0}: line ${r.sh.lineno}: ${problem.text}`;
@@ -116,7 +116,7 @@ async function openFile(
   try {
     const fd = await openTarget(where, FLAGS[target.mode], r.rt.openStop);
     if (typeof fd !== 'number') return { stop: fd };
-    return setAll(fds, dest, new OpenFile(fd, `file ${target.path}`));
+    return setAll(fds, dest, new OpenFile(fd, { kind: 'file', path: target.path }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     return { code, text: `${target.path}: ${STRERROR[code] ?? code}` };
@@ -132,7 +132,7 @@ export async function textFile(body: string): Promise<OpenFile> {
     const fd = await new Promise<number>((resolve, reject) =>
       fs.open(file, 'r', (error, opened) => (error ? reject(error) : resolve(opened))),
     );
-    return new OpenFile(fd, 'here-document');
+    return new OpenFile(fd, { kind: 'here-document' });
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }

@@ -61,7 +61,7 @@ export function startScript(
     report: result.then((r) => r.report),
     cancel: (signal) => {
       rt.cancelled ??= signal;
-      interrupt(`safe-run was stopped by ${signal}`);
+      interrupt(signal);
       for (const handle of rt.running) handle.cancel(signal);
       for (const job of rt.jobs.list) job.cancel(signal);
     },
@@ -78,11 +78,11 @@ function newRuntime(
   settings: Settings,
   io: RunIO,
   support: RunSupport,
-): { rt: Runtime; interrupt: (why: string) => void; dispose: () => Promise<void> } {
+): { rt: Runtime; interrupt: (signal: NodeJS.Signals) => void; dispose: () => Promise<void> } {
   let scratch: string | null = null;
-  let interrupt: (why: string) => void = () => {};
+  let interrupt: (signal: NodeJS.Signals) => void = () => {};
   const stopper = openStopper(
-    new Promise<string>((resolve) => {
+    new Promise<NodeJS.Signals>((resolve) => {
       interrupt = resolve;
     }),
     settings,
@@ -118,7 +118,7 @@ function newRuntime(
     if (rt.stdin.fd !== null) fs.closeSync(rt.stdin.fd);
     await rt.oracle.close();
   };
-  return { rt, interrupt: (why) => interrupt(why), dispose };
+  return { rt, interrupt: (signal) => interrupt(signal), dispose };
 }
 
 function skipReason(why: ExitSignal['why']): StepReport['skippedBecause'] {

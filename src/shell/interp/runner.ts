@@ -59,7 +59,7 @@ export class Runner implements RunnerApi {
     if (this.place.job?.cancelled) throw jobEnded(this.place.job.cancelled);
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused) {
-      rt.stoppedBy = 'timeout';
+      rt.stoppedBy = { kind: 'time' };
       rt.timedOutBefore ??= rt.recorder.steps.length + 1;
     }
     const because = stopReason(rt);

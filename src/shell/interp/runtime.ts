@@ -28,8 +28,9 @@ export interface Runtime {
   readonly deadline: number | null;
   // Set when safe-run was asked to stop: nothing more starts.
   cancelled: NodeJS.Signals | null;
-  // Set when one of safe-run's own limits stopped a command: the text stops there, not ok.
-  stoppedBy: string | null;
+  // Set when one of safe-run's own limits stopped a command, or the time ran out between commands,
+  // or a command was refused when reached (`why`, in words): the text stops there, not ok.
+  stoppedBy: { kind: 'limit' } | { kind: 'time' } | { kind: 'refused'; why: string } | null;
   // Set when the run's time ran out between commands: the step that could not start.
   timedOutBefore: number | null;
   // Set when a command was refused when it was reached: its step, and why.

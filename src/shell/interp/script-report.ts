@@ -1,12 +1,13 @@
 import { planSecrets } from '../../capture/mask.js';
 import { maskShortened } from '../../capture/mask-cut.js';
 import { maskReport } from '../../engine/report/mask-report.js';
-import { nextStep } from '../../engine/report/next-step.js';
+import { chooseAdvice } from '../../engine/report/next-step.js';
 import { formatDuration } from '../../format-units.js';
 import { monotonicMs } from '../../monotonic-ms.js';
+import { adviceText } from '../../outcome-text/render.js';
 import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
-import type { Report, Verdict } from '../../types.js';
+import type { Advice, Report, Verdict } from '../../types.js';
 import type { Runtime } from './runtime.js';
 import type { Ending } from './signals.js';
 
@@ -33,9 +34,10 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     facts,
     warnings,
   };
+  const advice = verdict.ok ? null : (stopAdvice(rt) ?? negatedAdvice(rt, verdict) ?? chooseAdvice(merged));
   const report: Report = {
     ...merged,
-    next: verdict.ok ? null : (stopNext(rt) ?? negatedNext(rt, verdict) ?? nextStep(merged, false)),
+    next: advice && adviceText(advice),
     output: null,
     checks: [],
     steps: recorder.stepReports(),
@@ -64,12 +66,12 @@ function runVerdict(rt: Runtime, ending: Ending): Verdict {
     const limit = formatDuration(rt.settings.timeoutMs ?? 0);
     const reason = `the pipeline timeout (${limit}) ran out before step ${rt.timedOutBefore} could start`;
     return { ok: false, exitCode: 124, blamedStage: null, reason };
-  } else if (rt.stoppedBy?.startsWith('refused: ')) {
+  } else if (rt.stoppedBy?.kind === 'refused') {
     return {
       ok: false,
       exitCode: 125,
       blamedStage: null,
-      reason: `a command was refused when it was reached: ${rt.stoppedBy.slice(9)}`,
+      reason: `a command was refused when it was reached: ${rt.stoppedBy.why}`,
     };
   } else if (last?.negated && last.status === ending.status && ending.why === 'end') {
     return negatedVerdict(rt, lastIndex);
@@ -145,19 +147,16 @@ function negatedVerdict(rt: Runtime, index: number): Verdict {
 }
 
 // What to do when the run failed only because its last step is negated: nothing failed.
-function negatedNext(rt: Runtime, verdict: Verdict): string | null {
+function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
   const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
-  const index = last?.index ?? 0;
   if (!last?.negated || verdict.ok || last.status === 0) return null;
-  return `nothing failed: the last step (${index}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`;
+  return { kind: 'negated', step: last.index };
 }
 
 // What to do when the run stopped before a step: the time limit, or a step refused when reached
 // (the steps before it ran, so the advice is the whole text given to bash, as one supervised stage).
-function stopNext(rt: Runtime): string | null {
-  if (rt.timedOutBefore !== null)
-    return `step ${rt.timedOutBefore} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`;
+function stopAdvice(rt: Runtime): Advice | null {
+  if (rt.timedOutBefore !== null) return { kind: 'steps-timed-out', step: rt.timedOutBefore };
   if (!rt.refused) return null;
-  const bash = rt.settings.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c';
-  return `the steps before step ${rt.refused.step} ran, it and the steps after it did not: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${bash} 'TEXT'`;
+  return { kind: 'refused-step', step: rt.refused.step, policy: rt.settings.policy };
 }

@@ -78,7 +78,9 @@ async function redirectOf(
     }
     case 'text': {
       const file = await textFile(target.body);
-      return [{ kind: 'descriptor', fd: targets[0]!, from: file.fd, owned: true, what: 'here-document' }];
+      return [
+        { kind: 'descriptor', fd: targets[0]!, from: file.fd, owned: true, what: { kind: 'here-document' } },
+      ];
     }
     default: {
       if (target.mode === 'readwrite')

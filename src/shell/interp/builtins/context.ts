@@ -1,3 +1,4 @@
+import type { StreamTarget } from '../../../types.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { RunnerApi } from '../api.js';
@@ -10,7 +11,7 @@ import { writeTo } from '../output.js';
 export class BuiltinContext {
   written = { out: '', err: '' };
   // Where its stdout and stderr went instead of the run's own (a pipe, a file), by the last write.
-  elsewhere: { out: string | null; err: string | null } = { out: null, err: null };
+  elsewhere: { out: StreamTarget | null; err: StreamTarget | null } = { out: null, err: null };
   private writeError: string | null = null;
 
   constructor(
@@ -63,8 +64,8 @@ export class BuiltinContext {
 export type Builtin = (ctx: BuiltinContext) => Promise<number>;
 
 // How the report names where a builtin's stream went: the next stage's pipe, or a file.
-function destination(ref: FdRef): string {
+function destination(ref: FdRef): StreamTarget {
   if (ref.kind === 'file') return ref.file.what;
-  if (ref.kind === 'run') return ref.fd === 2 ? 'stderr' : 'stdout';
-  return ref.kind === 'capture' ? 'substitution' : 'closed';
+  if (ref.kind === 'run') return { kind: ref.fd === 2 ? 'stderr' : 'stdout' };
+  return { kind: ref.kind === 'capture' ? 'substitution' : 'closed' };
 }

@@ -1,4 +1,5 @@
-import type { StreamReport } from '../../../types.js';
+import { targetText } from '../../../outcome-text/render.js';
+import type { StreamReport, StreamTarget } from '../../../types.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign, SimpleCommand } from '../../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
@@ -64,10 +65,10 @@ async function call(ctx: BuiltinContext, name: string): Promise<number> {
 
 // What the report keeps of a builtin's stream: the text that reached the run's own (its last 4 KiB),
 // or, when none did, where it went (a pipe is the next stage's input, as for a program's stream).
-function streamOf(text: Bytes, elsewhere: string | null): StreamReport {
+function streamOf(text: Bytes, elsewhere: StreamTarget | null): StreamReport {
   if (text === '' && elsewhere !== null) {
-    const piped = elsewhere === 'pipe';
-    const to = piped ? {} : { to: elsewhere };
+    const piped = elsewhere.kind === 'pipe';
+    const to = piped ? {} : { to: targetText(elsewhere), target: elsewhere };
     return {
       bytes: null,
       truncated: false,
