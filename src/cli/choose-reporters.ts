@@ -1,4 +1,5 @@
 import { Chalk } from 'chalk';
+import { ciFrameReporter } from '../reporters/ci/ci-frame.js';
 import { renderJunit } from '../reporters/ci/junit.js';
 import { compactReporter } from '../reporters/compact.js';
 import { jsonReporter } from '../reporters/json.js';
@@ -45,13 +46,13 @@ export function chooseReporters(choice: ReporterChoice, session: CiSession, io: 
     quiet: choice.quiet,
     sharedScreen: Boolean(io.stdout.isTTY && io.stderr.isTTY),
   });
+  const stamp = (text: string) => session.stamp(text);
+  const framed = ciFrameReporter(session.system, table, stamp);
+  // Quiet and ok: the notices alone, stamped; otherwise the table inside the CI system's frame.
+  const quietOk = ciFrameReporter('none', table, stamp);
   reporters.push({
-    ...table,
-    // Quiet and ok: the notices alone, stamped; otherwise the table inside the CI system's frame.
-    render: (report) =>
-      choice.quiet && report.ok
-        ? session.stamp(table.render(report))
-        : session.present(report, table.render(report)),
+    ...framed,
+    render: (report) => (choice.quiet && report.ok ? quietOk : framed).render(report),
   });
   return reporters;
 }

@@ -3,8 +3,7 @@ import { maskText, planSecrets } from '../capture/mask.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import type { RunHandle, RunIO } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
-import { inertForRunner, renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
-import { renderGitlabSections, renderGitlabSummary } from '../reporters/ci/gitlab.js';
+import { inertForRunner } from '../reporters/ci/github.js';
 import { renderSummaryMarkdown } from '../reporters/ci/summary-markdown.js';
 import { formatStamp, stampLines } from '../reporters/ci/timestamps.js';
 import type { Plan, Report } from '../types.js';
@@ -22,7 +21,8 @@ interface SessionIO {
 }
 
 // Everything around a run that is about presenting it (banner, timestamps, live view, heartbeat,
-// CI groups and annotations, step summary, JUnit), kept out of the run itself.
+// the step summary), kept out of the run itself. The CI frame of the table (groups, annotations)
+// is a reporter (reporters/ci/ci-frame.ts) that chooseReporters builds with this session's stamp.
 export class CiSession {
   private view: LiveView | null = null;
   private heartbeat: Heartbeat | null = null;
@@ -103,18 +103,9 @@ export class CiSession {
     await this.view?.stop();
   }
 
-  // What goes on stderr around the table in this CI system, the table itself included.
-  present(report: Report, table: string): string {
-    if (this.json) return '';
-    const stamped = this.stamp(table);
-    if (this.settings.system === 'github') {
-      // Workflow commands must start their line: never stamped.
-      return renderGithubGroups(report) + stamped + renderGithubAnnotation(report);
-    }
-    if (this.settings.system === 'gitlab') {
-      return renderGitlabSections(report) + renderGitlabSummary(report, stamped);
-    }
-    return stamped;
+  // The CI system whose log the table is framed for.
+  get system(): CiSettings['system'] {
+    return this.settings.system;
   }
 
   // Appends the step summary; returns warnings for what could not be written.

@@ -1,9 +1,11 @@
 import { RequestError } from '../errors.js';
+import type { CiFrame } from '../reporters/ci/ci-frame.js';
 import { parseDuration } from '../settings/read-units.js';
 import type { Settings } from '../types.js';
 import type { CliOptions } from './options.js';
 
-export type CiSystem = 'github' | 'gitlab' | 'none';
+// The CI system whose log the table is framed for (reporters/ci/ci-frame.ts).
+export type CiSystem = CiFrame;
 
 // How safe-run presents a run to a CI log or a terminal; none of it changes what runs or the verdict.
 export interface CiSettings {

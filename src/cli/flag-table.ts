@@ -1,3 +1,5 @@
+import { CI_FRAMES } from '../reporters/ci/ci-frame.js';
+
 // One table of safe-run's own flags that are not settings of the run (those are SETTINGS_TABLE):
 // what to run, how the report is shown, where the product goes, what CI sees. The commander
 // options (program-options.ts), the fields of CliOptions (options.ts), the --help order and the
@@ -184,7 +186,7 @@ export const CLI_FLAGS = {
     flags: '--ci <system>',
     help: 'CI output: groups, annotations, step summary (default: from GITHUB_ACTIONS / GITLAB_CI)',
     group: 'ci',
-    kind: oneOf(['github', 'gitlab', 'none']),
+    kind: oneOf(CI_FRAMES),
     fromEnv: 'default',
   },
   junit: {

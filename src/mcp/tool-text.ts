@@ -40,9 +40,10 @@ function withNewline(text: string): string {
   return text.length === 0 || text.endsWith('\n') ? text : `${text}\n`;
 }
 
-// The per-stage table, the verdict and `next:`, as the CLI prints them on stderr.
+// The per-stage table, the verdict and `next:`, as the CLI prints them on stderr, the verdict line
+// without its "safe-run: " (the model knows who speaks).
 export function renderVerdict(report: Report): string {
-  return renderTable(report, plain).replace(/^safe-run: /m, '');
+  return renderTable(report, plain, '');
 }
 
 export interface CallText {

@@ -89,7 +89,8 @@ function stageLines(
 }
 
 // The per-stage table printed on stderr after a run, then the verdict and anything worth a warning.
-export function renderTable(report: Report, chalk: ChalkInstance): string {
+// `speaker`: what the verdict line begins with ("safe-run: " in a log where other programs write too).
+export function renderTable(report: Report, chalk: ChalkInstance, speaker = 'safe-run: '): string {
   const lines = pad(tableCells(report));
   // A CI job runs many commands: the table says which one it is about.
   const out: string[] = [chalk.dim(`command: ${commandText(report)}`), chalk.bold(lines[0]!)];
@@ -116,7 +117,7 @@ export function renderTable(report: Report, chalk: ChalkInstance): string {
   out.push(...noticeLines(report, chalk));
   const verdict = report.verdict;
   const head = verdict.ok ? chalk.green.bold('ok') : chalk.red.bold('not ok');
-  out.push(`safe-run: ${head}, exit ${verdict.exitCode} (${shownText(verdict.reason)})`);
+  out.push(`${speaker}${head}, exit ${verdict.exitCode} (${shownText(verdict.reason)})`);
   if (report.next) out.push(chalk.dim(shownText(`next: ${report.next}`)));
   return `${out.join('\n')}\n`;
 }
