@@ -1,6 +1,7 @@
 import { MASK, maskText } from '../capture/mask.js';
 import { maskSettings } from '../engine/report/mask-report.js';
 import { type ResolvedStage, resolvePlan } from '../engine/resolve-plan.js';
+import { WORDINGS } from '../outcome-text/wordings.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { decideVerdict } from '../policy/verdict.js';
 import { showSettings } from '../settings/derive.js';
@@ -111,10 +112,13 @@ function preflightVerdict(stages: readonly ResolvedStage[], settings: Settings):
     stdoutReaderGone: false,
     interruptedBy: null,
   });
-  if (verdict.ok) return { ...verdict, reason: 'every program was found and can be started' };
-  const blamed = stages[(verdict.blamedStage ?? 1) - 1]!;
-  const code = blamed.error?.code ?? 'error';
-  return { ...verdict, reason: `stage ${blamed.index} "${blamed.spec.name}" cannot be started: ${code}` };
+  const said = WORDINGS.verdict;
+  if (verdict.ok) return { ...verdict, reason: said.startable };
+  const blamed = outcomes[(verdict.blamedStage ?? 1) - 1]!;
+  return {
+    ...verdict,
+    reason: said.cannotStart(WORDINGS.outcome.who(blamed), blamed.error?.code ?? 'error'),
+  };
 }
 
 function describeStage(

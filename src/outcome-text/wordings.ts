@@ -43,6 +43,21 @@ export interface Wordings {
     byPolicy(policy: string, outcome: string): string;
     exitedBeforeStop(who: string, exitCode: number | null): string;
     onlyWaiting(who: string, stage: number): string;
+    // A dry run's: every stage could start, or the one that cannot.
+    startable: string;
+    cannotStart(who: string, code: string): string;
+  };
+  // A -c text's verdict where it is not one pipeline's: `negated`'s `step` is null when the text
+  // ran one step, its `failed` null when the negated pipeline succeeded.
+  text: {
+    refused(step: number, why: string): string;
+    timedOutBefore(limit: string, step: number): string;
+    refusedWhenReached(why: string): string;
+    lastStep(step: number, reason: string): string;
+    exited(status: number): string;
+    errexit(failed: { text: string; line: number | undefined } | null, status: number): string;
+    lastCommand(status: number): string;
+    negated(step: number | null, failed: string | null): string;
   };
   // How a stage ended, in a few words: CI group titles, annotations, JUnit.
   phrase: {
@@ -172,6 +187,20 @@ export const WORDINGS: Wordings = {
     byPolicy: (policy, outcome) => `policy ${policy}: ${outcome}`,
     exitedBeforeStop: (w, code) => `${w} exited ${code} before the stop`,
     onlyWaiting: (w, stage) => `${w} was only waiting for input from stage ${stage}`,
+    startable: 'every program was found and can be started',
+    cannotStart: (w, code) => `${w} cannot be started: ${code}`,
+  },
+  text: {
+    refused: (step, why) => `step ${step} was refused: ${why}`,
+    timedOutBefore: (limit, step) => `${limit} ran out before step ${step} could start`,
+    refusedWhenReached: (why) => `a command was refused when it was reached: ${why}`,
+    lastStep: (step, reason) => `step ${step} (the last that ran): ${reason}`,
+    exited: (status) => `the text ended with exit ${status}`,
+    errexit: (failed, status) =>
+      `errexit (set -e): ${failed ? `"${failed.text}" at line ${failed.line} failed` : 'a command failed'} with status ${status}`,
+    lastCommand: (status) => `the text's last command failed with status ${status}`,
+    negated: (step, failed) =>
+      `${step === null ? 'the pipeline' : `step ${step} (the last that ran)`} is negated by !, and ${failed === null ? 'it succeeded' : `it failed: ${failed}`}`,
   },
   phrase: {
     ok: 'ok',

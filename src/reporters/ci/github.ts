@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isWorkflowCommand } from '../../capture/workflow-commands.js';
 import { outcomePhrase } from '../../outcome-text/render.js';
+import { WORDINGS } from '../../outcome-text/wordings.js';
 import type { Report, StageResult } from '../../types.js';
 import { commandText, lastLines } from './command-text.js';
 import { escapeData, escapeProperty } from './workflow-escape.js';
@@ -20,7 +21,7 @@ export function prefixedLines(stage: StageResult): string[] {
 }
 
 function groupTitle(stage: StageResult): string {
-  return `stage ${stage.index} "${stage.name}": ${commandText(stage.argv)} (${outcomePhrase(stage)})`;
+  return `${WORDINGS.outcome.who(stage)}: ${commandText(stage.argv)} (${outcomePhrase(stage)})`;
 }
 
 // The runner reads the old "##[command]" form anywhere in a line, so a prefix does not make a kept
@@ -68,7 +69,7 @@ export function renderGithubAnnotation(report: Report): string {
   if (report.ok) return '';
   const stage = blamedStage(report);
   const title = stage
-    ? `safe-run: stage ${stage.index} "${stage.name}" ${outcomePhrase(stage)}`
+    ? `safe-run: ${WORDINGS.outcome.who(stage)} ${outcomePhrase(stage)}`
     : `safe-run: not ok, exit ${report.exitCode}`;
   const body: string[] = [];
   if (stage) body.push(`$ ${commandText(stage.argv)}`, ...lastLines(stage.stderr.text, ANNOTATION_LINES));

@@ -1,4 +1,5 @@
 import { outcomePhrase } from '../../outcome-text/render.js';
+import { WORDINGS } from '../../outcome-text/wordings.js';
 import type { Report, StageResult } from '../../types.js';
 import { commandText } from './command-text.js';
 import { prefixedLines } from './github.js';
@@ -17,7 +18,7 @@ function sectionName(stage: StageResult): string {
 }
 
 function header(stage: StageResult): string {
-  return `stage ${stage.index} "${stage.name}": ${commandText(stage.argv)} (${outcomePhrase(stage)})`;
+  return `${WORDINGS.outcome.who(stage)}: ${commandText(stage.argv)} (${outcomePhrase(stage)})`;
 }
 
 // One collapsed section per stage with the stderr safe-run kept for it, printed after the run.

@@ -66,7 +66,7 @@ function isFailure(stage: StageResult, report: Report, deciding: number | null):
 
 function testcaseName(stage: StageResult, several: boolean): string {
   const step = several && stage.step !== undefined ? `step ${stage.step}, ` : '';
-  return `${step}stage ${stage.index} "${stage.name}": ${commandText(stage.argv)}`;
+  return `${step}${WORDINGS.outcome.who(stage)}: ${commandText(stage.argv)}`;
 }
 
 // A stream's kept text; what stands in for it when there is none to show; nothing when it was empty

@@ -2,9 +2,9 @@ import { planSecrets } from '../../capture/mask.js';
 import { maskShortened } from '../../capture/mask-cut.js';
 import { maskReport } from '../../engine/report/mask-report.js';
 import { chooseAdvice } from '../../engine/report/next-step.js';
-import { formatDuration } from '../../format-units.js';
 import { monotonicMs } from '../../monotonic-ms.js';
-import { adviceText } from '../../outcome-text/render.js';
+import { adviceText, stopReason } from '../../outcome-text/render.js';
+import { WORDINGS } from '../../outcome-text/wordings.js';
 import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Advice, Report, Verdict } from '../../types.js';
@@ -57,22 +57,18 @@ function runVerdict(rt: Runtime, ending: Ending): Verdict {
   const lastIndex = last?.index ?? 0;
   if (rt.cancelled) {
     const signal = rt.cancelled;
-    const reason = `safe-run was stopped by ${signal}; running stages were cancelled`;
+    const reason = WORDINGS.verdict.interrupted(signal);
     return { ok: false, exitCode: 128 + signalNumber(signal), blamedStage: null, reason };
   } else if (rt.refused) {
     const { step, why } = rt.refused;
-    return { ok: false, exitCode: 125, blamedStage: null, reason: `step ${step} was refused: ${why}` };
+    return { ok: false, exitCode: 125, blamedStage: null, reason: WORDINGS.text.refused(step, why) };
   } else if (rt.timedOutBefore !== null) {
-    const limit = formatDuration(rt.settings.timeoutMs ?? 0);
-    const reason = `the pipeline timeout (${limit}) ran out before step ${rt.timedOutBefore} could start`;
+    const limit = stopReason({ kind: 'pipeline-timeout', limitMs: rt.settings.timeoutMs ?? 0 });
+    const reason = WORDINGS.text.timedOutBefore(limit, rt.timedOutBefore);
     return { ok: false, exitCode: 124, blamedStage: null, reason };
   } else if (rt.stoppedBy?.kind === 'refused') {
-    return {
-      ok: false,
-      exitCode: 125,
-      blamedStage: null,
-      reason: `a command was refused when it was reached: ${rt.stoppedBy.why}`,
-    };
+    const reason = WORDINGS.text.refusedWhenReached(rt.stoppedBy.why);
+    return { ok: false, exitCode: 125, blamedStage: null, reason };
   } else if (last?.negated && last.status === ending.status && ending.why === 'end') {
     return negatedVerdict(rt, lastIndex);
   } else if (
@@ -92,7 +88,7 @@ function stepVerdict(rt: Runtime, index: number): Verdict {
   const verdict = ownVerdict(rt, index);
   const ran = rt.recorder.steps.filter((step) => step.skipped === undefined).length;
   if (ran <= 1 || verdict.ok) return verdict;
-  return { ...verdict, reason: `step ${index} (the last that ran): ${verdict.reason}` };
+  return { ...verdict, reason: WORDINGS.text.lastStep(index, verdict.reason) };
 }
 
 function ownVerdict(rt: Runtime, index: number): Verdict {
@@ -123,13 +119,14 @@ function statusVerdict(rt: Runtime, ending: Ending): Verdict {
   const ok = status === 0;
   const failed = [...rt.recorder.steps].reverse().find((step) => step.status === status && status !== 0);
   const blamedStage = failed ? blamedIn(rt, failed.index) : null;
+  const said = WORDINGS.text;
   const reason = ok
-    ? `policy ${rt.settings.policy}: satisfied`
+    ? WORDINGS.verdict.satisfied(rt.settings.policy, 0)
     : why === 'exit'
-      ? `the text ended with exit ${status}`
+      ? said.exited(status)
       : why === 'errexit'
-        ? `errexit (set -e): ${failed ? `"${failed.text}" at line ${failed.line} failed with status ${status}` : `a command failed with status ${status}`}`
-        : `the text's last command failed with status ${status}`;
+        ? said.errexit(failed ?? null, status)
+        : said.lastCommand(status);
   return { ok, exitCode: status, blamedStage, reason };
 }
 
@@ -137,13 +134,14 @@ function statusVerdict(rt: Runtime, ending: Ending): Verdict {
 function negatedVerdict(rt: Runtime, index: number): Verdict {
   const step = rt.recorder.steps[index - 1]!;
   const ran = rt.recorder.steps.filter((other) => other.skipped === undefined).length;
-  const where = ran > 1 ? `step ${index} (the last that ran)` : 'the pipeline';
   const innerOk = step.status !== 0;
-  const inner = innerOk
-    ? 'it succeeded'
-    : `it failed: ${step.verdict ? ownVerdict(rt, index).reason : `status ${step.status === 0 ? 1 : 0}`}`;
-  const ok = step.status === 0;
-  return { ok, exitCode: step.status, blamedStage: null, reason: `${where} is negated by !, and ${inner}` };
+  const failed = innerOk
+    ? null
+    : step.verdict
+      ? ownVerdict(rt, index).reason
+      : `status ${step.status === 0 ? 1 : 0}`;
+  const reason = WORDINGS.text.negated(ran > 1 ? index : null, failed);
+  return { ok: step.status === 0, exitCode: step.status, blamedStage: null, reason };
 }
 
 // What to do when the run failed only because its last step is negated: nothing failed.
