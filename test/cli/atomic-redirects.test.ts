@@ -51,6 +51,7 @@ describe('--atomic-redirects: FILE is replaced only when the run succeeds', () =
     expect(report.output).toMatchObject({ file: scratch.out, published: true, bytes: data.length });
     // The stage is reported as writing FILE as written, not the staged file.
     expect(report.stages[1]!.stdout.to).toBe('file out.txt');
+    expect(report.stages[1]!.stdout.target).toEqual({ kind: 'file', path: 'out.txt' });
   });
 
   it('a failing stage leaves FILE untouched, where bash would have emptied it', async () => {

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runJson } from '../helpers/index.js';
+import { FIXTURES, runCli, runJson } from '../helpers/index.js';
 
 describe('masking the report', () => {
   it('masks a secret typed on the command line in argv and in the table', async () => {
@@ -21,5 +22,15 @@ describe('masking the report', () => {
       expect(report.settings.policy).toBe('pipefail');
       expect(report.settings.stdin.kind).toBe('inherit');
     }
+  });
+
+  it('masks the words inside a stop cause (a question), not its kind', async () => {
+    const ask = path.join(FIXTURES, 'agent', 'ask');
+    const env = { WHICH_FILE: 'config.json' };
+    const args = ['--mask', 'WHICH_FILE', '--prompt-wait', '300ms', '--stdin', 'null', '--', ask];
+    const { report } = await runJson(args, { env });
+    const stop = report.stages[0]!.stop!;
+    expect(stop.cause).toEqual({ kind: 'prompt', line: 'Overwrite ***? [y/N]' });
+    expect(stop.reason).toBe('waiting for an answer: Overwrite ***? [y/N]');
   });
 });
