@@ -76,7 +76,13 @@ const FORBIDDEN: [string, string[]][] = [
       'output',
       'mcp',
       'agent',
+      'outcome-text',
     ],
+  ],
+  // The words of outcomes are rendered from the data alone: whoever decides or prints imports them.
+  [
+    'outcome-text',
+    ['settings', 'inputs', 'spec-file', 'shell', 'engine', 'policy', 'output', 'cli', 'reporters', 'mcp'],
   ],
   // A request is read in this order: settings (the table, units, defaults), then inputs and spec
   // files, then the -c front end; the delivery of --output (output/) comes after the run.
