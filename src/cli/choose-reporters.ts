@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import { ciFrameReporter } from '../reporters/ci/ci-frame.js';
 import { renderJunit } from '../reporters/ci/junit.js';
+import { summaryReporter } from '../reporters/ci/summary-markdown.js';
 import { compactReporter } from '../reporters/compact.js';
 import { jsonReporter } from '../reporters/json.js';
 import type { Reporter } from '../reporters/reporter.js';
@@ -24,7 +25,8 @@ function colorLevel(io: CliIO): 0 | 1 {
 }
 
 // Which reporters this run's flags ask for, in the order they write: the --report file, the JUnit
-// file, then the JSON document on stdout (--json) or the table on stderr, framed for the CI system.
+// file, then the JSON document on stdout (--json) or the table on stderr, framed for the CI system,
+// then the step summary.
 export function chooseReporters(choice: ReporterChoice, session: CiSession, io: CliIO): Reporter[] {
   const reporters: Reporter[] = [];
   if (choice.reportFile)
@@ -36,9 +38,11 @@ export function chooseReporters(choice: ReporterChoice, session: CiSession, io: 
       render: renderJunit,
     });
   }
+  // Appended after the others (GitHub's step summary), so a problem with it is said last.
+  const summary = session.stepSummary ? [summaryReporter(session.stepSummary)] : [];
   if (choice.json) {
     reporters.push(choice.jsonFormat === 'compact' ? compactReporter() : jsonReporter({ kind: 'stdout' }));
-    return reporters;
+    return [...reporters, ...summary];
   }
   const chalk = new Chalk({ level: colorLevel(io) });
   const table = tableReporter({
@@ -54,5 +58,5 @@ export function chooseReporters(choice: ReporterChoice, session: CiSession, io: 
     ...framed,
     render: (report) => (choice.quiet && report.ok ? quietOk : framed).render(report),
   });
-  return reporters;
+  return [...reporters, ...summary];
 }

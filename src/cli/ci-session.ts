@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import { maskText, planSecrets } from '../capture/mask.js';
 import { maskReport } from '../engine/report/mask-report.js';
 import type { RunHandle, RunIO } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
 import { inertForRunner } from '../reporters/ci/github.js';
-import { renderSummaryMarkdown } from '../reporters/ci/summary-markdown.js';
 import { formatStamp, stampLines } from '../reporters/ci/timestamps.js';
 import type { Plan, Report } from '../types.js';
 import type { CiSettings } from './ci-settings.js';
@@ -108,25 +106,8 @@ export class CiSession {
     return this.settings.system;
   }
 
-  // Appends the step summary; returns warnings for what could not be written.
-  writeFiles(report: Report): string[] {
-    const problems: string[] = [];
-    const { stepSummary } = this.settings;
-    if (stepSummary) {
-      try {
-        fs.appendFileSync(stepSummary, renderSummaryMarkdown(report));
-      } catch (error) {
-        problems.push(
-          this.mask(
-            `safe-run: warning: step summary ${stepSummary} could not be written (${codeOf(error)})\n`,
-          ),
-        );
-      }
-    }
-    return problems;
+  // Where the step summary goes (GitHub's $GITHUB_STEP_SUMMARY), if anywhere.
+  get stepSummary(): string | null {
+    return this.settings.stepSummary;
   }
-}
-
-function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
 }

@@ -2,6 +2,7 @@ import type { RunHandle } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
 import { isRequestError, isStoppedError, RequestError } from '../errors.js';
 import { monotonicMs } from '../monotonic-ms.js';
+import { stopReason } from '../outcome-text/render.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
@@ -90,10 +91,9 @@ async function execute(
     const files = {
       guard,
       waitMs: plan.settings.timeoutMs ?? FIFO_WAIT_MS,
-      stop: signals.stopped.then((signal) => `safe-run received ${signal}`),
+      stop: signals.stopped.then((signal) => stopReason({ kind: 'signal', signal })),
     };
     await writeReports(report, chooseReporters(choice, session, io), io, files, (text) => session.mask(text));
-    for (const problem of session.writeFiles(report)) io.stderr.write(problem);
   } finally {
     stopWatchingReader();
     await session.stop();

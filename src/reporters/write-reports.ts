@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Report } from '../types.js';
 import type { Reporter } from './reporter.js';
 import { type AtomicWriteOptions, writeFileAtomic } from './write-atomic.js';
@@ -29,12 +30,15 @@ export async function writeReports(
     }
     try {
       if (destination.kind === 'file') await writeFileAtomic(destination.path, text, files);
+      else if (destination.kind === 'append') fs.appendFileSync(destination.path, text);
       else writeNewFile(destination, text, files.guard);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      const where = destination.kind === 'file' ? destination.path : destination.dir;
+      const where = destination.kind === 'new-file' ? destination.dir : destination.path;
+      // An append may have left part of its text; a whole file is written whole or not at all.
+      const left = destination.kind === 'append' ? '' : '; nothing was left there';
       problems.push(
-        `safe-run: warning: ${destination.flag} ${where} could not be written (${code}); nothing was left there\n`,
+        `safe-run: warning: ${destination.flag} ${where} could not be written (${code})${left}\n`,
       );
     }
   }

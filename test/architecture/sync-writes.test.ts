@@ -14,7 +14,8 @@ const ALLOWED: Record<string, string> = {
     'a temporary regular file beside the target (FIFOs go through a non-blocking socket)',
   'src/reporters/write-new-file.ts':
     'a temporary file it has just created (O_CREAT|O_EXCL: never an existing FIFO) in the --junit DIR/',
-  'src/cli/ci-session.ts': "the CI system's step summary file, which safe-run never reads",
+  'src/reporters/write-reports.ts':
+    "an append destination: the CI system's step summary file, which safe-run never reads",
   'src/mcp/session.ts': "a call's stdin text, a new regular file in the session's private directory",
   'src/teardown/run-cgroup.ts':
     'a pid or "1" into a cgroup file (cgroup.procs, cgroup.kill) of the cgroup filesystem',

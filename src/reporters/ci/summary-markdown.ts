@@ -1,6 +1,7 @@
 import { formatDuration } from '../../format-units.js';
 import { statusText } from '../../outcome-text/render.js';
 import type { Report } from '../../types.js';
+import type { Reporter } from '../reporter.js';
 import { exitText, streamText } from '../table.js';
 import { commandText, pipelineText } from './command-text.js';
 
@@ -25,8 +26,18 @@ function code(text: string, inTable = true): string {
   return `${fence}${pad}${inner}${pad}${fence}`;
 }
 
-// The step summary (GitHub's $GITHUB_STEP_SUMMARY is Markdown): the verdict as a heading, the
-// command, one table row per stage, and what to do next.
+// The step summary (GitHub's $GITHUB_STEP_SUMMARY is Markdown), appended to the file the runner
+// hands over.
+export function summaryReporter(path: string): Reporter {
+  return {
+    name: 'step-summary',
+    destination: { kind: 'append', path, flag: 'step summary' },
+    render: renderSummaryMarkdown,
+  };
+}
+
+// The step summary's Markdown: the verdict as a heading, the command, one table row per stage,
+// and what to do next.
 export function renderSummaryMarkdown(report: Report): string {
   const verdict = report.ok ? 'ok' : 'not ok';
   const out = [
