@@ -1,2 +1,3 @@
+export * from './direction.js';
 export * from './import-graph.js';
 export * from './judge-structure.js';

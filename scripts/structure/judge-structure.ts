@@ -1,4 +1,5 @@
 import ts from 'typescript';
+import { backArrows, DIRECTION_RULES, type DirectionRule } from './direction.js';
 import { findCycles, importGraph, parse, partGraph, type SourceFile } from './import-graph.js';
 
 // Files and functions longer than the team's limits, and the verdict of the structure check against
@@ -80,6 +81,8 @@ export function longFunctions(sources: SourceFile[], max = MAX_FUNCTION_LINES): 
 export interface Debt {
   fileCycles: string[][];
   partCycles: string[][];
+  // Imports against the direction rules, as backArrows() words them.
+  backArrows: string[];
   longFiles: string[];
   longFunctions: string[];
 }
@@ -103,6 +106,13 @@ export function judgeCycles(found: string[][], known: string[][]): Judgement {
   };
 }
 
+export function judgeList(found: string[], known: string[]): Judgement {
+  return {
+    added: found.filter((entry) => !known.includes(entry)),
+    paid: known.filter((entry) => !found.includes(entry)),
+  };
+}
+
 export function judgeNames(found: Measured[], known: string[]): Judgement {
   const names = new Set(found.map((measured) => measured.name));
   return {
@@ -118,11 +128,13 @@ export function judgeStructure(
   sources: SourceFile[],
   debt: Debt,
   dir = 'src',
+  rules: readonly DirectionRule[] = DIRECTION_RULES,
 ): Record<keyof Debt, Judgement> {
   const graph = importGraph(sources);
   return {
     fileCycles: judgeCycles(findCycles(graph), debt.fileCycles),
     partCycles: judgeCycles(findCycles(partGraph(graph, dir)), debt.partCycles),
+    backArrows: judgeList(backArrows(graph, rules, dir), debt.backArrows),
     longFiles: judgeNames(longFiles(sources), debt.longFiles),
     longFunctions: judgeNames(longFunctions(sources), debt.longFunctions),
   };
