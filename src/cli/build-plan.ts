@@ -13,8 +13,6 @@ import { ciRunSettings } from './ci-settings.js';
 import { checkJunitTarget } from './junit-target.js';
 import type { CliOptions } from './options.js';
 
-export type { SpecInput } from '../inputs/assemble-plan.js';
-
 // Exactly one way to say what to run; checked before a spec file is even read.
 export function checkOneInput(options: CliOptions): void {
   // With --script, the words after -- are the script's arguments.

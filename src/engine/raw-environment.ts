@@ -36,7 +36,7 @@ export function undecodableEnvironment(): ReadonlyMap<string, Buffer> {
   return cached;
 }
 
-export interface Trampoline {
+interface Trampoline {
   file: string;
   args: string[];
 }

@@ -12,7 +12,7 @@ import type { StageRun } from './stage-run.js';
 export type StopReason = 'timeout' | 'limit' | 'cancelled';
 
 // A stop the supervisor decided on: the reason the report gives, the first signal, and why in words.
-export interface StopRequest {
+interface StopRequest {
   reason: StopReason;
   signal: NodeJS.Signals;
   why: string;

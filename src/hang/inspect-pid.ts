@@ -6,12 +6,12 @@ import { treeSecrets } from './tree-secrets.js';
 
 // What `safe-run inspect PID --json` prints and the MCP `inspect` tool returns: the hang report of
 // the tree under one process, and when it was read.
-export interface InspectDocument extends HangReport {
+interface InspectDocument extends HangReport {
   root: number;
   takenAt: string;
 }
 
-export type InspectResult =
+type InspectResult =
   | { available: true; document: InspectDocument }
   | { available: false; code: 'inspect.noProc' | 'inspect.noProcess'; why: string };
 

@@ -20,7 +20,7 @@ export interface FinalRedirect {
   raw: string;
 }
 
-export type FinalRedirectResult = { found: FinalRedirect } | { none: string };
+type FinalRedirectResult = { found: FinalRedirect } | { none: string };
 
 function movesStdout(redirect: Redirect): boolean {
   return (

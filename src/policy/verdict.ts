@@ -1,4 +1,4 @@
-import type { Policy, SigpipeMode, StageStatus, Verdict } from '../types.js';
+import type { Policy, SigpipeMode, Verdict } from '../types.js';
 import { shellStatus } from './signals.js';
 import { describe, type Outcome, startRefused, timeoutReason } from './stage-reasons.js';
 
@@ -147,8 +147,4 @@ function byPolicy(failing: Outcome[], stages: readonly Outcome[], input: Verdict
     blamedStage: blamed.index,
     reason: `${policyText}: ${describe(blamed)}`,
   };
-}
-
-export function isStopStatus(status: StageStatus): boolean {
-  return status === 'timeout' || status === 'limit' || status === 'cancelled';
 }

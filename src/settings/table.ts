@@ -23,7 +23,7 @@ import {
 // One pipeline-wide setting, everywhere it appears. The commander options (src/cli/options.ts), the
 // spec schema's pipeline keys (src/spec-file/schema.ts, and so docs/schema/spec.schema.json),
 // DEFAULT_SETTINGS and the merge of flags and spec files are all derived from SETTINGS_TABLE.
-export interface SettingRow<K extends keyof Settings> {
+interface SettingRow<K extends keyof Settings> {
   // The long flag, without its argument: --idle-timeout.
   flag: `--${string}`;
   // The flag's argument name in --help when not the kind's own (<policy> rather than <mode>).
@@ -38,11 +38,11 @@ export interface SettingRow<K extends keyof Settings> {
   doc: string;
 }
 
-export type SettingsTable = { readonly [K in keyof Settings]: SettingRow<K> };
+type SettingsTable = { readonly [K in keyof Settings]: SettingRow<K> };
 
 // Adding a setting: a field in Settings (src/types.ts), one row here, and its use.
 // Rows are in the order the spec keys and --help list them.
-export const SETTINGS_TABLE: SettingsTable = {
+const SETTINGS_TABLE: SettingsTable = {
   policy: {
     flag: '--policy',
     arg: '<policy>',

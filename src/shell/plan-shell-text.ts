@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS } from '../settings/defaults.js';
 import type { Plan, Settings, StageSpec } from '../types.js';
 import { fallbackStages, parseText, writtenStages } from './plan-shell.js';
 
-export interface ShellPlanOptions {
+interface ShellPlanOptions {
   // --fallback bash: text with a construct safe-run does not interpret runs under bash as one stage.
   fallback: boolean;
   // Variables every stage starts with (--agent's), under the stages' own; null: none added.

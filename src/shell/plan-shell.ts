@@ -7,7 +7,7 @@ import { parseScript } from './syntax/parse.js';
 import { type Bytes, fromBytes, toBytes } from './syntax/source.js';
 import { writtenCommands, writtenProgram } from './written-commands.js';
 
-export interface ParsedText {
+interface ParsedText {
   script: Script | null;
   source: Bytes;
   fallback: FallbackInfo | null;

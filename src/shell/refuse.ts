@@ -4,10 +4,6 @@ import { brandError, isBranded, RequestError } from '../errors.js';
 // argv stages: it can say none of what is refused here, lists, loops, jobs or the shell's own state.)
 export const WAY_OUT = 'add --fallback bash to run the whole text as one supervised bash stage';
 
-// A background job outlives the bash stage that started it, and a process left behind is killed when
-// the run ends unless it is told otherwise: an agent starting a server wants it kept.
-export const KEEP_JOBS = '(with --leftovers keep if the job is to outlive the run)';
-
 // User text inside a one-line message: control characters escaped, long text cut.
 export function escapeText(text: string): string {
   const chars = Array.from(text);
@@ -15,10 +11,6 @@ export function escapeText(text: string): string {
   return short.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) =>
     c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-export function show(text: string): string {
-  return `"${escapeText(text)}"`;
 }
 
 // A construct safe-run does not interpret itself. `construct` names it as written or as bash calls
@@ -35,19 +27,4 @@ export class Refusal extends RequestError {
 
 export function isRefusal(value: unknown): value is Refusal {
   return isBranded(value, 'refusal');
-}
-
-// The refusal of a construct bash would interpret differently from anything safe-run can do exactly.
-export function refusal(code: string, construct: string, col: number, why: string, more = ''): Refusal {
-  const advice = more === '' ? WAY_OUT : `${WAY_OUT} ${more}`;
-  return new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${advice}`);
-}
-
-export function refuseConstruct(code: string, construct: string, col: number, why: string, more = ''): never {
-  throw refusal(code, construct, col, why, more);
-}
-
-// Refuses text that is not valid shell at all: the fix is in the text, not a fallback.
-export function refuseSyntax(code: string, col: number, message: string): never {
-  throw new RequestError(code, `-c: ${message}`, col);
 }

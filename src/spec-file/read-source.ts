@@ -7,7 +7,7 @@ import type { SpecFormat } from './parse-text.js';
 
 // Where a spec's text came from: its label in messages, the directory its relative paths are
 // relative to, and how to parse it.
-export interface SpecSource {
+interface SpecSource {
   text: string;
   label: string;
   baseDir: string;

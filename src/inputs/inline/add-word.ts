@@ -24,7 +24,7 @@ const SPECIAL_VARIABLES = new Map<string, string>([
   ['_', "is set by bash to the command's path"],
 ]);
 
-export interface StageBuilder {
+interface StageBuilder {
   argv: string[];
   env: Record<string, string>;
   firstCol: number;

@@ -12,13 +12,6 @@ export interface StartState {
   exportedUnset?: string[];
 }
 
-// bash's values for its own variables, as `bash -c` would set them on this machine.
-const BASH_VARIABLES: Record<string, string> = {};
-
-export function noteBashVariables(values: Record<string, string>): void {
-  Object.assign(BASH_VARIABLES, values);
-}
-
 // A shell as `bash -c` starts: the environment exported, PWD and SHLVL as bash sets them, IFS, PS4,
 // OPTIND, its own read-only variables; then what a session kept; $0 and the arguments.
 export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell {
@@ -48,8 +41,7 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
     vars.target(name).attrs.readonly = true;
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
-  for (const [name, value] of Object.entries(BASH_VARIABLES)) vars.assign(name, value);
-  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', ...Object.keys(BASH_VARIABLES)]) {
+  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME']) {
     const value = vars.get(name)?.value;
     if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
   }
@@ -66,7 +58,7 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
 
 // bash's rule (variables.c adjust_shell_level): a non-number counts as 0, a negative level as 0, and
 // 1000 or more restarts at 1.
-export function nextShellLevel(inherited: string | undefined): number {
+function nextShellLevel(inherited: string | undefined): number {
   const text = (inherited ?? '').trim();
   const level = /^[+-]?\d+$/.test(text) ? Number(text) : 0;
   const next = level < 0 ? 0 : level + 1;

@@ -6,7 +6,7 @@ import { ExitSignal } from './signals.js';
 
 // What happened to a write: done, or the descriptor was closed (bash's "write error: Bad file
 // descriptor").
-export type WriteResult = 'ok' | 'closed' | 'error';
+type WriteResult = 'ok' | 'closed' | 'error';
 
 // Writes what a builtin prints to where its descriptor leads, never blocking the event loop (the
 // reader may be a stage safe-run itself is draining). A pipe whose reader is gone kills the writer

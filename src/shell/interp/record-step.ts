@@ -1,5 +1,5 @@
 import type { OpenStop } from '../../engine/fifo-open.js';
-import type { Report, StageResult, StepReport, StreamReport } from '../../types.js';
+import type { StageResult, StepReport, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -108,8 +108,6 @@ function stopOf(stop: OpenStop): StageResult['stop'] {
   const reason = `${stop.why}, while a redirection waited for the other end of a FIFO`;
   return { reason, afterMs: stop.afterMs, signals: [], snapshot: [], deadlock: null, waitingForStage: null };
 }
-
-export type { Report };
 
 // A command the text did not run, in the report (not inside a pipeline element, whose stages are
 // the element's).

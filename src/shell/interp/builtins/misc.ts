@@ -74,11 +74,7 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
 }
 
 // What a name is, for command -v/-V and type: a function, a builtin, a reserved word, or a file.
-export function kindOf(
-  ctx: BuiltinContext,
-  name: string,
-  functions = true,
-): { kind: string; path?: string } | null {
+function kindOf(ctx: BuiltinContext, name: string, functions = true): { kind: string; path?: string } | null {
   if (functions && RESERVED.has(name)) return { kind: 'keyword' };
   if (functions && ctx.sh.functions.has(name)) return { kind: 'function' };
   if (BUILTIN_NAMES.has(name)) return { kind: 'builtin' };
