@@ -30,8 +30,16 @@ export function readSources(root: string, dir: string): SourceFile[] {
   return found.sort((a, b) => a.file.localeCompare(b.file));
 }
 
+// One tree per source read: the import graph, the function lengths and the exports all walk it.
+const trees = new WeakMap<SourceFile, ts.SourceFile>();
+
 export function parse(source: SourceFile): ts.SourceFile {
-  return ts.createSourceFile(source.file, source.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  let tree = trees.get(source);
+  if (tree === undefined) {
+    tree = ts.createSourceFile(source.file, source.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    trees.set(source, tree);
+  }
+  return tree;
 }
 
 // Every module a file names: `import ... from`, a bare `import './x.js'`, `export ... from`, and
@@ -56,7 +64,7 @@ function specifiersOf(tree: ts.SourceFile): string[] {
 }
 
 // './x.js' written in src/a/b.ts -> 'src/a/x.ts' when that file is among the sources.
-function resolveSpecifier(from: string, specifier: string, known: Set<string>): string | null {
+export function resolveSpecifier(from: string, specifier: string, known: Set<string>): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = join(dirname(from), specifier).split('\\').join('/');
   const stem = base.replace(/\.(m?js|ts)$/, '');
