@@ -67,13 +67,12 @@ function bashStatuses(pipeline: string): { statuses: number[]; pipefail: number 
 
 // One test per pipeline: each gets the suite's hang guard, so the bound grows with the work instead of
 // thirty runs sharing one fixed limit that a loaded machine cannot meet.
-const pipelines = [
-  ...new Set(fc.sample(pipelineArb, { numRuns: testSize(15, 30, 'SAFE_RUN_DIFF_RUNS'), seed: 20261129 })),
-];
+const sampled = testSize(15, 30, 'SAFE_RUN_DIFF_RUNS');
+const pipelines = [...new Set(fc.sample(pipelineArb, { numRuns: sampled, seed: 20261129 }))];
 
 describe('safe-run against bash', () => {
   it('samples enough distinct pipelines to say something', () => {
-    expect(pipelines.length).toBeGreaterThan(15);
+    expect(pipelines.length).toBeGreaterThan(sampled * 0.75);
   });
 
   it.each(pipelines)(

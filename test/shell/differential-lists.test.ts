@@ -143,11 +143,10 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('safe-run -c against bash -o pipefail on generated lines', () => {
   it('gives the same exit code, stdout, files, steps and per-stage codes', async () => {
-    const lines = fc.sample(lineArb, {
-      numRuns: testSize(20, 45, 'SHELL_DIFF_RUNS'),
-      seed: Number(process.env.SHELL_DIFF_SEED ?? 20261201),
-    });
-    expect(new Set(lines.map(renderLine)).size).toBeGreaterThan(35);
+    const runs = testSize(20, 45, 'SHELL_DIFF_RUNS');
+    const lines = fc.sample(lineArb, { numRuns: runs, seed: Number(process.env.SHELL_DIFF_SEED ?? 20261201) });
+    // Most generated lines are distinct, or the comparison says little.
+    expect(new Set(lines.map(renderLine)).size).toBeGreaterThan(runs * 0.75);
     for (const line of lines) {
       const text = renderLine(line);
       fixture();
