@@ -1,3 +1,4 @@
+import type { RequestErrorCode } from '../../types.js';
 import type { Command, Compound, FunctionDef, Heredoc, Pos, Stmt, WordPart } from './nodes.js';
 import { type Bytes, Source } from './source.js';
 import { ShellSyntaxError } from './syntax-error.js';
@@ -123,7 +124,7 @@ export class Scanner {
   // Set by parse.ts (the body of an unquoted here-document is a word).
   readHeredoc: (doc: PendingHeredoc) => void = () => {};
 
-  fail(offset: number, what: string, code = 'syntax.unexpected'): never {
+  fail(offset: number, what: string, code: RequestErrorCode = 'syntax.unexpected'): never {
     const top = this.outer ? this.outer.scanner : this;
     throw new ShellSyntaxError(code, what, this.pos(offset), top.src.lineCount > 1);
   }
