@@ -1,9 +1,9 @@
+import { BUILTIN_NAMES } from '../../model/bash-builtins.js';
 import type { RequestErrorCode } from '../../types.js';
 import { escapeText, Refusal, WAY_OUT } from '../refuse.js';
 import type { Command, Pos, Script, Word, WordPart } from '../syntax/nodes.js';
 import { place } from '../syntax/syntax-error.js';
 import { walkStmts } from '../syntax/walk.js';
-import { BUILTIN_NAMES } from './builtins/names.js';
 import { BUILTINS } from './builtins/registry.js';
 
 // Variables whose value this interpreter cannot give as bash would.
