@@ -1,4 +1,5 @@
 import { brandError, isBranded, RequestError } from '../errors.js';
+import type { RequestErrorCode } from '../types.js';
 
 // Advice that keeps the meaning: bash runs the text, still supervised. (A spec file is one pipeline of
 // argv stages: it can say none of what is refused here, lists, loops, jobs or the shell's own state.)
@@ -26,7 +27,7 @@ export function show(text: string): string {
 export class Refusal extends RequestError {
   readonly construct: string;
 
-  constructor(code: string, construct: string, column: number, message: string) {
+  constructor(code: RequestErrorCode, construct: string, column: number, message: string) {
     super(code, message, column);
     this.construct = escapeText(construct);
     brandError(this, 'refusal');
@@ -38,16 +39,28 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 // The refusal of a construct bash would interpret differently from anything safe-run can do exactly.
-export function refusal(code: string, construct: string, col: number, why: string, more = ''): Refusal {
+export function refusal(
+  code: RequestErrorCode,
+  construct: string,
+  col: number,
+  why: string,
+  more = '',
+): Refusal {
   const advice = more === '' ? WAY_OUT : `${WAY_OUT} ${more}`;
   return new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${advice}`);
 }
 
-export function refuseConstruct(code: string, construct: string, col: number, why: string, more = ''): never {
+export function refuseConstruct(
+  code: RequestErrorCode,
+  construct: string,
+  col: number,
+  why: string,
+  more = '',
+): never {
   throw refusal(code, construct, col, why, more);
 }
 
 // Refuses text that is not valid shell at all: the fix is in the text, not a fallback.
-export function refuseSyntax(code: string, col: number, message: string): never {
+export function refuseSyntax(code: RequestErrorCode, col: number, message: string): never {
   throw new RequestError(code, `-c: ${message}`, col);
 }
