@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { maskText, planSecrets } from '../capture/mask.js';
-import { maskReport } from '../engine/report/mask-report.js';
+import { maskLearned } from '../engine/report/mask-learned.js';
 import type { RunHandle, RunIO } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
 import { inertForRunner, renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
@@ -45,10 +45,10 @@ export class CiSession {
     return maskText(text, this.masks ? [...this.secrets, ...this.masks] : this.secrets);
   }
 
-  // The report with what stages registered with ::add-mask:: masked in its free text too (the kept
-  // streams were masked as they were kept): the table, annotations, summary, JUnit and --report.
+  // The report with what stages registered with ::add-mask:: masked everywhere, text kept before
+  // the value was known included: the table, annotations, summary, JUnit and --report.
   masked(report: Report): Report {
-    return this.masks && this.masks.length > 0 ? maskReport(report, this.masks) : report;
+    return this.masks && this.masks.length > 0 ? maskLearned(report, this.masks) : report;
   }
 
   // safe-run's own text, stamped when timestamps are on, and never read by the runner as a command.
