@@ -36,6 +36,7 @@ export type {
   StreamReport,
   Verdict,
 } from './model/report.js';
+export type { RequestErrorCode } from './model/request-error-codes.js';
 export type {
   LeftoversMode,
   LiveStdoutMode,

@@ -47,6 +47,9 @@ const KNOWN_DEBT: Debt = {
     'src/policy/verdict.ts: EXIT_NOT_EXECUTABLE',
     'src/policy/verdict.ts: EXIT_NOT_FOUND',
     'src/policy/verdict.ts: EXIT_TIMEOUT',
+    'src/reporters/ci/tool-annotations.ts: StageProblems',
+    'src/reporters/ci/tool-annotations.ts: blamedStageProblems',
+    'src/reporters/ci/tool-problems.ts: ProblemLevel',
     'src/reporters/compact.ts: CompactReport',
     'src/reporters/compact.ts: CompactStage',
     'src/reporters/compact.ts: CompactStream',
@@ -264,7 +267,7 @@ describe('the structure check on a synthetic tree on disk', () => {
         'src/engine/run.ts': "import type { Plan } from '../model/plan.js';\n",
       }),
     ).toEqual([
-      "src/engine/run.ts -> src/model/plan.ts: model/'s types are imported through types.ts (the syntax tree's through shell/syntax/nodes.ts, the value lists by settings/table.ts)",
+      "src/engine/run.ts -> src/model/plan.ts: model/'s types are imported through types.ts (the syntax tree's through shell/syntax/nodes.ts)",
       'src/types.ts -> src/engine/stage.ts: types.ts only re-exports model/',
     ]);
   });
@@ -273,7 +276,9 @@ describe('the structure check on a synthetic tree on disk', () => {
     const judged = judge({
       'src/model/plan.ts': 'export type Plan = {};\n',
       'src/types.ts': "export type { Plan } from './model/plan.js';\n",
-      'src/inputs/read.ts': "import type { Plan } from '../types.js';\n",
+      'src/model/bash-builtins.ts': "export const BUILTINS = ['cd'] as const;\n",
+      'src/inputs/read.ts':
+        "import type { Plan } from '../types.js';\nimport { BUILTINS } from '../model/bash-builtins.js';\n",
       'src/engine/run.ts':
         "import type { Plan } from '../types.js';\nimport './wire.js';\nimport '../capture/keep.js';\n",
       'src/engine/wire.ts': 'export const wire = 1;\n',

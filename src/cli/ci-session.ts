@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { maskText, planSecrets } from '../capture/mask.js';
-import { maskReport } from '../engine/report/mask-report.js';
+import { maskLearned } from '../engine/report/mask-learned.js';
 import type { RunHandle, RunIO } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
 import { inertForRunner, renderGithubAnnotation, renderGithubGroups } from '../reporters/ci/github.js';
 import { renderGitlabSections, renderGitlabSummary } from '../reporters/ci/gitlab.js';
 import { renderSummaryMarkdown } from '../reporters/ci/summary-markdown.js';
 import { formatStamp, stampLines } from '../reporters/ci/timestamps.js';
+import { renderToolAnnotations, type ToolPlaces, toolPlaces } from '../reporters/ci/tool-annotations.js';
 import type { Plan, Report } from '../types.js';
 import type { CiSettings } from './ci-settings.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
@@ -27,6 +28,7 @@ export class CiSession {
   private view: LiveView | null = null;
   private heartbeat: Heartbeat | null = null;
   private secrets: string[] = [];
+  private places: ToolPlaces | null = null;
   // The values stages registered with ::add-mask:: (the run adds them), when the runner reads the log.
   private readonly masks: string[] | null;
 
@@ -43,10 +45,10 @@ export class CiSession {
     return maskText(text, this.masks ? [...this.secrets, ...this.masks] : this.secrets);
   }
 
-  // The report with what stages registered with ::add-mask:: masked in its free text too (the kept
-  // streams were masked as they were kept): the table, annotations, summary, JUnit and --report.
+  // The report with what stages registered with ::add-mask:: masked everywhere, text kept before
+  // the value was known included: the table, annotations, summary, JUnit and --report.
   masked(report: Report): Report {
-    return this.masks && this.masks.length > 0 ? maskReport(report, this.masks) : report;
+    return this.masks && this.masks.length > 0 ? maskLearned(report, this.masks) : report;
   }
 
   // safe-run's own text, stamped when timestamps are on, and never read by the runner as a command.
@@ -64,6 +66,7 @@ export class CiSession {
     // The plan is not masked (the report is): what is said from the plan or from /proc is masked
     // here with the values the engine masks.
     this.secrets = planSecrets(plan, io.env);
+    this.places = toolPlaces(io.env, plan.cwd);
     if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
       io.stderr.write(this.stamp(maskText(renderBanner(plan), this.secrets)));
     }
@@ -109,7 +112,8 @@ export class CiSession {
     const stamped = this.stamp(table);
     if (this.settings.system === 'github') {
       // Workflow commands must start their line: never stamped.
-      return renderGithubGroups(report) + stamped + renderGithubAnnotation(report);
+      const tools = renderToolAnnotations(report, this.places ?? toolPlaces(this.io.env, undefined));
+      return renderGithubGroups(report) + stamped + renderGithubAnnotation(report) + tools;
     }
     if (this.settings.system === 'gitlab') {
       return renderGitlabSections(report) + renderGitlabSummary(report, stamped);

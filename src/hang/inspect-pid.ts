@@ -13,7 +13,7 @@ interface InspectDocument extends HangReport {
 
 type InspectResult =
   | { available: true; document: InspectDocument }
-  | { available: false; code: 'inspect.noProc' | 'inspect.noProcess'; why: string };
+  | { available: false; code: 'inspect.no-proc' | 'inspect.no-process'; why: string };
 
 // Who waits for whom in the tree under `pid`, safe-run's or not. It only reads /proc; nothing is
 // signalled. A missing /proc or process is a result, not an exception: each front end says it its way.
@@ -27,7 +27,7 @@ export function inspectPid(
   if (!hasProc()) {
     return {
       available: false,
-      code: 'inspect.noProc',
+      code: 'inspect.no-proc',
       why: 'needs /proc (Linux); on this system use ps and lsof',
     };
   }
@@ -35,7 +35,7 @@ export function inspectPid(
   if (tree.length === 0) {
     return {
       available: false,
-      code: 'inspect.noProcess',
+      code: 'inspect.no-process',
       why: `no process ${pid} (it may have exited); find it with: ps -ef`,
     };
   }

@@ -1,4 +1,5 @@
 import { brandError, isBranded, RequestError } from '../errors.js';
+import type { RequestErrorCode } from '../types.js';
 
 // Advice that keeps the meaning: bash runs the text, still supervised. (A spec file is one pipeline of
 // argv stages: it can say none of what is refused here, lists, loops, jobs or the shell's own state.)
@@ -18,7 +19,7 @@ export function escapeText(text: string): string {
 export class Refusal extends RequestError {
   readonly construct: string;
 
-  constructor(code: string, construct: string, column: number, message: string) {
+  constructor(code: RequestErrorCode, construct: string, column: number, message: string) {
     super(code, message, column);
     this.construct = escapeText(construct);
     brandError(this, 'refusal');

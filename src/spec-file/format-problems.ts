@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { RequestError } from '../errors.js';
+import type { RequestErrorCode } from '../types.js';
 import { suggestKey } from './did-you-mean.js';
 import { PIPELINE_KEYS, STAGE_KEYS } from './schema.js';
 import { quote } from './value-schemas.js';
@@ -104,6 +105,10 @@ function formatProblems(label: string, problems: readonly SpecProblem[]): string
   ];
 }
 
-export function specError(code: string, label: string, problems: readonly SpecProblem[]): RequestError {
+export function specError(
+  code: RequestErrorCode,
+  label: string,
+  problems: readonly SpecProblem[],
+): RequestError {
   return new RequestError(code, formatProblems(label, problems).join('\n'));
 }

@@ -109,12 +109,12 @@ describe('the table of CLI-only flags', () => {
             },
           });
         const args = [flag, 'value', '--json', 'compact', '--mask', 'TOKEN', '-c', 'x'];
-        printRefusal(new RequestError('test.refused', 'refused, with s3cr3t-value'), args, {
+        printRefusal(new RequestError('usage.value', 'refused, with s3cr3t-value'), args, {
           stdout: sink(out),
           stderr: sink(err),
           env: { TOKEN: 's3cr3t-value' },
         });
-        expect(JSON.parse(out.join('')).error, flag).toMatchObject({ code: 'test.refused' });
+        expect(JSON.parse(out.join('')).error, flag).toMatchObject({ code: 'usage.value' });
         expect(err.join(''), flag).toBe('safe-run: refused, with ***\n');
       }
     }

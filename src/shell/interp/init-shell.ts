@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { ReadOnlyVariable } from '../../model/bash-variables.js';
 import type { Bytes } from '../syntax/source.js';
 import { toBytes } from '../syntax/source.js';
 import { Shell } from './shell.js';
@@ -10,6 +11,14 @@ export interface StartState {
   vars: Record<string, string>;
   status: number;
   exportedUnset?: string[];
+}
+
+// The values of bash's read-only variables that the interpreter gives. It gives none to the others:
+// BASHOPTS and SHELLOPTS are refused where the text reads them (support.ts); BASH_VERSINFO, like
+// BASH_VERSION, reads as unset.
+function readOnlyValues(): Partial<Record<ReadOnlyVariable, string>> {
+  const uid = String(process.getuid?.() ?? 0);
+  return { PPID: String(process.ppid), UID: uid, EUID: String(process.geteuid?.() ?? uid) };
 }
 
 // A shell as `bash -c` starts: the environment exported, PWD and SHLVL as bash sets them, IFS, PS4,
@@ -30,13 +39,7 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
   vars.assign('IFS', ' \t\n');
   vars.assign('PS4', '+ ');
   vars.assign('OPTIND', '1');
-  vars.assign('PPID', String(process.ppid));
-  vars.target('PPID').attrs.readonly = true;
-  const uid = String(process.getuid?.() ?? 0);
-  for (const [name, value] of [
-    ['UID', uid],
-    ['EUID', String(process.geteuid?.() ?? uid)],
-  ] as const) {
+  for (const [name, value] of Object.entries(readOnlyValues())) {
     vars.assign(name, value);
     vars.target(name).attrs.readonly = true;
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Bytes } from '../syntax/source.js';
+import { shownOutput } from './builtin-secrets.js';
 import type { FdRef } from './fds.js';
 import type { Runtime } from './runtime.js';
 import { ExitSignal } from './signals.js';
@@ -28,9 +29,12 @@ export async function writeTo(rt: Runtime, ref: FdRef, text: Bytes): Promise<Wri
 }
 
 function writeRun(rt: Runtime, fd: 0 | 1 | 2, bytes: Buffer): Promise<WriteResult> {
-  const stream = fd === 2 ? rt.io.stderr : fd === 1 ? rt.io.stdout : null;
-  if (!stream) return Promise.resolve(fd === 0 ? 'closed' : 'ok');
-  const data = fd === 2 && rt.io.linePrefix ? prefixLines(bytes, rt.io.linePrefix) : bytes;
+  if (fd === 0) return Promise.resolve('closed');
+  // Read for ::add-mask:: lines also when nothing is shown (--json).
+  const shown = shownOutput(rt, fd, bytes);
+  const stream = fd === 2 ? rt.io.stderr : rt.io.stdout;
+  if (!stream) return Promise.resolve('ok');
+  const data = fd === 2 && rt.io.linePrefix ? prefixLines(shown, rt.io.linePrefix) : shown;
   return new Promise((resolve) => {
     try {
       stream.write(data, () => resolve('ok'));
