@@ -5,16 +5,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BUILD_INPUTS, STAMP_FILE, sourceDigests, writeStamp } from '../../scripts/build-stamp.mjs';
 import { ROOT } from '../helpers/cli.js';
 import { assertFreshBuild } from '../helpers/fresh-build.js';
-import { putFile, scratchDir } from '../helpers/index.js';
+import { putFile, type Scratch, scratchDir } from '../helpers/index.js';
 
 // The suite refuses to run against a dist/ built from other sources (vitest's globalSetup,
 // test/helpers/fresh-build.ts). Proven on copies: the real src/ is never touched.
-const scratch = scratchDir('sr-fresh-build-');
-afterAll(() => scratch.remove());
+// Made by the first test that needs it, so that a run filtered to none of them leaves nothing.
+let scratch: Scratch | null = null;
+const work = () => (scratch ??= scratchDir('sr-fresh-build-'));
+afterAll(() => scratch?.remove());
 
 // The build's inputs and dist/'s record of them, copied as they are.
 function copyOfCheckout(): string {
-  const copy = scratch.fresh();
+  const copy = work().fresh();
   for (const entry of BUILD_INPUTS as string[]) {
     if (fs.existsSync(path.join(ROOT, entry)))
       fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
@@ -75,7 +77,7 @@ describe('a test run against dist/', () => {
   });
 
   it('records what the build read in the same form it is checked', () => {
-    const tree = scratch.fresh();
+    const tree = work().fresh();
     putFile(tree, 'src/a.ts', 'export const a = 1;\n');
     putFile(tree, 'package.json', '{}\n');
     fs.mkdirSync(path.join(tree, 'dist'));

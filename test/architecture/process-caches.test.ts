@@ -6,18 +6,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { trampolineFor } from '../../src/engine/raw-environment.js';
 import { bashPath } from '../../src/shell/bash-path.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { putFile, scratchDir } from '../helpers/index.js';
+import { putFile, type Scratch, scratchDir } from '../helpers/index.js';
 
 // What safe-run keeps for the life of its process must hold for a process that serves many runs (the
 // MCP server, a library caller): each reading is kept only for the input it was made from, and a
 // failed reading is not kept at all.
-const scratch = scratchDir('sr-process-caches-');
-afterAll(() => scratch.remove());
+// Made by the first test that needs it, so that a run filtered to none of them leaves nothing.
+let scratch: Scratch | null = null;
+const work = () => (scratch ??= scratchDir('sr-process-caches-'));
+afterAll(() => scratch?.remove());
 
 describe('bashPath()', () => {
   it('follows the PATH of the moment, in one process', () => {
-    const first = scratch.fresh();
-    const second = scratch.fresh();
+    const first = work().fresh();
+    const second = work().fresh();
     const bashIn = (dir: string) => putFile(dir, 'bash', '#!/bin/sh\n', 0o755);
     const [inFirst, inSecond] = [bashIn(first), bashIn(second)];
     const saved = process.env.PATH;
@@ -51,7 +53,7 @@ describe("a stage's environment bytes", () => {
 
 describe('a moment without descriptors', () => {
   it('is not remembered: own group, raw environment and pid window are read again afterwards', async () => {
-    const script = path.join(scratch.fresh(), 'exhausted-fds.mjs');
+    const script = path.join(work().fresh(), 'exhausted-fds.mjs');
     await build({
       entryPoints: [path.join(FIXTURES, 'caches', 'exhausted-fds.ts')],
       outfile: script,
