@@ -1,3 +1,5 @@
+import type { RequestErrorCode } from './types.js';
+
 // The command line is several bundles, each with its own copy of these classes (scripts/build-cli.mjs),
 // so an error is recognised by brands that every copy shares, never by `instanceof`. Each class adds
 // its own brand, so a subclass keeps its parents' (a Refusal is a RequestError too).
@@ -17,11 +19,12 @@ export function isBranded(value: unknown, kind: string): boolean {
 // anything starts and become exit 125 in exactly one place, the CLI's exit path. Everything that
 // happens to a stage is data in its result, never one of these.
 export class RequestError extends Error {
-  readonly code: string;
+  // One of REQUEST_ERROR_CODES (src/model/request-error-codes.ts): public in `--json` errors.
+  readonly code: RequestErrorCode;
   // 1-based column in the text the problem is in (an inline pipeline), when there is one.
   readonly column: number | null;
 
-  constructor(code: string, message: string, column: number | null = null) {
+  constructor(code: RequestErrorCode, message: string, column: number | null = null) {
     super(message);
     this.name = 'RequestError';
     this.code = code;

@@ -33,5 +33,11 @@ export function planFromArgv(argv: string[], options: PlanOptions = {}): Plan {
 // A plan from a command line as `safe-run -c` reads it (lists, redirections, expansions: see
 // docs/inline-grammar.md), interpreted without handing it to a shell; throws RequestError.
 export function planFromInline(text: string, options: PlanOptions = {}): Plan {
-  return planShellText(text, request(options), { fallback: false, env: null, base: process.env });
+  return planShellText(text, request(options), {
+    fallback: false,
+    env: null,
+    base: process.env,
+    errexit: false,
+    script: null,
+  });
 }

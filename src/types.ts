@@ -37,6 +37,7 @@ export type {
   StreamReport,
   Verdict,
 } from './model/report.js';
+export type { RequestErrorCode } from './model/request-error-codes.js';
 export type {
   LeftoversMode,
   LiveStdoutMode,

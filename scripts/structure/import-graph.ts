@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-// Which file of src/ imports which, and the cycles among them, for the structure test. Read with the
-// TypeScript parser (no type checking), so it sees the imports the compiler sees.
+// Which file of src/ imports which, and the cycles among them: the one reader of imports, for the
+// structure test's cycle check and its direction rules (direction.ts). Read with the TypeScript
+// parser (no type checking), so it sees the imports the compiler sees.
 
 // File (relative to the root) -> the files it imports, type-only and lazy imports included: each is
 // a dependency of the design even when it vanishes from the bundle.
@@ -29,10 +30,20 @@ export function readSources(root: string, dir: string): SourceFile[] {
   return found.sort((a, b) => a.file.localeCompare(b.file));
 }
 
+// One tree per source read: the import graph, the function lengths and the exports all walk it.
+const trees = new WeakMap<SourceFile, ts.SourceFile>();
+
 export function parse(source: SourceFile): ts.SourceFile {
-  return ts.createSourceFile(source.file, source.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  let tree = trees.get(source);
+  if (tree === undefined) {
+    tree = ts.createSourceFile(source.file, source.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    trees.set(source, tree);
+  }
+  return tree;
 }
 
+// Every module a file names: `import ... from`, a bare `import './x.js'`, `export ... from`, and
+// `import('./x.js')` (its text written out, in quotes or backquotes).
 function specifiersOf(tree: ts.SourceFile): string[] {
   const out: string[] = [];
   const visit = (node: ts.Node) => {
@@ -42,7 +53,7 @@ function specifiersOf(tree: ts.SourceFile): string[] {
       ts.isCallExpression(node) &&
       node.expression.kind === ts.SyntaxKind.ImportKeyword &&
       node.arguments[0] &&
-      ts.isStringLiteral(node.arguments[0])
+      ts.isStringLiteralLike(node.arguments[0])
     ) {
       out.push(node.arguments[0].text);
     }
@@ -53,7 +64,7 @@ function specifiersOf(tree: ts.SourceFile): string[] {
 }
 
 // './x.js' written in src/a/b.ts -> 'src/a/x.ts' when that file is among the sources.
-function resolveSpecifier(from: string, specifier: string, known: Set<string>): string | null {
+export function resolveSpecifier(from: string, specifier: string, known: Set<string>): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = join(dirname(from), specifier).split('\\').join('/');
   const stem = base.replace(/\.(m?js|ts)$/, '');

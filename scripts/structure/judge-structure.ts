@@ -1,4 +1,6 @@
 import ts from 'typescript';
+import { backArrows, DIRECTION_RULES, type DirectionRule } from './direction.js';
+import { unusedExports } from './exports.js';
 import { findCycles, importGraph, parse, partGraph, type SourceFile } from './import-graph.js';
 
 // Files and functions longer than the team's limits, and the verdict of the structure check against
@@ -80,8 +82,12 @@ export function longFunctions(sources: SourceFile[], max = MAX_FUNCTION_LINES): 
 export interface Debt {
   fileCycles: string[][];
   partCycles: string[][];
+  // Imports against the direction rules, as backArrows() words them.
+  backArrows: string[];
   longFiles: string[];
   longFunctions: string[];
+  // Names exported that no file imports, as unusedExports() words them.
+  unusedExports: string[];
 }
 
 export interface Judgement {
@@ -103,6 +109,13 @@ export function judgeCycles(found: string[][], known: string[][]): Judgement {
   };
 }
 
+export function judgeList(found: string[], known: string[]): Judgement {
+  return {
+    added: found.filter((entry) => !known.includes(entry)),
+    paid: known.filter((entry) => !found.includes(entry)),
+  };
+}
+
 export function judgeNames(found: Measured[], known: string[]): Judgement {
   const names = new Set(found.map((measured) => measured.name));
   return {
@@ -113,17 +126,30 @@ export function judgeNames(found: Measured[], known: string[]): Judgement {
   };
 }
 
+export interface StructureOptions {
+  // The folder the sources are, relative to the root: 'src'.
+  dir?: string;
+  rules?: readonly DirectionRule[];
+  // Every file that may import the sources' exports (tests, scripts), the sources included.
+  readers?: SourceFile[];
+  // Files whose every export is used from outside: the library's index, the bundles' entry points.
+  entries?: string[];
+}
+
 // Everything the structure check says about a tree of sources, against its known debt.
 export function judgeStructure(
   sources: SourceFile[],
   debt: Debt,
-  dir = 'src',
+  options: StructureOptions = {},
 ): Record<keyof Debt, Judgement> {
+  const { dir = 'src', rules = DIRECTION_RULES, readers = sources, entries = [] } = options;
   const graph = importGraph(sources);
   return {
     fileCycles: judgeCycles(findCycles(graph), debt.fileCycles),
     partCycles: judgeCycles(findCycles(partGraph(graph, dir)), debt.partCycles),
+    backArrows: judgeList(backArrows(graph, rules, dir), debt.backArrows),
     longFiles: judgeNames(longFiles(sources), debt.longFiles),
     longFunctions: judgeNames(longFunctions(sources), debt.longFunctions),
+    unusedExports: judgeList(unusedExports(readers, entries, dir), debt.unusedExports),
   };
 }

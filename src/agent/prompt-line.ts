@@ -43,7 +43,7 @@ const ALT_SCREEN_ON = Buffer.from('\x1b[?1049h');
 const ALT_SCREEN_OFF = Buffer.from('\x1b[?1049l');
 const TAIL_BYTES = 400;
 
-export type PromptWait = Extract<StopCause, { kind: 'prompt' | 'full-screen' }>;
+type PromptWait = Extract<StopCause, { kind: 'prompt' | 'full-screen' }>;
 
 export class PromptWatch {
   private tail = '';

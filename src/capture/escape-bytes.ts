@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 // Kept bytes as text: valid UTF-8 as it is, every byte that is not part of a valid UTF-8 character
 // as \xHH (a Latin-1 "é" is \xE9), counted. One stray byte no longer makes a whole stream "binary".
 
-export interface EscapedText {
+interface EscapedText {
   text: string;
   // How many bytes were shown as \xHH.
   escaped: number;

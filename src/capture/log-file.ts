@@ -16,7 +16,7 @@ export interface StreamLogResult {
   error: string | null;
 }
 
-export interface StreamLogOptions {
+interface StreamLogOptions {
   // Queued bytes from which write() returns false: pause the source until drained().
   highWaterMark?: number;
   // Queued bytes past which chunks are dropped instead of queued, so memory stays bounded even

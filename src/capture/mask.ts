@@ -27,7 +27,7 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
 
 // Shorter values of secret-looking variables are left alone: "true", "1", "dev" would otherwise
 // be starred everywhere they appear.
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 // Names of places, not secrets: SSH_AUTH_SOCK, POSTGRES_PASSWORD_FILE, KEYCHAIN_PATH. Masking
 // them would hide the path in the very error message that says what could not be read.

@@ -55,7 +55,7 @@ export function addedMask(line: string): string | null {
 
 // One piece of a chunk: `mask` is set on the piece that is the end of an add-mask line (from the
 // line's start, or the chunk's when the line began in an earlier chunk, through its newline).
-export interface CommandPiece {
+interface CommandPiece {
   bytes: Buffer;
   mask: string | null;
 }

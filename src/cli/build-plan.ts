@@ -13,8 +13,6 @@ import { ciRunSettings } from './ci-settings.js';
 import { checkJunitTarget } from './junit-target.js';
 import type { CliOptions } from './options.js';
 
-export type { SpecInput } from '../inputs/assemble-plan.js';
-
 // Exactly one way to say what to run; checked before a spec file is even read.
 export function checkOneInput(options: CliOptions): void {
   // With --script, the words after -- are the script's arguments.
@@ -97,8 +95,11 @@ export function buildPlan(
       fallback: options.fallback === 'bash' || (options.agent === true && options.fallback !== 'none'),
       env: options.agent ? { ...AGENT_ENV } : null,
       base: env,
+      errexit: options.errexit === true,
+      // -e and --script: the shell starts with errexit, and a script's $0 is its file, $1... the words
+      // after --; under --fallback the bash stage gets the same.
+      script: options.script === undefined ? null : { arg0: options.script, args: options.argv },
     });
-    plan = asScript(plan, options);
   } else {
     const [source, declared] = commandStages(options, spec);
     const stages = options.agent ? declared.map(withAgentEnv) : declared;
@@ -125,20 +126,4 @@ function readScript(file: string): string {
       `--script ${file}: cannot read it (${code}); name a readable file, or - for stdin`,
     );
   }
-}
-
-// -e and --script: the shell starts with errexit, and a script's $0 is its file, $1... the words
-// after --; under --fallback the bash stage gets the same.
-function asScript(plan: Plan, options: CliOptions): Plan {
-  if (!plan.shell) {
-    if (!options.errexit && options.script === undefined) return plan;
-    const [stage] = plan.stages;
-    if (!stage) return plan;
-    const argv = [...stage.argv];
-    if (options.errexit) argv.splice(1, 0, '-e');
-    if (options.script !== undefined) argv.push(options.script, ...options.argv);
-    return { ...plan, stages: [{ ...stage, argv }] };
-  }
-  const script = options.script === undefined ? {} : { arg0: options.script, args: options.argv };
-  return { ...plan, shell: { ...plan.shell, errexit: options.errexit === true, ...script } };
 }

@@ -50,10 +50,10 @@ export function chooseReporters(choice: ReporterChoice, session: CiSession, io: 
     quiet: choice.quiet,
     sharedScreen: Boolean(io.stdout.isTTY && io.stderr.isTTY),
   });
-  const stamp = (text: string) => session.stamp(text);
-  const framed = ciFrameReporter(session.system, table, stamp);
+  const context = { stamp: (text: string) => session.stamp(text), places: session.places };
+  const framed = ciFrameReporter(session.system, table, context);
   // Quiet and ok: the notices alone, stamped; otherwise the table inside the CI system's frame.
-  const quietOk = ciFrameReporter('none', table, stamp);
+  const quietOk = ciFrameReporter('none', table, context);
   reporters.push({
     ...framed,
     render: (report) => (choice.quiet && report.ok ? quietOk : framed).render(report),

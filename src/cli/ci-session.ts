@@ -1,9 +1,10 @@
 import { maskText, planSecrets } from '../capture/mask.js';
-import { maskReport } from '../engine/report/mask-report.js';
+import { maskLearned } from '../engine/report/mask-learned.js';
 import type { RunHandle, RunIO } from '../engine/run-pipeline.js';
 import { renderBanner } from '../reporters/ci/banner.js';
 import { inertForRunner } from '../reporters/ci/github.js';
 import { formatStamp, stampLines } from '../reporters/ci/timestamps.js';
+import { type ToolPlaces, toolPlaces } from '../reporters/ci/tool-annotations.js';
 import type { Plan, Report } from '../types.js';
 import type { CiSettings } from './ci-settings.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
@@ -18,13 +19,15 @@ interface SessionIO {
   env: NodeJS.ProcessEnv;
 }
 
-// Everything around a run that is about presenting it (banner, timestamps, live view, heartbeat,
-// the step summary), kept out of the run itself. The CI frame of the table (groups, annotations)
-// is a reporter (reporters/ci/ci-frame.ts) that chooseReporters builds with this session's stamp.
+// Everything around a run that is about presenting it (banner, timestamps, live view, heartbeat),
+// kept out of the run itself. The CI frame of the table (groups, annotations) and the step summary
+// are reporters (reporters/ci/) that chooseReporters builds with what this session knows.
 export class CiSession {
   private view: LiveView | null = null;
   private heartbeat: Heartbeat | null = null;
   private secrets: string[] = [];
+  // Where the run started, in the job's checkout: known once the plan is.
+  private toolPlacesSeen: ToolPlaces | null = null;
   // The values stages registered with ::add-mask:: (the run adds them), when the runner reads the log.
   private readonly masks: string[] | null;
 
@@ -41,10 +44,10 @@ export class CiSession {
     return maskText(text, this.masks ? [...this.secrets, ...this.masks] : this.secrets);
   }
 
-  // The report with what stages registered with ::add-mask:: masked in its free text too (the kept
-  // streams were masked as they were kept): the table, annotations, summary, JUnit and --report.
+  // The report with what stages registered with ::add-mask:: masked everywhere, text kept before
+  // the value was known included: the table, annotations, summary, JUnit and --report.
   masked(report: Report): Report {
-    return this.masks && this.masks.length > 0 ? maskReport(report, this.masks) : report;
+    return this.masks && this.masks.length > 0 ? maskLearned(report, this.masks) : report;
   }
 
   // safe-run's own text, stamped when timestamps are on, and never read by the runner as a command.
@@ -62,6 +65,7 @@ export class CiSession {
     // The plan is not masked (the report is): what is said from the plan or from /proc is masked
     // here with the values the engine masks.
     this.secrets = planSecrets(plan, io.env);
+    this.toolPlacesSeen = toolPlaces(io.env, plan.cwd);
     if (!this.json && (settings.system !== 'none' || settings.timestamps)) {
       io.stderr.write(this.stamp(maskText(renderBanner(plan), this.secrets)));
     }
@@ -104,6 +108,11 @@ export class CiSession {
   // The CI system whose log the table is framed for.
   get system(): CiSettings['system'] {
     return this.settings.system;
+  }
+
+  // Where the paths of a tool's problems are read from (GitHub annotations of the blamed stage).
+  get places(): ToolPlaces {
+    return this.toolPlacesSeen ?? toolPlaces(this.io.env, undefined);
   }
 
   // Where the step summary goes (GitHub's $GITHUB_STEP_SUMMARY), if anywhere.

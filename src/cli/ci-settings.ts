@@ -5,7 +5,7 @@ import type { Settings } from '../types.js';
 import type { CliOptions } from './options.js';
 
 // The CI system whose log the table is framed for (reporters/ci/ci-frame.ts).
-export type CiSystem = CiFrame;
+type CiSystem = CiFrame;
 
 // How safe-run presents a run to a CI log or a terminal; none of it changes what runs or the verdict.
 export interface CiSettings {
@@ -27,7 +27,7 @@ export interface CiSettings {
 const DEFAULT_HEARTBEAT_MS = 60_000;
 // In CI nobody answers a prompt: a stage quiet this long after printing one is stopped instead of
 // holding the job until its own limit (hours). Longer than --agent's 2s: a CI step has the time.
-export const CI_PROMPT_WAIT_MS = 30_000;
+const CI_PROMPT_WAIT_MS = 30_000;
 
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';

@@ -8,7 +8,7 @@ import { stageFinalRedirect } from '../output/final-redirect.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { Plan, Report, ShellPlan } from '../types.js';
 
-export interface SettleContext {
+interface SettleContext {
   plan: Plan;
   // When the run started (monotonicMs()): a checker gets what is left of --timeout.
   t0: number;

@@ -12,7 +12,7 @@ import type { CliIO } from './cli-io.js';
 import { type DryRunOutput, describeOutput, renderOutput } from './dry-run-output.js';
 
 // One stage of the plan as it would start: the file that would be executed, where, and with what.
-export interface DryRunStage {
+interface DryRunStage {
   index: number;
   name: string;
   argv: string[];

@@ -7,7 +7,7 @@ import { CI_FRAMES } from '../reporters/ci/ci-frame.js';
 
 // What a flag's value is: its TypeScript type (carried, never stored), whether it may be given
 // several times, and its allowed words.
-export interface FlagKind<T> {
+interface FlagKind<T> {
   readonly repeatable: boolean;
   readonly choices: readonly string[] | null;
   readonly _value?: T;
@@ -27,9 +27,9 @@ export type FlagGroup = 'input' | 'report' | 'product' | 'ci';
 // How SAFE_RUN_OPTIONS treats the flag: 'default' is a value for every run, below the command line
 // (repeatable flags: the environment's values come first); 'refuse' is exit 125 naming the flag,
 // with `why` (the flag names what one run does, not how every run is done).
-export type FromEnv = 'default' | { refuse: string };
+type FromEnv = 'default' | { refuse: string };
 
-export interface CliFlagRow<T> {
+interface CliFlagRow<T> {
   // Commander's spelling: '-c, --command <text>'; a switch has no <arg>.
   flags: string;
   help: string;

@@ -18,7 +18,7 @@ const STATES: Record<string, string> = {
 
 // What the processes of a stage's group are doing, from /proc, the stage's own process first:
 // "sh (pid 12): sleeping in do_wait; sleep (pid 13): sleeping in hrtimer_nanosleep".
-export function describeGroup(pgid: number): string {
+function describeGroup(pgid: number): string {
   const found = findProcesses({ pgids: [pgid] });
   const members = [...found.filter((p) => p.pid === pgid), ...found.filter((p) => p.pid !== pgid)].slice(
     0,
@@ -39,7 +39,7 @@ const programOf = (command: string) => path.basename(command.split(' ')[0] ?? '?
 // What a stage's processes are doing, in the hang diagnostics' words ("blocked writing to stdout, a
 // pipe whose only reader, pid 13 `sleep 100`, never reads it"), its own process first, at most four.
 // Without a look at the run (none taken, or the stage's processes not in it), wchan and state.
-export function describeStage(stage: StageProgress, hang: HangReport | null): string {
+function describeStage(stage: StageProgress, hang: HangReport | null): string {
   const own = (hang?.processes ?? []).filter((entry) => entry.stage === stage.index && entry.state !== 'Z');
   if (own.length === 0) return describeGroup(stage.pid!);
   const ordered = [...own.filter((e) => e.pid === stage.pid), ...own.filter((e) => e.pid !== stage.pid)];
@@ -50,11 +50,7 @@ export function describeStage(stage: StageProgress, hang: HangReport | null): st
 
 // One line per running stage, said when nothing was printed for a while (CI systems end jobs that
 // stay silent, and a person watching wants to know the run is alive).
-export function heartbeatLines(
-  stages: readonly StageProgress[],
-  silentMs: number,
-  hang: HangReport | null,
-): string {
+function heartbeatLines(stages: readonly StageProgress[], silentMs: number, hang: HangReport | null): string {
   const lines = stages
     .filter((stage) => stage.state === 'running' && stage.pid !== null)
     .map((stage) => {
@@ -73,7 +69,7 @@ export interface Heartbeat {
   stop(): void;
 }
 
-export interface HeartbeatSource {
+interface HeartbeatSource {
   progress(): StageProgress[];
   inspect(): HangReport | null;
 }

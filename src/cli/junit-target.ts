@@ -7,7 +7,7 @@ import type { Destination } from '../reporters/reporter.js';
 // keeps one file per step: safe-run-STEP.xml, then safe-run-STEP-2.xml... STEP is the GitHub step
 // (GITHUB_ACTION) or the GitLab job (CI_JOB_NAME) when there is one.
 
-export function isDirectoryTarget(target: string): boolean {
+function isDirectoryTarget(target: string): boolean {
   return target.endsWith('/') || fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 

@@ -9,7 +9,7 @@ const up = (n: number) => `\x1b[${n}F\x1b[J`;
 
 // One status line for a stage, cut to the terminal's width so it never wraps (a wrapped line would
 // break the count of lines to erase).
-export function liveLine(stage: StageProgress, width: number): string {
+function liveLine(stage: StageProgress, width: number): string {
   const state = stage.state === 'exited' ? 'done' : stage.state;
   const out = stage.stdoutBytes === null ? 'piped' : formatBytes(stage.stdoutBytes);
   const head = `${stage.index} ${stage.name}  ${state}  ${formatDuration(stage.elapsedMs)}  out ${out}  err ${formatBytes(stage.stderrBytes)}`;

@@ -172,7 +172,7 @@ function cwdGone(error: unknown): RequestError | null {
 }
 
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
-export interface CliResult {
+interface CliResult {
   code: number;
   // A time limit fired or safe-run was signalled: do not wait long for a stalled reader of its output.
   hurry: boolean;

@@ -3,20 +3,15 @@ import { defaultLedgerPath } from '../facts/ledger.js';
 import { createServer, type ServerOptions } from '../mcp/server.js';
 import { Session } from '../mcp/session.js';
 import { LineTransport } from '../mcp/stdio-transport.js';
-import { parseDuration, parseSize } from '../settings/read-units.js';
+import { parseSize } from '../settings/read-units.js';
 import type { Settings } from '../types.js';
 import type { CliIO } from './cli-io.js';
 import { requestErrorFrom } from './commander-error.js';
+import { serverSettingOptions, serverSettings } from './mcp-flags.js';
 
 declare const SAFE_RUN_VERSION: string;
 
-interface McpFlags {
-  budget: string;
-  timeout?: string;
-  idleTimeout?: string;
-  promptWait?: string;
-  mask?: string[];
-}
+type McpFlags = Record<string, unknown> & { budget: string };
 
 function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string } {
   let help = '';
@@ -25,11 +20,9 @@ function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string }
     .description(
       'A Model Context Protocol server on stdin/stdout: tools run, job_output, job_input, job_kill, jobs and inspect (docs/agents.md).',
     )
-    .option('--budget <size>', 'output text one run result shows, head and tail', '30000')
-    .option('--timeout <duration>', 'default time limit of a run (default: 2m)')
-    .option('--idle-timeout <duration>', 'stop a run this long without output (default: 1m)')
-    .option('--prompt-wait <duration>', 'stop a run quiet this long after a prompt (default: 2s)')
-    .option('--mask <name...>', 'mask the values of these variables too, as `safe-run --mask` does')
+    .option('--budget <size>', 'output text one run result shows, head and tail', '30000');
+  for (const option of serverSettingOptions()) program.addOption(option);
+  program
     .helpOption('-h, --help', 'show this help')
     .exitOverride()
     .configureOutput({
@@ -52,10 +45,7 @@ function parseMcpFlags(args: string[]): { flags: McpFlags | null; help: string }
 }
 
 function serverOptions(flags: McpFlags, env: NodeJS.ProcessEnv): ServerOptions {
-  const settings: Partial<Settings> = { facts: defaultLedgerPath(env), mask: flags.mask ?? [] };
-  if (flags.timeout) settings.timeoutMs = parseDuration(flags.timeout, '--timeout');
-  if (flags.idleTimeout) settings.idleTimeoutMs = parseDuration(flags.idleTimeout, '--idle-timeout');
-  if (flags.promptWait) settings.promptWaitMs = parseDuration(flags.promptWait, '--prompt-wait');
+  const settings: Partial<Settings> = { facts: defaultLedgerPath(env), mask: [], ...serverSettings(flags) };
   return {
     budget: parseSize(flags.budget, '--budget'),
     settings,

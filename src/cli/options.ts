@@ -16,7 +16,7 @@ export type CliOptions = CliFlagValues & {
   argv: string[];
 };
 
-export interface ParsedCli {
+interface ParsedCli {
   options: CliOptions;
   // Set when commander already answered (--help, --version): print it and exit 0.
   answered: string | null;

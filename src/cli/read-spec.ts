@@ -12,7 +12,7 @@ import { parseDuration } from '../settings/read-units.js';
 import type { CliOptions } from './options.js';
 
 // A spec is text a person wrote: far below this. /dev/zero or a runaway generator is refused here.
-export const MAX_SPEC_BYTES = MAX_TEXT_BYTES;
+const MAX_SPEC_BYTES = MAX_TEXT_BYTES;
 
 // `-f FILE` when FILE (or stdin, for `-f -`) may be a FIFO, a pipe, a terminal or a device: the
 // spec is read without blocking the event loop, at most MAX_SPEC_BYTES, within --timeout (or the

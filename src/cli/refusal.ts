@@ -3,6 +3,7 @@ import { maskShortened } from '../capture/mask-cut.js';
 import type { RequestError } from '../errors.js';
 import { settingRows } from '../settings/table.js';
 import { ENV_OPTIONS } from './env-options.js';
+import { cliFlagRows } from './flag-table.js';
 import { splitWords } from './split-words.js';
 
 interface Output {
@@ -11,22 +12,11 @@ interface Output {
   env: NodeJS.ProcessEnv;
 }
 
-// Flags whose next word is their value, not a flag (so `-c --json` does not ask for JSON).
+// Flags whose next word is their value, not a flag (so `-c --json` does not ask for JSON), from the
+// two tables: a CLI-only flag with an <arg> ('-c, --command <text>' gives -c and --command), and a
+// setting whose kind takes one.
 const TAKES_VALUE = new Set([
-  '-c',
-  '--command',
-  '-f',
-  '--file',
-  '--cwd',
-  '--fallback',
-  '--output',
-  '--expect',
-  '--expect-cmd',
-  '--junit',
-  '--ci',
-  '--heartbeat',
-  '--ok-codes',
-  '--report',
+  ...cliFlagRows().flatMap((row) => (row.flags.includes(' <') ? row.flags.split(' <')[0]!.split(', ') : [])),
   ...settingRows().flatMap((row) => ((row.arg ?? row.kind.arg) === null ? [] : [row.flag])),
 ]);
 

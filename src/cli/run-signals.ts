@@ -5,7 +5,7 @@ import { closeEarlyInspector, takeEarlySigusr1 } from './early-sigusr1.js';
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 // The signals safe-run receives during a run, forwarded to it as a cancel.
-export interface RunSignals {
+interface RunSignals {
   // Settles with the first signal received, for the waits that must end then.
   stopped: Promise<NodeJS.Signals>;
   received(): number;

@@ -1,6 +1,6 @@
 import { type CodeMeaning, EXIT_CONTRACTS, type ExitContract } from './exit-contracts.js';
 
-export interface Explanation extends CodeMeaning {
+interface Explanation extends CodeMeaning {
   // The program whose contract it is (grep, curl, pytest...).
   program: string;
   code: number;

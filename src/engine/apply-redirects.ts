@@ -8,7 +8,7 @@ import { openAlias, stdioAlias } from './stdio-alias.js';
 export type StdioSlot = number | 'inherit' | 'ignore';
 
 // What a stage's stdin, stdout and stderr became after its redirections, and where each went in words.
-export interface RedirectOutcome {
+interface RedirectOutcome {
   fds: [StdioSlot, StdioSlot, StdioSlot];
   // Descriptors opened here: the caller closes them once the stage holds them (or did not start).
   opened: number[];

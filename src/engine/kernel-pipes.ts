@@ -22,7 +22,7 @@ export interface FifoBatch {
 
 // Who must know of a batch's directory before it exists: the watchdog, which removes it if safe-run
 // dies, hears its name first, so that there is no moment at which it exists unknown to the watchdog.
-export interface DirClaim {
+interface DirClaim {
   announce(dir: string): void;
   // The name was not ours after all (someone had it already): forget it without removing anything.
   disown(dir: string): void;

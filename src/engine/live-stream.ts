@@ -18,7 +18,7 @@ export interface LineStyle {
   showPartialMs: number | null;
 }
 
-export interface LiveOptions {
+interface LiveOptions {
   cap: number;
   label: string;
   // Stage name shown with each live line, or null to stream bytes as they come.

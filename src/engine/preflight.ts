@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { StageError, StageSpec } from '../types.js';
 import { type Resolution, resolveProgram } from './resolve/resolve-program.js';
 
-export interface StagePreflight {
+interface StagePreflight {
   // What resolving the program found; null when its working directory is missing.
   resolution: Resolution | null;
   error: StageError | null;
@@ -10,7 +10,7 @@ export interface StagePreflight {
 
 // Checks one stage before anything starts: its working directory, then its program. A stage without a
 // directory of its own runs in safe-run's, checked as "." (its name may not survive as a string).
-export function preflightStage(spec: StageSpec, env: Record<string, string>, cwd: string): StagePreflight {
+function preflightStage(spec: StageSpec, env: Record<string, string>, cwd: string): StagePreflight {
   if (!isDirectory(spec.cwd ?? '.')) {
     const error: StageError = {
       code: 'ENOENT',

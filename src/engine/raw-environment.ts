@@ -7,30 +7,36 @@ import { existsSync, readFileSync } from 'node:fs';
 // any byte. perl starts with an empty environment, so nothing in the user's (PERL5OPT) changes it.
 const PERL = '/usr/bin/perl';
 
-let cached: Map<string, Buffer> | null = null;
+// /proc/self/environ shows the environment this process started with, which nothing in it rewrites
+// (setenv, and so process.env, puts new values elsewhere): read once, it holds for the process's
+// life. A run's environment may differ from it; trampolineFor keeps an entry's bytes only while the
+// run's value is still the one Node decoded from them. A failed read (no descriptor left) is not
+// kept: the next stage reads again.
+let cached: ReadonlyMap<string, Buffer> | null = null;
 
 // The entries whose bytes are not UTF-8: the name as Node decoded it -> the entry's raw bytes.
-export function undecodableEnvironment(): Map<string, Buffer> {
+export function undecodableEnvironment(): ReadonlyMap<string, Buffer> {
   if (cached) return cached;
-  cached = new Map();
   let bytes: Buffer;
   try {
     bytes = readFileSync('/proc/self/environ');
   } catch {
-    return cached;
+    return new Map();
   }
+  const found = new Map<string, Buffer>();
   let start = 0;
   for (let end = bytes.indexOf(0); end !== -1; end = bytes.indexOf(0, start)) {
     const entry = bytes.subarray(start, end);
     start = end + 1;
     if (Buffer.from(entry.toString('utf8')).equals(entry)) continue;
     const eq = entry.indexOf(0x3d);
-    if (eq > 0) cached.set(entry.subarray(0, eq).toString('utf8'), entry);
+    if (eq > 0) found.set(entry.subarray(0, eq).toString('utf8'), entry);
   }
+  cached = found;
   return cached;
 }
 
-export interface Trampoline {
+interface Trampoline {
   file: string;
   args: string[];
 }
@@ -42,7 +48,7 @@ export function trampolineFor(
   file: string,
   argv: readonly string[],
   env: Record<string, string>,
-  raw: Map<string, Buffer>,
+  raw: ReadonlyMap<string, Buffer>,
 ): Trampoline | null {
   const keep = [...raw].filter(
     ([name, entry]) => env[name] === entry.toString('utf8').slice(name.length + 1),

@@ -1,4 +1,4 @@
-export type HoldReason = 'log' | 'live';
+type HoldReason = 'log' | 'live';
 
 // Why reading a stream is paused: the log's disk, safe-run's own stdout/stderr, or both. Reading
 // resumes only when neither holds it any more.

@@ -32,7 +32,7 @@ export interface RunHandle {
 
 // What a run shares with the runs of the same process before and after it (src/engine/run-support.ts),
 // and whether a run comes after it (then the next run's FIFOs are made while this one runs).
-export interface SharedSupport {
+interface SharedSupport {
   support: RunSupport;
   more: boolean;
   // Where the steps of a -c text keep the descriptor of --stdin FILE, opened by the first run that

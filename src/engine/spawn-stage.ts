@@ -11,7 +11,7 @@ export interface StageFds {
   stderr: StdioSlot;
 }
 
-export interface SpawnedStage {
+interface SpawnedStage {
   child: ChildProcess;
   // Null when the process could not be created (the error arrives through onSpawnError).
   pid: number | null;

@@ -10,7 +10,7 @@ import { readStream, type StreamReader } from './stream-reader.js';
 import { createStreamSinks, type StreamSinks } from './stream-sinks.js';
 import type { Supervisor } from './supervisor.js';
 
-export interface StreamContext {
+interface StreamContext {
   settings: Settings;
   secrets: readonly string[];
   // Where the last stage's stdout and every stderr stream live; null: nowhere.

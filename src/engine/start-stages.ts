@@ -12,7 +12,7 @@ import { type StageFds, spawnStage } from './spawn-stage.js';
 import { factsStageOf, type StageRun } from './stage-run.js';
 import type { Supervisor } from './supervisor.js';
 
-export interface StartContext {
+interface StartContext {
   pipes: PipelinePipes;
   supervisor: Supervisor;
   watchdog: Watchdog;

@@ -13,7 +13,7 @@ import type { StageRun } from './stage-run.js';
 export type StopReason = 'timeout' | 'limit' | 'cancelled';
 
 // A stop the supervisor decided on: the status the report gives, the first signal, and its cause.
-export interface StopRequest {
+interface StopRequest {
   reason: StopReason;
   signal: NodeJS.Signals;
   cause: StopCause;

@@ -10,7 +10,7 @@ import { LogSink } from './log-sink.js';
 import { ReadHolds } from './read-holds.js';
 import type { SharedLine } from './shared-line.js';
 
-export interface SinkOptions {
+interface SinkOptions {
   // What is kept for the report, head and tail.
   cap: number;
   secrets: readonly string[];

@@ -19,7 +19,7 @@ import { Supervisor } from './supervisor.js';
 
 // The supervise and finish phases of a run (run-pipeline.ts has the others): spawn the stages, watch
 // them to their end under the limits, and build the report.
-export interface SuperviseContext {
+interface SuperviseContext {
   marker: Marker;
   clock: RunClock;
   control: RunControl;

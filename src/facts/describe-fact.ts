@@ -12,7 +12,7 @@ export function describeFact(fact: Fact, now: Date = new Date()): string {
   return `${text}; it started at ${when(fact.resolvedAt, now)} (${fact.resolvedPath})`;
 }
 
-export function causeInWords(fact: Pick<Fact, 'cause' | 'interpreter' | 'exitCode'>): string {
+function causeInWords(fact: Pick<Fact, 'cause' | 'interpreter' | 'exitCode'>): string {
   switch (fact.cause) {
     case 'not-on-path':
       return 'not on PATH';

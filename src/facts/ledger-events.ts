@@ -29,7 +29,7 @@ export type LedgerEvent = NotStartedEvent | StartedEvent;
 
 // One line stays well under PIPE_BUF (4096) so a single O_APPEND write is whole even where the
 // file system is less careful than Linux's local ones.
-export const MAX_LINE_BYTES = 3800;
+const MAX_LINE_BYTES = 3800;
 const RECORD_START = '{"v":1,"event":';
 
 export function encodeEvent(event: LedgerEvent): string {
@@ -58,7 +58,7 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} more]`;
 }
 
-export interface DecodedLedger {
+interface DecodedLedger {
   events: LedgerEvent[];
   // Lines that were not a whole record: torn, garbage, or an unfinished last line.
   skipped: number;

@@ -8,19 +8,19 @@ import { decodeLedger, encodeEvent, type NotStartedEvent, type StartedEvent } fr
 // and every run reads it to show what is already known about its programs. Writes are single
 // appended lines (append-line.ts); nothing here throws: problems come back as warnings.
 
-export { causeInWords, describeFact } from './describe-fact.js';
+export { describeFact } from './describe-fact.js';
 export type { Fact } from './fold-facts.js';
 export { defaultLedgerPath } from './ledger-path.js';
 
 // What a run knows about a stage that could not start; the ledger adds the rest of the event.
-export type NotStartedEntry = Omit<NotStartedEvent, 'v' | 'event' | 'at' | 'host' | 'pid' | 'truncated'> & {
+type NotStartedEntry = Omit<NotStartedEvent, 'v' | 'event' | 'at' | 'host' | 'pid' | 'truncated'> & {
   // ISO time; now when omitted.
   at?: string;
 };
 
-export type StartedEntry = Omit<StartedEvent, 'v' | 'event' | 'at' | 'host' | 'pid'> & { at?: string };
+type StartedEntry = Omit<StartedEvent, 'v' | 'event' | 'at' | 'host' | 'pid'> & { at?: string };
 
-export interface LedgerRead {
+interface LedgerRead {
   // Every fact, resolved ones included, in the order they were first seen.
   facts: Fact[];
   // Lines that were not a whole record (torn, garbage, unfinished).

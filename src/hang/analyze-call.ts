@@ -78,7 +78,7 @@ function isLockWait(call: DecodedCall): boolean {
   return call.name === 'fcntl' && (call.args[1] === 7 || call.args[1] === 38);
 }
 
-export function describeTarget(open: OpenFd): string {
+function describeTarget(open: OpenFd): string {
   if (open.kind === 'pipe' || open.kind === 'socket') return open.link;
   if (open.kind === 'fifo') return `fifo:[${open.key.split(':')[1]}] ${open.link}`;
   return `${open.kind} ${open.link}`;

@@ -7,7 +7,7 @@ import type { ProcView } from './proc-view.js';
 export type { MemberView, TreeData };
 
 // safe-run itself and its watchdog, when they are part of a tree being inspected.
-export type Role = 'safe-run' | 'watchdog' | null;
+type Role = 'safe-run' | 'watchdog' | null;
 
 // One process: what each of its threads does, and what that means for the whole process. A process
 // goes on when any of its threads can: one that runs, or drains a pipe, or sleeps for a while. A

@@ -9,7 +9,7 @@ export interface ExplainContext {
   deadlocked: Set<number>;
 }
 
-export function fdName(fd: number | null): string {
+function fdName(fd: number | null): string {
   if (fd === 0) return 'stdin';
   if (fd === 1) return 'stdout';
   if (fd === 2) return 'stderr';
@@ -21,7 +21,7 @@ export function short(command: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
-export function nameProcess(pid: number, command: string): string {
+function nameProcess(pid: number, command: string): string {
   return `pid ${pid} \`${short(command)}\``;
 }
 

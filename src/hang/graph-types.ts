@@ -29,7 +29,7 @@ export interface TreeData {
 
 // Facts a sentence needs beyond the kind: the file of a FIFO or a lock, a timer's timeout, a
 // server's address, whether a terminal was opened directly (/dev/tty) rather than given as stdin.
-export interface WaitDetail {
+interface WaitDetail {
   path?: string;
   timeoutMs?: number;
   address?: string;

@@ -2,7 +2,7 @@ import type { PipePeer } from '../types.js';
 import type { OpenFd, ProcView, ThreadView } from './proc-view.js';
 import type { SocketInfo, SocketTable } from './sockets.js';
 
-export interface Holder {
+interface Holder {
   view: ProcView;
   fd: number;
   end: OpenFd['end'];
@@ -54,7 +54,7 @@ export function isWriting(view: ProcView, key: string): boolean {
 }
 
 // The key of a socket's other end, where the kernel says which socket that is; null when unknown.
-export function peerKey(open: OpenFd, sockets: SocketTable): string | null {
+function peerKey(open: OpenFd, sockets: SocketTable): string | null {
   const info = socketOf(open, sockets);
   return info?.peer ? `${open.key.split(':')[0]}:${info.peer}` : null;
 }

@@ -6,14 +6,14 @@ import { treeSecrets } from './tree-secrets.js';
 
 // What `safe-run inspect PID --json` prints and the MCP `inspect` tool returns: the hang report of
 // the tree under one process, and when it was read.
-export interface InspectDocument extends HangReport {
+interface InspectDocument extends HangReport {
   root: number;
   takenAt: string;
 }
 
-export type InspectResult =
+type InspectResult =
   | { available: true; document: InspectDocument }
-  | { available: false; code: 'inspect.noProc' | 'inspect.noProcess'; why: string };
+  | { available: false; code: 'inspect.no-proc' | 'inspect.no-process'; why: string };
 
 // Who waits for whom in the tree under `pid`, safe-run's or not. It only reads /proc; nothing is
 // signalled. A missing /proc or process is a result, not an exception: each front end says it its way.
@@ -27,7 +27,7 @@ export function inspectPid(
   if (!hasProc()) {
     return {
       available: false,
-      code: 'inspect.noProc',
+      code: 'inspect.no-proc',
       why: 'needs /proc (Linux); on this system use ps and lsof',
     };
   }
@@ -35,7 +35,7 @@ export function inspectPid(
   if (tree.length === 0) {
     return {
       available: false,
-      code: 'inspect.noProcess',
+      code: 'inspect.no-process',
       why: `no process ${pid} (it may have exited); find it with: ps -ef`,
     };
   }

@@ -3,7 +3,7 @@ import { readProcess, readText } from '../teardown/proc-read.js';
 import { openedPath, polledFds } from './proc-mem.js';
 import { type DecodedCall, decodeSyscall } from './syscalls.js';
 
-export type FdKind = 'pipe' | 'fifo' | 'file' | 'terminal' | 'socket' | 'other';
+type FdKind = 'pipe' | 'fifo' | 'file' | 'terminal' | 'socket' | 'other';
 
 export interface OpenFd {
   fd: number;

@@ -47,7 +47,7 @@ export function findEscaped(
 }
 
 // How much of the machine a look may read beyond the tree itself.
-export interface ReadScope {
+interface ReadScope {
   // Look through every process on the machine for holders of a pipe whose other end no member holds
   // (a daemon that inherited it). The one read whose cost grows with the machine.
   outsideHolders: boolean;

@@ -10,7 +10,7 @@ import { completeTree, findEscaped, findStageTrees, readMembers, type StageGroup
 // all a stop reads before its first signal; then, after the groups are signalled, what costs more
 // and cannot change meanwhile (processes that left their stage, which the group signal does not
 // reach, and holders of the run's pipes outside it).
-export interface RunLook {
+interface RunLook {
   members: Map<number, number | null>;
   // What was read (data.complete is false when the budget ran out: no deadlock is claimed then).
   data: TreeData;
@@ -19,7 +19,7 @@ export interface RunLook {
 
 // Reading a stage tree's processes stops after this long: a stop's first signal waits at most about
 // this (a few milliseconds per process on a quiet machine; ten times that at load 25).
-export const FIRST_LOOK_BUDGET_MS = 200;
+const FIRST_LOOK_BUDGET_MS = 200;
 
 const empty = (): RunLook => ({
   members: new Map(),
@@ -51,7 +51,7 @@ export function lookAtStages(stages: readonly StageGroup[], budgetMs = FIRST_LOO
 // The first look with the escaped processes and outside holders added, and the members its budget
 // left unread; its own views stay as read. A member read only now may have acted on the signal (then
 // it shows as exiting, which never makes a deadlock that was not there).
-export function completeLook(look: RunLook, stages: readonly StageGroup[], marker: Marker): HangReport {
+function completeLook(look: RunLook, stages: readonly StageGroup[], marker: Marker): HangReport {
   try {
     const read = new Set(look.data.members.map((view) => view.pid));
     const unread = new Map([...look.members].filter(([pid]) => !read.has(pid)));
@@ -72,7 +72,7 @@ export function snapshotRun(stages: readonly StageGroup[], marker: Marker): Hang
   return completeLook(lookAtStages(stages, Number.POSITIVE_INFINITY), stages, marker);
 }
 
-export interface StageView {
+interface StageView {
   // True when the stage's leader had already exited (a zombie not yet reaped) when the stop came.
   exited: boolean;
   detail: Pick<StageStop, 'snapshot' | 'deadlock' | 'waitingForStage'>;

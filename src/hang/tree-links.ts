@@ -3,7 +3,7 @@ import { listPids, readText } from '../teardown/proc-read.js';
 
 // The children of a process: every thread's /proc/PID/task/TID/children (a child forked by a thread
 // is listed under that thread). null where the kernel has no such file (CONFIG_PROC_CHILDREN off).
-export function childrenOf(pid: number): number[] | null {
+function childrenOf(pid: number): number[] | null {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);

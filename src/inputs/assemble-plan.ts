@@ -22,7 +22,7 @@ export interface SpecDelivery {
 }
 
 // Accepted exit codes for one stage, by name or 1-based index, and how the user wrote it (for messages).
-export interface OkCodesEntry {
+interface OkCodesEntry {
   stage: string;
   codes: number[];
   written: string;

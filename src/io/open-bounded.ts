@@ -7,7 +7,7 @@ export interface WaitBound {
   stop: Promise<string>;
 }
 
-export type Opened = { fd: number } | { gaveUp: string };
+type Opened = { fd: number } | { gaveUp: string };
 
 // Opens a FIFO without blocking the event loop: its open waits for a partner (a writer for 'r', a
 // reader for 'w'). A wait cut short leaves an open pending in libuv's thread pool, which would keep

@@ -1,10 +1,11 @@
+import type { BuiltinName } from '../model/bash-builtins.js';
 import type { Command, Script } from '../shell/syntax/nodes.js';
 import { walkStmts } from '../shell/syntax/walk.js';
 import type { Plan } from '../types.js';
 
 // Builtins that can change what the next call starts from (its directory, its exported variables),
 // directly or by running text.
-const STATEFUL = new Set([
+const STATEFUL: ReadonlySet<string> = new Set<BuiltinName>([
   'cd',
   'pushd',
   'popd',

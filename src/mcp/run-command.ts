@@ -32,9 +32,9 @@ export function planCommand(text: string, settings: Settings, stateFiles: StateF
   const plan = planShellText(
     text,
     { layers: [settings], okCodes: [], cwd: null },
-    { fallback: true, env: null, base: {} },
+    { fallback: true, env: null, base: {}, errexit: false, script: null },
   );
-  trapFallback(plan, stateFiles, text);
+  trapFallback(plan, stateFiles);
   return { text, plan, writes: changesState(plan) };
 }
 

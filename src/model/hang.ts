@@ -6,7 +6,7 @@ export type BlockedOp = 'read' | 'write' | 'wait' | 'poll' | 'sleep' | 'other';
 
 // What a process (or one of its threads) waits for, as a kind: its sentence and the advice are
 // rendered from this (src/hang/wait-words.ts), never the other way round.
-export const WAIT_KINDS = [
+const WAIT_KINDS = [
   // Running on a CPU, or reading or writing a pipe whose other side is doing the opposite right now.
   'working',
   'exited',
@@ -49,7 +49,7 @@ export const WAIT_KINDS = [
 export type WaitKind = (typeof WAIT_KINDS)[number];
 
 // How a deadlock can be broken, from the kinds of its waits: the advice is rendered from this.
-export const DEADLOCK_KINDS = [
+const DEADLOCK_KINDS = [
   // A process writes into a pipe or socket that the process it waits for never reads.
   'unread-output',
   // A process reads a pipe whose write end the process it waits for never closes (stdin left open).

@@ -115,9 +115,6 @@ export interface ShellPlan {
   errexit: boolean;
   // Accepted exit codes of each simple command of the text, in the order written (from --ok-codes).
   okCodes: number[][];
-  // Under --fallback bash: the stage that runs the whole text under bash instead, when a command is
-  // refused before any command started a process (a command name from an expansion, say).
-  fallback?: StageSpec;
 }
 
 // The text was run by bash as one stage, because of a construct safe-run does not interpret.

@@ -6,7 +6,7 @@
 
 import type { ExtGlob, ParamExpOf, Pos, RedirectOp, Span } from './shell-tree-leaves.js';
 
-export type { ExtGlob, ParamOp, Pos, RedirectOp, Span } from './shell-tree-leaves.js';
+export type { ParamOp, Pos, RedirectOp, Span } from './shell-tree-leaves.js';
 
 export interface Script extends Span {
   kind: 'script';
@@ -67,31 +67,31 @@ interface CompoundBase extends Span {
   redirects: Redirect[];
 }
 
-export interface BraceGroup extends CompoundBase {
+interface BraceGroup extends CompoundBase {
   kind: 'brace';
   stmts: Stmt[];
 }
 
-export interface Subshell extends CompoundBase {
+interface Subshell extends CompoundBase {
   kind: 'subshell';
   stmts: Stmt[];
 }
 
-export interface IfClause extends CompoundBase {
+interface IfClause extends CompoundBase {
   kind: 'if';
   // `if c; then t; elif c2; then t2; else e; fi`: branches in order, else last (null: none).
   branches: { cond: Stmt[]; body: Stmt[] }[];
   otherwise: Stmt[] | null;
 }
 
-export interface WhileClause extends CompoundBase {
+interface WhileClause extends CompoundBase {
   kind: 'while';
   until: boolean;
   cond: Stmt[];
   body: Stmt[];
 }
 
-export interface ForClause extends CompoundBase {
+interface ForClause extends CompoundBase {
   kind: 'for';
   name: string;
   namePos: Span;
@@ -100,14 +100,14 @@ export interface ForClause extends CompoundBase {
   body: Stmt[];
 }
 
-export interface SelectClause extends CompoundBase {
+interface SelectClause extends CompoundBase {
   kind: 'select';
   name: string;
   items: Word[] | null;
   body: Stmt[];
 }
 
-export interface ArithFor extends CompoundBase {
+interface ArithFor extends CompoundBase {
   kind: 'arith-for';
   // Each as arithmetic text (a word of arithmetic mode); null when empty.
   init: Word | null;
@@ -129,17 +129,17 @@ export interface CaseClause extends CompoundBase {
   items: CaseItem[];
 }
 
-export interface ArithCommand extends CompoundBase {
+interface ArithCommand extends CompoundBase {
   kind: 'arith';
   expr: Word;
 }
 
-export interface CondCommand extends CompoundBase {
+interface CondCommand extends CompoundBase {
   kind: 'cond';
   expr: CondExpr;
 }
 
-export interface Coproc extends CompoundBase {
+interface Coproc extends CompoundBase {
   kind: 'coproc';
   name: string | null;
   body: Command;
@@ -225,7 +225,7 @@ export interface CmdSubst extends Span {
   backquote: boolean;
 }
 
-export interface ArithExp extends Span {
+interface ArithExp extends Span {
   kind: 'arith-exp';
   // The expression as a word of arithmetic mode ($ expansions and quote removal, then evaluation).
   expr: Word;

@@ -2,7 +2,7 @@ import { maskText } from '../capture/mask.js';
 import { signalNumber } from '../policy/signals.js';
 import type { CheckResult, OutputReport, Report } from '../types.js';
 
-export interface DeliveryOutcome {
+interface DeliveryOutcome {
   output: OutputReport;
   checks: CheckResult[];
   stoppedBy: NodeJS.Signals | null;

@@ -38,7 +38,7 @@ export function parseCheckCommand(text: string, env: NodeJS.ProcessEnv, where: s
   return { text, argv, env: own, file: resolved.path, interpreter: resolved.interpreter };
 }
 
-export interface CheckRun {
+interface CheckRun {
   timeoutMs: number;
   killAfterMs: number;
   // Resolves with a reason when safe-run is told to stop (a signal).

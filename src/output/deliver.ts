@@ -28,14 +28,14 @@ export interface DeliveryPlan {
 // A checker without --timeout gets this long; with it, what is left of the run's time limit.
 export const DEFAULT_CHECK_TIMEOUT_MS = 5 * 60 * 1000;
 
-export interface Delivered {
+interface Delivered {
   output: OutputReport;
   checks: CheckResult[];
   // Set when a signal to safe-run ended the checks: the run counts as interrupted by it.
   stoppedBy: NodeJS.Signals | null;
 }
 
-export interface SettleOptions {
+interface SettleOptions {
   checkTimeoutMs: number;
   killAfterMs: number;
   stop: Promise<NodeJS.Signals>;

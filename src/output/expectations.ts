@@ -3,7 +3,7 @@ import { formatBytes } from '../format-units.js';
 import type { Expectation } from '../inputs/read-expectation.js';
 
 // JSON.parse needs the whole text in memory; past this a checker program is the better tool.
-export const MAX_JSON_CHECK_BYTES = 256 * 1024 * 1024;
+const MAX_JSON_CHECK_BYTES = 256 * 1024 * 1024;
 
 export interface Verdict {
   passed: boolean;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Command, Redirect, Script, SimpleCommand, Stmt, Word } from '../model/shell-tree.js';
+import type { Command, Redirect, Script, SimpleCommand, Stmt, Word } from '../shell/syntax/nodes.js';
 import { fromBytes, toBytes } from '../shell/syntax/source.js';
 
 // --atomic-redirects (docs/publishing-outputs.md): the one redirection of a -c text that can be
@@ -20,7 +20,7 @@ export interface FinalRedirect {
   raw: string;
 }
 
-export type FinalRedirectResult = { found: FinalRedirect } | { none: string };
+type FinalRedirectResult = { found: FinalRedirect } | { none: string };
 
 function movesStdout(redirect: Redirect): boolean {
   return (

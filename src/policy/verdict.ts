@@ -1,6 +1,6 @@
 import { type Outcome, stageOutcome, startRefusedReason, timeoutReason } from '../outcome-text/render.js';
 import { WORDINGS } from '../outcome-text/wordings.js';
-import type { Policy, SigpipeMode, StageStatus, Verdict } from '../types.js';
+import type { Policy, SigpipeMode, Verdict } from '../types.js';
 import { shellStatus } from './signals.js';
 
 export const EXIT_TIMEOUT = 124;
@@ -147,8 +147,4 @@ function byPolicy(failing: Outcome[], stages: readonly Outcome[], input: Verdict
     blamedStage: blamed.index,
     reason: WORDINGS.verdict.byPolicy(input.policy, stageOutcome(blamed)),
   };
-}
-
-export function isStopStatus(status: StageStatus): boolean {
-  return status === 'timeout' || status === 'limit' || status === 'cancelled';
 }

@@ -93,9 +93,7 @@ export function openSession(file: string, plan: Plan, env: NodeJS.ProcessEnv): S
     if (plan.cwd === undefined) plan.cwd = document.cwd;
     plan.stages = plan.stages.map((stage) => ({ ...stage, cwd: stage.cwd ?? document.cwd }));
   }
-  // The text as written: the last argument of the bash stage (`bash -o pipefail -c TEXT`).
-  const text = plan.shell?.fallback?.argv.at(-1) ?? plan.stages[0]?.argv.at(-1) ?? '';
-  trapFallback(plan, stateFiles, text);
+  trapFallback(plan, stateFiles);
   clearStateFiles(stateFiles);
   return run;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { quoteForBash } from '../shell/bash-path.js';
+import { fallbackTextAt } from '../shell/fallback-plan.js';
 import { MARKER_NAME } from '../teardown/marker.js';
 import type { Plan, Report, StageSpec } from '../types.js';
 
@@ -70,16 +71,22 @@ export function readStateFiles(files: StateFiles): ShellState | null {
   return { cwd, env, vars: {} };
 }
 
-// The bash stages of a plan (the text handed to bash before it ran, or when a step was refused once
-// reached) with the EXIT trap before the text, so that the directory and variables bash ended with
-// are known after it: the MCP session's next call and `--session FILE` start there.
-export function trapFallback(plan: Plan, files: StateFiles, text: string): void {
+// The bash stage of a fallback plan (the text handed to bash before it ran) with the EXIT trap before
+// the text, so that the directory and variables bash ended with are known after it: the MCP session's
+// next call and `--session FILE` start there.
+export function trapFallback(plan: Plan, files: StateFiles): void {
+  if (!plan.fallback) return;
   const trapped = (stage: StageSpec): StageSpec => ({
     ...stage,
-    argv: [...stage.argv.slice(0, -1), `${stateTrap(files)}\n${text}`],
+    argv: atText(stage.argv, (text) => `${stateTrap(files)}\n${text}`),
   });
-  if (plan.shell?.fallback) plan.shell.fallback = trapped(plan.shell.fallback);
-  if (plan.fallback) plan.stages = plan.stages.map(trapped);
+  plan.stages = plan.stages.map(trapped);
+}
+
+// The argv with its text (after -c; a script's $0 and arguments may follow) changed by `change`.
+function atText(argv: readonly string[], change: (text: string) => string): string[] {
+  const at = fallbackTextAt(argv);
+  return argv.map((word, i) => (i === at ? change(word) : word));
 }
 
 // The report shows the text as the caller wrote it (masked as the report is), not the trap line
@@ -87,10 +94,7 @@ export function trapFallback(plan: Plan, files: StateFiles, text: string): void 
 export function withoutTrap(report: Report): Report {
   if (!report.fallback) return report;
   const strip = (shown: string) => shown.slice(shown.indexOf('\n') + 1);
-  const stages = report.stages.map((stage) => ({
-    ...stage,
-    argv: [...stage.argv.slice(0, -1), strip(stage.argv.at(-1) ?? '')],
-  }));
+  const stages = report.stages.map((stage) => ({ ...stage, argv: atText(stage.argv, strip) }));
   const steps = report.steps?.map((step) => ({ ...step, text: strip(step.text) }));
   return { ...report, stages, ...(steps ? { steps } : {}) };
 }

@@ -20,10 +20,12 @@ import {
   switchKind,
 } from './kinds.js';
 
-// One pipeline-wide setting, everywhere it appears. The commander options (src/cli/options.ts), the
-// spec schema's pipeline keys (src/spec-file/schema.ts, and so docs/schema/spec.schema.json),
-// DEFAULT_SETTINGS and the merge of flags and spec files are all derived from SETTINGS_TABLE.
-export interface SettingRow<K extends keyof Settings> {
+// One pipeline-wide setting, everywhere it appears. Derived from SETTINGS_TABLE through settingRows():
+// the commander options (src/cli/options.ts), the spec schema's pipeline keys (src/spec-file/schema.ts,
+// and so docs/schema/spec.schema.json), DEFAULT_SETTINGS (defaults.ts), the merge of flags and of a
+// spec file's keys (derive.ts), and which flags take a value where a refused request is read again
+// (src/cli/refusal.ts).
+interface SettingRow<K extends keyof Settings> {
   // The long flag, without its argument: --idle-timeout.
   flag: `--${string}`;
   // The flag's argument name in --help when not the kind's own (<policy> rather than <mode>).
@@ -38,11 +40,13 @@ export interface SettingRow<K extends keyof Settings> {
   doc: string;
 }
 
-export type SettingsTable = { readonly [K in keyof Settings]: SettingRow<K> };
+type SettingsTable = { readonly [K in keyof Settings]: SettingRow<K> };
 
-// Adding a setting: a field in Settings (src/types.ts), one row here, and its use.
-// Rows are in the order the spec keys and --help list them.
-export const SETTINGS_TABLE: SettingsTable = {
+// Adding a setting: a field in Settings (src/model/plan.ts, imported through src/types.ts), for an
+// enum its value list in src/model/setting-values.ts, one row here, and its use; then the JSON Schema
+// (node scripts/gen-spec-schema.mjs) and docs/cli.md. Rows are in the order the spec keys and --help
+// list them.
+const SETTINGS_TABLE: SettingsTable = {
   policy: {
     flag: '--policy',
     arg: '<policy>',

@@ -1,27 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-let found: string | null | undefined;
+// The last PATH searched and the bash found on it. A process that serves many runs (the MCP server,
+// a library caller) may change its PATH between them: the search is made again when PATH differs.
+let last: { searched: string | undefined; found: string } | null = null;
 
 // The bash that `bash -o pipefail -c TEXT` would run: the first on safe-run's own PATH. Stages may
 // change PATH; safe-run's helpers keep this one.
 export function bashPath(): string {
-  if (found === undefined) {
-    found = null;
-    for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
-      const file = path.join(dir || '.', 'bash');
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        if (fs.statSync(file).isFile()) {
-          found = path.resolve(file);
-          break;
-        }
-      } catch {
-        // not here
-      }
+  const searched = process.env.PATH;
+  if (last === null || last.searched !== searched) last = { searched, found: findBash(searched) };
+  return last.found;
+}
+
+function findBash(searched = '/usr/bin:/bin'): string {
+  for (const dir of searched.split(':')) {
+    const file = path.join(dir || '.', 'bash');
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return path.resolve(file);
+    } catch {
+      // not here
     }
   }
-  return found ?? '/bin/bash';
+  return '/bin/bash';
 }
 
 // Puts any text inside single quotes for bash.

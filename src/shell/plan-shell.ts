@@ -1,5 +1,5 @@
 import { assignStageNames } from '../inputs/stage-names.js';
-import type { FallbackInfo, Plan, StageSpec } from '../types.js';
+import type { FallbackInfo, StageSpec } from '../types.js';
 import { checkSupported } from './interp/support.js';
 import { isRefusal } from './refuse.js';
 import type { Script } from './syntax/nodes.js';
@@ -7,7 +7,7 @@ import { parseScript } from './syntax/parse.js';
 import { type Bytes, fromBytes, toBytes } from './syntax/source.js';
 import { writtenCommands, writtenProgram } from './written-commands.js';
 
-export interface ParsedText {
+interface ParsedText {
   script: Script | null;
   source: Bytes;
   fallback: FallbackInfo | null;
@@ -35,15 +35,4 @@ export function writtenStages(script: Script, blank: () => Omit<StageSpec, 'name
   const programs = writtenCommands(script).map((command) => fromBytes(writtenProgram(command)));
   const names = assignStageNames(programs);
   return programs.map((program, i) => ({ ...blank(), name: names[i]!, argv: [program] }));
-}
-
-// --fallback bash: the whole text as one stage of bash, with the policy's own pipefail setting.
-export function fallbackStages(
-  text: string,
-  policy: Plan['settings']['policy'],
-  blank: () => Omit<StageSpec, 'name' | 'argv'>,
-  errexit = false,
-): StageSpec[] {
-  const flags = [...(errexit ? ['-e'] : []), ...(policy === 'last' ? [] : ['-o', 'pipefail'])];
-  return [{ ...blank(), name: 'bash', argv: ['bash', ...flags, '-c', text] }];
 }

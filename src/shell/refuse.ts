@@ -1,12 +1,9 @@
 import { brandError, isBranded, RequestError } from '../errors.js';
+import type { RequestErrorCode } from '../types.js';
 
 // Advice that keeps the meaning: bash runs the text, still supervised. (A spec file is one pipeline of
 // argv stages: it can say none of what is refused here, lists, loops, jobs or the shell's own state.)
 export const WAY_OUT = 'add --fallback bash to run the whole text as one supervised bash stage';
-
-// A background job outlives the bash stage that started it, and a process left behind is killed when
-// the run ends unless it is told otherwise: an agent starting a server wants it kept.
-export const KEEP_JOBS = '(with --leftovers keep if the job is to outlive the run)';
 
 // User text inside a one-line message: control characters escaped, long text cut.
 export function escapeText(text: string): string {
@@ -17,16 +14,12 @@ export function escapeText(text: string): string {
   );
 }
 
-export function show(text: string): string {
-  return `"${escapeText(text)}"`;
-}
-
 // A construct safe-run does not interpret itself. `construct` names it as written or as bash calls
 // it ("for loop", "2>&1 to fd 3"); the fallback report repeats it.
 export class Refusal extends RequestError {
   readonly construct: string;
 
-  constructor(code: string, construct: string, column: number, message: string) {
+  constructor(code: RequestErrorCode, construct: string, column: number, message: string) {
     super(code, message, column);
     this.construct = escapeText(construct);
     brandError(this, 'refusal');
@@ -35,19 +28,4 @@ export class Refusal extends RequestError {
 
 export function isRefusal(value: unknown): value is Refusal {
   return isBranded(value, 'refusal');
-}
-
-// The refusal of a construct bash would interpret differently from anything safe-run can do exactly.
-export function refusal(code: string, construct: string, col: number, why: string, more = ''): Refusal {
-  const advice = more === '' ? WAY_OUT : `${WAY_OUT} ${more}`;
-  return new Refusal(code, construct, col, `-c: ${escapeText(construct)} at column ${col} ${why}; ${advice}`);
-}
-
-export function refuseConstruct(code: string, construct: string, col: number, why: string, more = ''): never {
-  throw refusal(code, construct, col, why, more);
-}
-
-// Refuses text that is not valid shell at all: the fix is in the text, not a fallback.
-export function refuseSyntax(code: string, col: number, message: string): never {
-  throw new RequestError(code, `-c: ${message}`, col);
 }

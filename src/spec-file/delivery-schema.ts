@@ -7,7 +7,7 @@ import { booleanSchema, enumSchema, expected, quote, textSchema } from './value-
 // The spec keys of docs/publishing-outputs.md: `output`, `keep-partial`, `expect`, `expect-cmd`,
 // and a stage's `contract`. Kept together so that they move as one into a settings table.
 
-export function expectationSchema() {
+function expectationSchema() {
   return textSchema(EXPECT_FORMS).refine(
     (text) => {
       try {
@@ -33,7 +33,7 @@ export const deliveryKeys = {
     .optional(),
 };
 
-export const CONTRACTS = ['strict', 'lenient'] as const;
+const CONTRACTS = ['strict', 'lenient'] as const;
 
 export function contractSchema() {
   return enumSchema(CONTRACTS).optional();

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { RequestError } from '../errors.js';
+import type { RequestErrorCode } from '../types.js';
 import { suggestKey } from './did-you-mean.js';
 import { PIPELINE_KEYS, STAGE_KEYS } from './schema.js';
 import { quote } from './value-schemas.js';
@@ -16,7 +17,7 @@ const MAX_LINES = 50;
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
 // stages[1].run, env.PATH, ["odd key"]: the path as the user would point at it in the file.
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let text = '';
   for (const part of path) {
     if (typeof part === 'number') text += `[${part}]`;
@@ -87,7 +88,7 @@ function stageIndex(problem: SpecProblem): number {
 }
 
 // "pipeline.yaml: stages[1].run: expected ...", one line per problem, pipeline-level ones first.
-export function formatProblems(label: string, problems: readonly SpecProblem[]): string[] {
+function formatProblems(label: string, problems: readonly SpecProblem[]): string[] {
   const ordered = [...problems].sort((a, b) => stageIndex(a) - stageIndex(b));
   // A Set keeps this linear: a spec of 16k broken stages has 16k problems.
   const seen = new Set<string>();
@@ -104,6 +105,10 @@ export function formatProblems(label: string, problems: readonly SpecProblem[]):
   ];
 }
 
-export function specError(code: string, label: string, problems: readonly SpecProblem[]): RequestError {
+export function specError(
+  code: RequestErrorCode,
+  label: string,
+  problems: readonly SpecProblem[],
+): RequestError {
   return new RequestError(code, formatProblems(label, problems).join('\n'));
 }

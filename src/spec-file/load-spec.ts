@@ -6,8 +6,6 @@ import { readBounded, readSpecSource, STDIN_LABEL } from './read-source.js';
 import { specSchema } from './schema.js';
 import { type SpecInput, toSpecInput } from './to-spec-input.js';
 
-export type { SpecInput } from './to-spec-input.js';
-
 // `safe-run -f FILE`: read, parse and validate a spec file; `-` reads it from stdin. Any problem
 // is thrown as one RequestError listing every problem found, one line each.
 // stageDir: what a stage's relative `cwd` is relative to, when not the spec file's directory (--cwd).
@@ -21,7 +19,7 @@ export function loadSpec(
   return parseSpec(source.text, { ...source, stageDir: options.stageDir ?? source.baseDir });
 }
 
-export interface ParseSpecOptions {
+interface ParseSpecOptions {
   // Prefix of every message line: the file name as the user gave it.
   label: string;
   format: SpecFormat;

@@ -2,12 +2,13 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { isRequestError } from '../errors.js';
 import { MAX_TEXT_BYTES, textTooLarge } from '../inputs/limits.js';
+import type { RequestErrorCode } from '../types.js';
 import { specError } from './format-problems.js';
 import type { SpecFormat } from './parse-text.js';
 
 // Where a spec's text came from: its label in messages, the directory its relative paths are
 // relative to, and how to parse it.
-export interface SpecSource {
+interface SpecSource {
   text: string;
   label: string;
   baseDir: string;
@@ -33,7 +34,7 @@ export function readSpecSource(path: string, stdinText: () => string, preread?: 
   return { text, label: path, baseDir: isRegularFile(path) ? dirname(resolve(path)) : process.cwd(), format };
 }
 
-const READ_ERRORS: Record<string, [code: string, message: string]> = {
+const READ_ERRORS: Record<string, [code: RequestErrorCode, message: string]> = {
   ENOENT: ['spec.not-found', 'no such file'],
   ENOTDIR: ['spec.not-found', 'no such file (a parent is not a directory)'],
   EISDIR: ['spec.unreadable', 'is a directory, not a spec file'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isRequestError } from '../errors.js';
-import { parseInline } from '../inputs/inline-grammar.js';
+import { type InlineStage, parseInline } from '../inputs/inline-grammar.js';
 import { argvSchema, expected, quote, textSchema } from './value-schemas.js';
 
 const RUN_EXPECTED = 'a non-empty array of strings, or one string in the inline grammar';
@@ -14,8 +14,8 @@ export function runSchema() {
           ? `required: the command to run, as ${RUN_EXPECTED}`
           : expected(RUN_EXPECTED)(issue),
     })
-    .transform((run, ctx) => {
-      if (Array.isArray(run)) return { argv: run, env: {} as Record<string, string> };
+    .transform((run, ctx): InlineStage => {
+      if (Array.isArray(run)) return { argv: run, env: {} };
       try {
         const stages = parseInline(run);
         const stage = stages[0];

@@ -41,7 +41,7 @@ function settingKeys() {
   return shape;
 }
 
-export const stageObjectSchema = z.strictObject(
+const stageObjectSchema = z.strictObject(
   {
     name: described(
       stageNameSchema().optional(),
@@ -163,12 +163,8 @@ export const specSchema = z
 export const PIPELINE_KEYS: readonly string[] = Object.keys(specSchema.shape);
 export const STAGE_KEYS: readonly string[] = Object.keys(stageObjectSchema.shape);
 
-// What a spec file holds, as written (kebab-case keys, durations and sizes as text).
-export type SpecDocument = z.input<typeof specSchema>;
-export type StageDocument = z.input<typeof stageObjectSchema>;
-// The same after validation: durations in ms, sizes in bytes, `run` split into argv and env.
+// A spec file after validation: durations in ms, sizes in bytes, `run` split into argv and env.
 export type ParsedSpec = z.output<typeof specSchema>;
-export type ParsedStage = ParsedSpec['stages'][number];
 
 // The JSON Schema of the spec format, for `safe-run schema` and docs/schema/spec.schema.json.
 export function specJsonSchema(): Record<string, unknown> {

@@ -13,19 +13,7 @@ import {
   STAGE_NAME_PATTERN,
 } from '../settings/value-text.js';
 
-export {
-  DURATION_PATTERN,
-  describeValue,
-  durationText,
-  ENV_NAME_PATTERN,
-  expected,
-  isEnvName,
-  quote,
-  SIZE_PATTERN,
-  STAGE_NAME_MAX,
-  STAGE_NAME_PATTERN,
-  sizeText,
-} from '../settings/value-text.js';
+export { DURATION_PATTERN, expected, quote, SIZE_PATTERN } from '../settings/value-text.js';
 
 // The zod pieces the spec schema is built from. Each one carries the sentence a user sees when the
 // value is wrong, and durations and sizes are converted by the same parsers the CLI flags use.
@@ -95,7 +83,7 @@ export function sizeSchema() {
     });
 }
 
-export function envNameSchema() {
+function envNameSchema() {
   const what = 'a variable name: letters, digits and _, not starting with a digit';
   return z
     .string({ error: expected(what) })

@@ -6,7 +6,7 @@ import { type ProcScan, scanProcesses } from './proc-scan.js';
 import { identity, sendSignal as send, stillThere } from './send-signal.js';
 
 // How a process carrying the marker relates to the stage groups it was signalled around.
-export type Escape = 'own-group' | 'setsid' | 'other-group';
+type Escape = 'own-group' | 'setsid' | 'other-group';
 
 export interface SignalledProcess extends ProcInfo {
   how: Escape;
@@ -46,7 +46,7 @@ export function unsureTracker(): (scan: ProcScan) => boolean {
   };
 }
 
-export interface TerminateOptions {
+interface TerminateOptions {
   // Stage groups: every member is a target, while the group is provably the run's own.
   groups?: OwnGroups | null;
   // Processes carrying the run's marker are targets too; absent: only the groups and `processes`.

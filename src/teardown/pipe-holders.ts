@@ -1,14 +1,14 @@
 import { fstatSync, readdirSync, statSync } from 'node:fs';
 import { listPids, type ProcInfo, readProcess, readText } from './proc-read.js';
 
-export type PipeEnd = 'read' | 'write' | 'any';
+type PipeEnd = 'read' | 'write' | 'any';
 
-export interface PipeHolder extends ProcInfo {
+interface PipeHolder extends ProcInfo {
   // The holder's descriptors that are the wanted end of the pipe.
   fds: number[];
 }
 
-export interface HolderQuery {
+interface HolderQuery {
   // Pids to look at first (the run's marked processes): when one of them holds the pipe, the rest of
   // the machine is not scanned.
   candidates?: readonly number[];

@@ -1,6 +1,6 @@
 import { readStat, readText } from './proc-read.js';
 
-export interface SyscallInfo {
+interface SyscallInfo {
   nr: number;
   // Known only for the usual blocking calls on x86_64; null elsewhere.
   name: string | null;
@@ -8,7 +8,7 @@ export interface SyscallInfo {
   args: string[];
 }
 
-export interface BlockedInfo {
+interface BlockedInfo {
   state: string;
   // Kernel function the process sleeps in (anon_pipe_write, do_wait, ...); null when running.
   wchan: string | null;

@@ -143,7 +143,7 @@ export function listProcesses(): ProcInfo[] {
 
 // What a process's environment says of one NAME=value entry: 'unreadable' when the process is gone or
 // not ours to read, 'empty' for an environment that read empty, else whether it holds the entry.
-export type EnvironMatch = 'unreadable' | 'empty' | 'holds' | 'lacks';
+type EnvironMatch = 'unreadable' | 'empty' | 'holds' | 'lacks';
 
 export function matchEnviron(pid: number, entry: Buffer): EnvironMatch {
   const length = readShared(`/proc/${pid}/environ`);

@@ -14,7 +14,7 @@ import type { ProcWindow } from './proc-window.js';
 const PF_EXITING = 0x4;
 const PF_KTHREAD = 0x200000;
 
-export interface FindQuery {
+interface FindQuery {
   // Processes whose environment holds NAME=value exactly.
   marker?: Marker;
   // Processes in one of these process groups, marked or not (a stage may clear its environment).

@@ -54,12 +54,12 @@ function readNumber(path: string): number | null {
   return Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 
-// This process's start time from /proc/self/stat (field 22), or null; read once (a -c text opens a
-// window per step).
-let ownStart: { ticks: number | null } | null = null;
+// This process's start time from /proc/self/stat (field 22), or null. It never changes: read once (a
+// -c text opens a window per step); a failed read is not kept, so it costs that run its window only.
+let ownStart: number | null = null;
 function ownStartTicks(): number | null {
-  ownStart ??= { ticks: readOwnStartTicks() };
-  return ownStart.ticks;
+  ownStart ??= readOwnStartTicks();
+  return ownStart;
 }
 
 function readOwnStartTicks(): number | null {
@@ -71,14 +71,15 @@ function readOwnStartTicks(): number | null {
 }
 
 // /proc must show our own pid namespace, the one ns_last_pid counts in (a container can mount another).
-// Which /proc is mounted does not change under a running process in practice: asked once.
+// Which /proc is mounted does not change under a running process in practice: the answer is kept,
+// but not a failure to ask (that run has no window, the next asks again).
 let ours: boolean | null = null;
 function procIsOurs(): boolean {
   if (ours === null) {
     try {
       ours = readlinkSync('/proc/self') === String(process.pid);
     } catch {
-      ours = false;
+      return false;
     }
   }
   return ours;

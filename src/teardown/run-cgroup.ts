@@ -34,11 +34,11 @@ export interface RunCgroup {
 }
 
 // Set to "off" (or "0") for no cgroup even where one could be made.
-export const CGROUP_SETTING = 'SAFE_RUN_CGROUP';
+const CGROUP_SETTING = 'SAFE_RUN_CGROUP';
 
 // Who must know of the cgroup before it exists (the watchdog, which kills what is in it if safe-run
 // dies), and be told when it was not made after all.
-export interface CgroupClaim {
+interface CgroupClaim {
   announce(dir: string): void;
   disown(dir: string): void;
 }

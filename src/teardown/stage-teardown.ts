@@ -9,7 +9,7 @@ import { sweepMarked } from './sweep-marked.js';
 
 // What teardown needs to know of a stage: its group (the leader's pid, null when it never started)
 // and its name for the leftovers log.
-export interface StageGroup {
+interface StageGroup {
   readonly pid: number | null;
   readonly spec: { readonly name: string };
 }
@@ -28,7 +28,7 @@ export function findHolders(readFds: readonly number[], marker: Marker): ProcInf
   return [...seen.values()];
 }
 
-export function stageOf(info: ProcInfo, runs: readonly StageGroup[]): string | null {
+function stageOf(info: ProcInfo, runs: readonly StageGroup[]): string | null {
   const own = runs.find((run) => run.pid === info.pgid || run.pid === info.sid);
   return own ? own.spec.name : null;
 }
@@ -39,7 +39,7 @@ function describeEscape(how: SignalledProcess['how'], why: string): string {
   return why;
 }
 
-export interface LeftoverSweep {
+interface LeftoverSweep {
   runs: readonly StageGroup[];
   groups: OwnGroups;
   marker: Marker;

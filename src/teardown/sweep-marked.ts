@@ -13,7 +13,7 @@ function pauseSync(ms: number): void {
   Atomics.wait(pauseCell, 0, 0, ms);
 }
 
-export interface SweepOptions {
+interface SweepOptions {
   name: string;
   value: string;
   signal: NodeJS.Signals;

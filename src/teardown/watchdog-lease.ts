@@ -27,7 +27,7 @@ export interface Watchdog {
 }
 
 // What a lease needs of the warden that holds the one watchdog process (watchdog.ts).
-export interface LeaseHost {
+interface LeaseHost {
   readonly pid: number | null;
   readonly problems: readonly string[];
   watch(kind: 'm' | 'g' | 'f' | 'c', key: string): void;

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { applyEnvOptions } from '../../src/cli/env-options.js';
 import { CLI_FLAGS, type CliFlagKey, cliFlagRows } from '../../src/cli/flag-table.js';
 import { type CliOptions, parseCli } from '../../src/cli/options.js';
 import { shownFlag } from '../../src/cli/program-options.js';
-import { isRequestError } from '../../src/errors.js';
+import { printRefusal } from '../../src/cli/refusal.js';
+import { isRequestError, RequestError } from '../../src/errors.js';
 import { runCli, runJson } from '../helpers/cli.js';
 import { readValidJunit } from '../helpers/junit-schema.js';
 
@@ -89,6 +91,31 @@ describe('the table of CLI-only flags', () => {
       } else if (row.kind.choices && row.kind.choices.length > 1) {
         const other = row.kind.choices[0]!;
         expect(fromEnv(text, [words[0]!, other, '--', 'true'])[row.key], row.flags).toBe(other);
+      }
+    }
+  });
+
+  it('lets a refusal see the flags after any flag that takes a value (--json, --mask)', () => {
+    for (const row of rows) {
+      if (!row.flags.includes(' <')) continue;
+      for (const flag of row.flags.split(' <')[0]!.split(', ')) {
+        const out: string[] = [];
+        const err: string[] = [];
+        const sink = (into: string[]) =>
+          new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              into.push(chunk.toString());
+              done();
+            },
+          });
+        const args = [flag, 'value', '--json', 'compact', '--mask', 'TOKEN', '-c', 'x'];
+        printRefusal(new RequestError('usage.value', 'refused, with s3cr3t-value'), args, {
+          stdout: sink(out),
+          stderr: sink(err),
+          env: { TOKEN: 's3cr3t-value' },
+        });
+        expect(JSON.parse(out.join('')).error, flag).toMatchObject({ code: 'usage.value' });
+        expect(err.join(''), flag).toBe('safe-run: refused, with ***\n');
       }
     }
   });

@@ -13,6 +13,7 @@ import {
   runJson,
   scratchDir,
   statuses,
+  testSize,
   validate,
 } from '../helpers/index.js';
 
@@ -544,7 +545,7 @@ describe('any generated spec document', () => {
   }
   type GeneratedDoc = typeof generatedArb extends fc.Arbitrary<infer T> ? T : never;
 
-  const RUNS = 25;
+  const RUNS = testSize(12, 25, 'SAFE_RUN_SPEC_RUNS');
   it(
     'either runs (a JSON report) or exits 125 with a message and starts nothing',
     async () => {

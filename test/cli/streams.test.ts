@@ -15,12 +15,12 @@ import { NO_NEWLINE_MARK } from '../../src/capture/line-prefixer.js';
 import { liveCapMarker } from '../../src/capture/live-cap.js';
 import { logLimitMarker } from '../../src/capture/log-file.js';
 import type { Report, StreamReport } from '../../src/types.js';
-import { BIN, FIXTURES, ROOT } from '../helpers/index.js';
+import { BIN, FIXTURES, ROOT, testSize } from '../helpers/index.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const PATH_WITH_FIXTURES = `${path.join(FIXTURES, 'bin')}:${process.env.PATH ?? ''}`;
-const BIG_BYTES = Number(process.env.SAFE_RUN_TEST_BIG_MIB ?? '1024') * MiB;
+const BIG_BYTES = testSize(256, 1024, 'SAFE_RUN_TEST_BIG_MIB') * MiB;
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-streams-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));

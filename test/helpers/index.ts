@@ -9,3 +9,4 @@ export * from './processes.js';
 export * from './report-fixtures.js';
 export * from './request-errors.js';
 export * from './scratch.js';
+export * from './sizes.js';

@@ -221,6 +221,7 @@ describe('refused constructs', () => {
     'function',
     'time',
     'coproc',
+    'in',
     '{',
     '}',
     ']]',

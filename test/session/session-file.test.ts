@@ -35,6 +35,45 @@ describe('--session FILE', () => {
     expect(stdoutOf(after)).toBe(`${dir} [] 2\n`);
   });
 
+  it('gives a script its arguments and keeps its end state when bash runs it (--script under --fallback)', async () => {
+    const script = path.join(dir, 'menu.sh');
+    fs.writeFileSync(
+      script,
+      'echo "$0 $1 $2"\nselect x in a; do break; done <<< 1 2>/dev/null\nexport PICKED=$x\n',
+    );
+    const run = await runCli(
+      [
+        '--json',
+        '--no-facts',
+        '--fallback',
+        'bash',
+        '--session',
+        file,
+        '--script',
+        script,
+        '--',
+        'one',
+        'two',
+      ],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.stages[0].stdout.text).toBe(`${script} one two\n`);
+    expect(report.stages[0].argv).toEqual([
+      'bash',
+      '-o',
+      'pipefail',
+      '-c',
+      fs.readFileSync(script, 'utf8'),
+      script,
+      'one',
+      'two',
+    ]);
+    const after = await agent('echo "$PICKED"');
+    expect(stdoutOf(after)).toBe('a\n');
+  });
+
   it('refuses a file that is not a session, and an input that is not -c text, before anything runs', async () => {
     const bad = path.join(dir, 'not-a-session.json');
     fs.writeFileSync(bad, '{"hello": 1}\n');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type GenLine, type GenStep, renderLine, runBash, runSafeRun } from '../helpers/shell-oracle.js';
+import { testSize } from '../helpers/sizes.js';
 
 // Generated command lines run by bash -o pipefail and by safe-run -c in identical directories: the
 // same exit code, stdout, files, steps run or skipped, and per-stage codes equal to PIPESTATUS.
@@ -142,11 +143,13 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('safe-run -c against bash -o pipefail on generated lines', () => {
   it('gives the same exit code, stdout, files, steps and per-stage codes', async () => {
+    const runs = testSize(20, 45, 'SHELL_DIFF_RUNS');
     const lines = fc.sample(lineArb, {
-      numRuns: Number(process.env.SHELL_DIFF_RUNS ?? 45),
+      numRuns: runs,
       seed: Number(process.env.SHELL_DIFF_SEED ?? 20261201),
     });
-    expect(new Set(lines.map(renderLine)).size).toBeGreaterThan(35);
+    // Most generated lines are distinct, or the comparison says little.
+    expect(new Set(lines.map(renderLine)).size).toBeGreaterThan(runs * 0.75);
     for (const line of lines) {
       const text = renderLine(line);
       fixture();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type GenLine, renderLine, runBash, runSafeRun } from '../helpers/shell-oracle.js';
+import { testSize } from '../helpers/sizes.js';
 
 // `export` and NAME=value as steps of their own, every form of export's arguments, run by bash -o
 // pipefail and by safe-run -c: the same exit code, stdout and steps, never an internal error. `export A B=1` once crashed safe-run: the value of B was looked up
@@ -114,7 +115,7 @@ const lineOf = fc
 
 describe('random lines of export, NAME=value and cd', () => {
   it('run as bash runs them, or are refused in one line', async () => {
-    const lines = fc.sample(lineOf, { numRuns: 40, seed: 20261203 });
+    const lines = fc.sample(lineOf, { numRuns: testSize(15, 40, 'SHELL_EXPORT_RUNS'), seed: 20261203 });
     let compared = 0;
     for (const line of lines) {
       const text = renderLine(line);

@@ -8,6 +8,7 @@ import { isRequestError } from '../../src/errors.js';
 import { parseText } from '../../src/shell/plan-shell.js';
 import { parseScript } from '../../src/shell/syntax/parse.js';
 import { runSafeRun, snapshot } from '../helpers/shell-oracle.js';
+import { testSize } from '../helpers/sizes.js';
 
 // Random text: never a trace or a hang; whatever safe-run accepts, it runs as bash runs it.
 
@@ -110,7 +111,7 @@ describe('running what is accepted', () => {
   it('gives the exit code, stdout and files bash gives', async () => {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, X: 'p  *', PWD: work };
     const texts = fc.sample(tokenText, {
-      numRuns: Number(process.env.SHELL_FUZZ_RUNS ?? 80),
+      numRuns: testSize(30, 80, 'SHELL_FUZZ_RUNS'),
       seed: Number(process.env.SHELL_FUZZ_SEED ?? 20261202),
     });
     let compared = 0;

@@ -8,6 +8,7 @@ import { planFromInline } from '../../src/plan.js';
 import { planShellDryRun } from '../../src/shell/dry-run-steps.js';
 import { runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { testSize } from '../helpers/sizes.js';
 
 // Nothing of a -c text runs outside a supervised stage, and nothing at all under --dry-run: a
 // substitution of any kind, wherever it hides inside ${...}, never runs in a dry run, a process
@@ -66,7 +67,7 @@ const texts = fc.tuple(place, expansion).map(([at, e]) => at(e));
 
 describe('a substitution inside ${...}', () => {
   it('never runs while a dry run plans the text (generated forms)', async () => {
-    const cases = fc.sample(texts, { seed: 20261202, numRuns: 400 });
+    const cases = fc.sample(texts, { seed: 20261202, numRuns: testSize(150, 400, 'SHELL_OUTSIDE_RUNS') });
     const dir = scratch.fresh();
     for (const text of cases) {
       try {

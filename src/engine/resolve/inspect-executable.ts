@@ -7,13 +7,7 @@ import { type Env, type Resolution, type Resolved, unresolved } from './outcome.
 import { parseShebang } from './shebang.js';
 
 // Reads the start of an executable and decides, as the kernel and then bash would, how it runs.
-export function inspectExecutable(
-  program: string,
-  file: string,
-  env: Env,
-  cwd: string,
-  depth: number,
-): Inspection {
+function inspectExecutable(program: string, file: string, env: Env, cwd: string, depth: number): Inspection {
   const bytes = readAt(file, 0, 4096);
   if (bytes === null) return RUNNABLE;
   if (isElf(bytes)) return inspectElf(program, file, bytes);

@@ -3,7 +3,7 @@ import type { Shebang } from './shebang.js';
 
 // How a file that exists and may be executed would actually run, decided from its first bytes.
 
-export type Runnable = { ok: true; interpreter: string | null; warnings: string[] };
+type Runnable = { ok: true; interpreter: string | null; warnings: string[] };
 export type Inspection = Runnable | Unresolved;
 export const RUNNABLE: Runnable = { ok: true, interpreter: null, warnings: [] };
 
@@ -14,7 +14,7 @@ export const MAX_DEPTH = 4;
 
 // inspectExecutable, handed to the #! checks so they can look into the interpreter they name
 // without importing their caller.
-export type Inspect = (program: string, file: string, env: Env, cwd: string, depth: number) => Inspection;
+type Inspect = (program: string, file: string, env: Env, cwd: string, depth: number) => Inspection;
 
 // A script with a #! line, as the #! checks see it: the program as written and the file found, its
 // #! line, the child's environment and directory, how many interpreters deep it is, and the inspector

@@ -1,7 +1,7 @@
 // What resolving a program ends in: the file to execute, or why it cannot be started, in words and
 // with the exit code bash gives for it (126 found but cannot run, 127 not found).
 
-export type ResolveFailureCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOEXEC' | 'EBADINTERP';
+type ResolveFailureCode = 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOEXEC' | 'EBADINTERP';
 
 export interface Resolved {
   ok: true;

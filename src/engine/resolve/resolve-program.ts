@@ -8,8 +8,7 @@ import { resolveOnPath } from './resolve-on-path.js';
 // resolve/: the PATH search, the #! line (and `#!/usr/bin/env NAME`), ELF programs and their
 // dynamic loader, bash's rule for binary files, and the shell words that are not programs.
 
-export type { Resolution, Resolved, ResolveFailureCode, Unresolved } from './outcome.js';
-export { BASH_DEFAULT_PATH } from './search-path.js';
+export type { Resolution, Resolved } from './outcome.js';
 
 export function resolveProgram(program: string, env: Env, cwd: string): Resolution {
   if (program === '' || program.includes('\0')) {

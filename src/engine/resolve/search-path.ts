@@ -7,7 +7,7 @@ export const BASH_DEFAULT_PATH = '/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/s
 // What glibc's execvp (and so `/usr/bin/env`) searches when PATH is unset.
 export const EXECVP_DEFAULT_PATH = '/bin:/usr/bin';
 
-export type Search =
+type Search =
   // `relative`: found through a PATH entry that depends on the current directory (`bin`, `.`, empty).
   | { kind: 'found'; path: string; entry: string; relative: boolean; tilde: boolean }
   // A match exists but cannot run: the one bash (or execvp) would try, and fail on with 126.

@@ -1,30 +1,20 @@
+import { RESERVED_WORDS } from '../../model/bash-reserved-words.js';
+import { READ_ONLY_VARIABLES, SHELL_ARRAY_VARIABLES } from '../../model/bash-variables.js';
 import { OR_BASH, refuse, refuseReserved, show } from './refusals.js';
 import { textOf, type Word } from './word.js';
 
-const RESERVED_WORDS = new Set(
-  'if then elif else fi case esac for select while until do done function time coproc { } [[ ]] !'.split(' '),
-);
-
 // Names bash does not pass through as written when they prefix a command (checked against bash 5.2).
-const READ_ONLY = 'is read-only in bash, so bash would refuse to run the command';
-const ARRAY = 'is a bash array, so bash would not pass it to the command';
 const SPECIAL_VARIABLES = new Map<string, string>([
-  ['BASHOPTS', READ_ONLY],
-  ['BASH_VERSINFO', READ_ONLY],
-  ['EUID', READ_ONLY],
-  ['PPID', READ_ONLY],
-  ['SHELLOPTS', READ_ONLY],
-  ['UID', READ_ONLY],
-  ['BASH_ARGC', ARRAY],
-  ['BASH_ARGV', ARRAY],
-  ['BASH_LINENO', ARRAY],
-  ['BASH_SOURCE', ARRAY],
-  ['FUNCNAME', ARRAY],
-  ['GROUPS', ARRAY],
+  ...READ_ONLY_VARIABLES.map(
+    (name) => [name, 'is read-only in bash, so bash would refuse to run the command'] as const,
+  ),
+  ...SHELL_ARRAY_VARIABLES.map(
+    (name) => [name, 'is a bash array, so bash would not pass it to the command'] as const,
+  ),
   ['_', "is set by bash to the command's path"],
 ]);
 
-export interface StageBuilder {
+interface StageBuilder {
   argv: string[];
   env: Record<string, string>;
   firstCol: number;

@@ -1,4 +1,5 @@
 import { RequestError } from '../../errors.js';
+import type { RequestErrorCode } from '../../types.js';
 
 export const OR_BASH = "or run: safe-run -- bash -c '...'";
 
@@ -30,7 +31,7 @@ const OPERATORS: ReadonlyArray<readonly [string, string]> = [
   [')', 'a subshell'],
 ];
 
-export function refuse(code: string, message: string): never {
+export function refuse(code: RequestErrorCode, message: string): never {
   throw new RequestError(code, `-c: ${message}`);
 }
 
@@ -45,7 +46,7 @@ export function show(text: string): string {
 }
 
 export function unquoted(
-  code: string,
+  code: RequestErrorCode,
   ch: string,
   col: number,
   meaning: string,

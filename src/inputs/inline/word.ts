@@ -1,7 +1,7 @@
 // A character of a word after quote removal. Quote characters and escaping backslashes are kept as
 // "mark" units because bash decides assignments, reserved words and braces on the text as written.
 export type UnitKind = 'plain' | 'quoted' | 'mark';
-export interface Unit {
+interface Unit {
   ch: string;
   kind: UnitKind;
 }

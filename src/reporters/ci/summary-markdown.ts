@@ -38,7 +38,7 @@ export function summaryReporter(path: string): Reporter {
 
 // The step summary's Markdown: the verdict as a heading, the command, one table row per stage,
 // and what to do next.
-export function renderSummaryMarkdown(report: Report): string {
+function renderSummaryMarkdown(report: Report): string {
   const verdict = report.ok ? 'ok' : 'not ok';
   const out = [
     `### safe-run: ${verdict}, exit ${report.exitCode}`,

@@ -17,7 +17,7 @@ const SIMPLE: Record<string, string> = {
 };
 
 // A code point as UTF-8 bytes (what \u and \U give in a UTF-8 locale).
-export function utf8Bytes(code: number): Bytes {
+function utf8Bytes(code: number): Bytes {
   return Buffer.from(String.fromCodePoint(code), 'utf8').toString('latin1');
 }
 

@@ -132,7 +132,7 @@ function closingBracket(text: string, from: number): number {
 
 // A number as bash reads one: decimal, 0x hex, 0 octal, or BASE#digits (2 to 64; digits 0-9, a-z,
 // A-Z, @, _; below 37 letters of either case are the same digit).
-export function parseNumber(text: string, tooGreat: () => never): bigint {
+function parseNumber(text: string, tooGreat: () => never): bigint {
   let base = 10;
   let digits = text;
   const hash = text.indexOf('#');

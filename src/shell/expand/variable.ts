@@ -2,7 +2,7 @@ import type { Bytes } from '../syntax/source.js';
 import type { AssocTable } from './assoc-table.js';
 
 // A shell variable's value: a string, an indexed array (sparse), or an associative array.
-export type Value =
+type Value =
   | { kind: 'scalar'; value: Bytes }
   | { kind: 'indexed'; items: Map<number, Bytes> }
   | { kind: 'assoc'; items: AssocTable };

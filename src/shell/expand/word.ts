@@ -172,7 +172,7 @@ export class Expander implements ExpanderApi {
 }
 
 // Brace expansion on the word's text, each result read again as a word.
-export function braceWords(word: Word): Word[] {
+function braceWords(word: Word): Word[] {
   if (word.raw === undefined || !word.raw.includes('{')) return [word];
   const texts = braceExpand(word.raw);
   if (texts.length === 1 && texts[0] === word.raw) return [word];
@@ -194,7 +194,7 @@ function isAtForm(part: WordPart): boolean {
 }
 
 // Written text as chunks: escapes as quoted characters, the rest as it reads in its style.
-export function literalChunks(value: Bytes, context: PartContext): Chunk[] {
+function literalChunks(value: Bytes, context: PartContext): Chunk[] {
   const chunks: Chunk[] = [];
   const inQuotes = context.style === 'dq' || context.style === 'heredoc';
   const escapable = context.style === 'heredoc' ? '$`\\' : '$`"\\';

@@ -1,5 +1,4 @@
 import { ExpansionError } from '../expand/env.js';
-import { VarError } from '../expand/vars.js';
 import type { Assign } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -40,7 +39,7 @@ function isAssoc(r: RunnerApi, name: string): boolean {
 }
 
 // A subscript: a key for an associative array, arithmetic for an indexed one.
-export async function subscript(
+async function subscript(
   r: RunnerApi,
   name: string,
   index: Assign['index'] & object,
@@ -72,18 +71,4 @@ async function arrayElements(r: RunnerApi, assign: Assign): Promise<{ key: Bytes
     }
   }
   return out;
-}
-
-// Runs `work` once the assignment errors bash reports as the command's failure are turned into a
-// message and a status.
-export async function reportingVarErrors(r: RunnerApi, work: () => Promise<number>): Promise<number> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof VarError) {
-      await r.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
 }

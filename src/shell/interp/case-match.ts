@@ -21,7 +21,7 @@ export async function matchesAny(r: RunnerApi, value: Bytes, patterns: readonly 
 }
 
 // The index of the first pattern that matches, or -1.
-export async function oracleMatch(r: RunnerApi, value: Bytes, patterns: string[]): Promise<number> {
+async function oracleMatch(r: RunnerApi, value: Bytes, patterns: string[]): Promise<number> {
   for (const pattern of patterns) {
     if (!inertPattern(pattern))
       throw new Error(`safe-run: a pattern for the oracle is not inert: ${pattern}`);

@@ -52,7 +52,7 @@ export class CaptureSink {
   }
 }
 
-export const MAX_FD = 9;
+const MAX_FD = 9;
 
 // The descriptors 0-9 of a shell (or of one command while its redirections apply).
 export class FdTable {

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { ReadOnlyVariable } from '../../model/bash-variables.js';
 import type { Bytes } from '../syntax/source.js';
 import { toBytes } from '../syntax/source.js';
 import { Shell } from './shell.js';
@@ -12,11 +13,12 @@ export interface StartState {
   exportedUnset?: string[];
 }
 
-// bash's values for its own variables, as `bash -c` would set them on this machine.
-const BASH_VARIABLES: Record<string, string> = {};
-
-export function noteBashVariables(values: Record<string, string>): void {
-  Object.assign(BASH_VARIABLES, values);
+// The values of bash's read-only variables that the interpreter gives. It gives none to the others:
+// BASHOPTS and SHELLOPTS are refused where the text reads them (support.ts); BASH_VERSINFO, like
+// BASH_VERSION, reads as unset.
+function readOnlyValues(): Partial<Record<ReadOnlyVariable, string>> {
+  const uid = String(process.getuid?.() ?? 0);
+  return { PPID: String(process.ppid), UID: uid, EUID: String(process.geteuid?.() ?? uid) };
 }
 
 // A shell as `bash -c` starts: the environment exported, PWD and SHLVL as bash sets them, IFS, PS4,
@@ -37,19 +39,12 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
   vars.assign('IFS', ' \t\n');
   vars.assign('PS4', '+ ');
   vars.assign('OPTIND', '1');
-  vars.assign('PPID', String(process.ppid));
-  vars.target('PPID').attrs.readonly = true;
-  const uid = String(process.getuid?.() ?? 0);
-  for (const [name, value] of [
-    ['UID', uid],
-    ['EUID', String(process.geteuid?.() ?? uid)],
-  ] as const) {
+  for (const [name, value] of Object.entries(readOnlyValues())) {
     vars.assign(name, value);
     vars.target(name).attrs.readonly = true;
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
-  for (const [name, value] of Object.entries(BASH_VARIABLES)) vars.assign(name, value);
-  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', ...Object.keys(BASH_VARIABLES)]) {
+  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME']) {
     const value = vars.get(name)?.value;
     if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
   }
@@ -66,7 +61,7 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
 
 // bash's rule (variables.c adjust_shell_level): a non-number counts as 0, a negative level as 0, and
 // 1000 or more restarts at 1.
-export function nextShellLevel(inherited: string | undefined): number {
+function nextShellLevel(inherited: string | undefined): number {
   const text = (inherited ?? '').trim();
   const level = /^[+-]?\d+$/.test(text) ? Number(text) : 0;
   const next = level < 0 ? 0 : level + 1;

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import type { Bytes } from '../syntax/source.js';
+import { shownOutput } from './builtin-secrets.js';
 import type { FdRef } from './fds.js';
 import type { Runtime } from './runtime.js';
 import { ExitSignal } from './signals.js';
 
 // What happened to a write: done, or the descriptor was closed (bash's "write error: Bad file
 // descriptor").
-export type WriteResult = 'ok' | 'closed' | 'error';
+type WriteResult = 'ok' | 'closed' | 'error';
 
 // Writes what a builtin prints to where its descriptor leads, never blocking the event loop (the
 // reader may be a stage safe-run itself is draining). A pipe whose reader is gone kills the writer
@@ -28,9 +29,12 @@ export async function writeTo(rt: Runtime, ref: FdRef, text: Bytes): Promise<Wri
 }
 
 function writeRun(rt: Runtime, fd: 0 | 1 | 2, bytes: Buffer): Promise<WriteResult> {
-  const stream = fd === 2 ? rt.io.stderr : fd === 1 ? rt.io.stdout : null;
-  if (!stream) return Promise.resolve(fd === 0 ? 'closed' : 'ok');
-  const data = fd === 2 && rt.io.linePrefix ? prefixLines(bytes, rt.io.linePrefix) : bytes;
+  if (fd === 0) return Promise.resolve('closed');
+  // Read for ::add-mask:: lines also when nothing is shown (--json).
+  const shown = shownOutput(rt, fd, bytes);
+  const stream = fd === 2 ? rt.io.stderr : rt.io.stdout;
+  if (!stream) return Promise.resolve('ok');
+  const data = fd === 2 && rt.io.linePrefix ? prefixLines(shown, rt.io.linePrefix) : shown;
   return new Promise((resolve) => {
     try {
       stream.write(data, () => resolve('ok'));

@@ -1,6 +1,6 @@
 import type { OpenStop } from '../../engine/fifo-open.js';
 import { stopReason } from '../../outcome-text/render.js';
-import type { Report, StageResult, StepReport, StreamReport } from '../../types.js';
+import type { StageResult, StepReport, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -111,8 +111,6 @@ function stopOf(stop: OpenStop): StageResult['stop'] {
   const rest = { signals: [], snapshot: [], deadlock: null, waitingForStage: null };
   return { reason: stopReason(cause, fifo), cause, fifo, afterMs, ...rest };
 }
-
-export type { Report };
 
 // A command the text did not run, in the report (not inside a pipeline element, whose stages are
 // the element's).

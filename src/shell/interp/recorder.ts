@@ -1,7 +1,7 @@
 import type { Report, StageResult, StepReport, Verdict } from '../../types.js';
 
 // One command the text ran (a pipeline, a builtin, an assignment), as the report shows it.
-export interface StepRecord {
+interface StepRecord {
   text: string;
   line: number;
   // The command this one ran inside (a command substitution's, a pipeline element's), when nested.
@@ -22,7 +22,7 @@ export interface StepRecord {
 }
 
 // A command the text did not run: the list's short circuit skipped it, or the text ended first.
-export interface SkippedStep {
+interface SkippedStep {
   text: string;
   line: number;
   parent: number | null;

@@ -1,4 +1,3 @@
-import { ExpansionError } from '../expand/env.js';
 import type { Redirect } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -55,9 +54,4 @@ export async function expandTarget(r: RunnerApi, redirect: Redirect): Promise<Ta
     if (op === '<&' || redirect.fd !== null) return { kind: 'ambiguous', word: written };
   }
   return { kind: 'file', path: word, mode: MODES[op] ?? 'write', clobber: op === '>|' };
-}
-
-// An expansion error inside a redirection fails the command (bash goes on), not the shell.
-export function redirectExpansionFailure(error: unknown): ExpansionError | null {
-  return error instanceof ExpansionError ? error : null;
 }

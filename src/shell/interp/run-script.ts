@@ -19,7 +19,7 @@ import type { Shell } from './shell.js';
 import { type Ending, ExitSignal } from './signals.js';
 import { stopReason } from './stops.js';
 
-export interface ScriptPlan {
+interface ScriptPlan {
   script: Script;
   source: Bytes;
   arg0: Bytes;

@@ -23,15 +23,6 @@ export class ExitSignal {
   ) {}
 }
 
-export function isFlow(value: unknown): value is BreakSignal | ContinueSignal | ReturnSignal | ExitSignal {
-  return (
-    value instanceof BreakSignal ||
-    value instanceof ContinueSignal ||
-    value instanceof ReturnSignal ||
-    value instanceof ExitSignal
-  );
-}
-
 // How the text ended: its status, and why (it ran to its end, exit, errexit, a stop).
 export interface Ending {
   status: number;

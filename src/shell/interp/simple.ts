@@ -1,10 +1,10 @@
+import { BUILTIN_NAMES } from '../../model/bash-builtins.js';
 import { ExpansionError } from '../expand/env.js';
 import { VarError } from '../expand/vars.js';
 import type { Assign, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { assignInOrder } from './assignments.js';
-import { BUILTIN_NAMES } from './builtins/names.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';

@@ -1,8 +1,9 @@
+import { BUILTIN_NAMES } from '../../model/bash-builtins.js';
+import type { RequestErrorCode } from '../../types.js';
 import { escapeText, Refusal, WAY_OUT } from '../refuse.js';
 import type { Command, Pos, Script, Word, WordPart } from '../syntax/nodes.js';
 import { place } from '../syntax/syntax-error.js';
 import { walkStmts } from '../syntax/walk.js';
-import { BUILTIN_NAMES } from './builtins/names.js';
 import { BUILTINS } from './builtins/registry.js';
 
 // Variables whose value this interpreter cannot give as bash would.
@@ -28,7 +29,7 @@ const DYNAMIC_REFUSED = new Set([
 // Which constructs of a parsed text safe-run's interpreter runs: one pass over the tree, after parsing.
 // A construct it does not run is refused before anything starts, with where it is and the way out.
 export function checkSupported(script: Script, multiline: boolean): void {
-  const refuse = (code: string, construct: string, pos: Pos, why: string): never => {
+  const refuse = (code: RequestErrorCode, construct: string, pos: Pos, why: string): never => {
     throw new Refusal(
       code,
       construct,
@@ -51,7 +52,7 @@ export function checkSupported(script: Script, multiline: boolean): void {
   });
 }
 
-type Refuse = (code: string, construct: string, pos: Pos, why: string) => never;
+type Refuse = (code: RequestErrorCode, construct: string, pos: Pos, why: string) => never;
 
 function checkCommand(command: Command, refuse: Refuse): void {
   if (command.kind === 'select')

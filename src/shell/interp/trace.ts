@@ -12,7 +12,7 @@ export async function traceCommand(r: RunnerApi, assignments: number, args: read
   await writeTo(r.rt, r.sh.fds.get(2), `${level}${prefix}${args.map(traceQuote).join(' ')}\n`);
 }
 
-export function traceQuote(word: Bytes): string {
+function traceQuote(word: Bytes): string {
   if (word === '') return "''";
   if (/^[A-Za-z0-9_./:=@%+,^-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;

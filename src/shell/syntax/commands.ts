@@ -1,3 +1,4 @@
+import type { BuiltinName } from '../../model/bash-builtins.js';
 import { assignOf, readArrayAssign, readSubscriptAssignWord } from './assigns.js';
 import type { Assign, Command, Compound, FunctionDef, Redirect, SimpleCommand, Word } from './nodes.js';
 import { atRedirect, readRedirect } from './redirects.js';
@@ -6,7 +7,13 @@ import { readWord } from './words.js';
 
 // Builtins whose NAME=value arguments are assignments (no splitting or globbing; arrays allowed),
 // decided by the command word as written, as bash decides at parse time.
-export const DECLARATION_BUILTINS = new Set(['declare', 'typeset', 'export', 'local', 'readonly']);
+export const DECLARATION_BUILTINS: ReadonlySet<string> = new Set<BuiltinName>([
+  'declare',
+  'typeset',
+  'export',
+  'local',
+  'readonly',
+]);
 
 const OPENERS = new Set(['if', 'while', 'until', 'for', 'case', 'select', '{', '[[', 'function', 'coproc']);
 

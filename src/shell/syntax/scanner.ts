@@ -1,3 +1,5 @@
+import { RESERVED_WORDS } from '../../model/bash-reserved-words.js';
+import type { RequestErrorCode } from '../../types.js';
 import type { Command, Compound, FunctionDef, Heredoc, Pos, Stmt, WordPart } from './nodes.js';
 import { type Bytes, Source } from './source.js';
 import { ShellSyntaxError } from './syntax-error.js';
@@ -123,7 +125,7 @@ export class Scanner {
   // Set by parse.ts (the body of an unquoted here-document is a word).
   readHeredoc: (doc: PendingHeredoc) => void = () => {};
 
-  fail(offset: number, what: string, code = 'syntax.unexpected'): never {
+  fail(offset: number, what: string, code: RequestErrorCode = 'syntax.unexpected'): never {
     const top = this.outer ? this.outer.scanner : this;
     throw new ShellSyntaxError(code, what, this.pos(offset), top.src.lineCount > 1);
   }
@@ -177,37 +179,12 @@ export function isName(text: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);
 }
 
-export const RESERVED = new Set([
-  'if',
-  'then',
-  'else',
-  'elif',
-  'fi',
-  'do',
-  'done',
-  'case',
-  'esac',
-  'while',
-  'until',
-  'for',
-  'in',
-  'function',
-  'select',
-  'time',
-  'coproc',
-  '{',
-  '}',
-  '!',
-  '[[',
-  ']]',
-]);
-
 // The reserved word at the cursor, where a command starts: the word written plainly and ending where a
 // word ends. Null for anything else.
 export function reservedAt(s: Scanner): string | null {
   const rest = s.text.slice(s.i, s.i + 9);
   const word = /^(?:[a-z]+|\{|\}|!|\[\[|\]\])/.exec(rest)?.[0];
-  if (!word || !RESERVED.has(word)) return null;
+  if (!word || !RESERVED_WORDS.has(word)) return null;
   const after = rest[word.length] ?? '';
   return isMetaChar(after) ? word : null;
 }

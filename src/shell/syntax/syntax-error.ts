@@ -1,4 +1,5 @@
 import { brandError, RequestError } from '../../errors.js';
+import type { RequestErrorCode } from '../../types.js';
 import type { Pos } from './nodes.js';
 
 // Text that bash itself would reject as a syntax error: refused before anything runs (exit 125),
@@ -7,7 +8,7 @@ export class ShellSyntaxError extends RequestError {
   readonly pos: Pos;
 
   // `what`: a token as bash would name it (`"fi"`, `end of text`), or a whole sentence.
-  constructor(code: string, what: string, pos: Pos, multiline: boolean) {
+  constructor(code: RequestErrorCode, what: string, pos: Pos, multiline: boolean) {
     super(code, `-c: ${sentence(what, place(pos, multiline))}`, pos.col);
     this.pos = pos;
     brandError(this, 'shell-syntax');

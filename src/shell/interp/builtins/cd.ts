@@ -73,7 +73,7 @@ function searchCdpath(ctx: BuiltinContext, dir: Bytes): Bytes | null {
 }
 
 // /a/./b//c/../d as bash makes it: . and empty components dropped, .. removing the one before.
-export function canonical(path: Bytes): Bytes {
+function canonical(path: Bytes): Bytes {
   const out: string[] = [];
   for (const part of path.split('/')) {
     if (part === '' || part === '.') continue;

@@ -17,13 +17,13 @@ export function declaration(name: string, variable: Variable): Bytes {
 }
 
 // The attribute letters in bash's order, or -- for none.
-export function flagsOf(variable: Variable): string {
+function flagsOf(variable: Variable): string {
   const out = attributeLetters(variable.attrs, variable.value?.kind ?? null);
   return out === '' ? '--' : `-${out}`;
 }
 
 // A value in double quotes with " $ \ ` escaped; with control characters, bash's $'...' instead.
-export function quoteValue(value: Bytes): Bytes {
+function quoteValue(value: Bytes): Bytes {
   if (/[\x01-\x1f\x7f]/.test(value)) return ansiQuote(value);
   return `"${value.replace(/["$\\`]/g, (c) => `\\${c}`)}"`;
 }
@@ -46,7 +46,7 @@ const NAMED: Record<string, string> = {
   '\\': '\\\\',
 };
 
-export function ansiQuote(value: Bytes): Bytes {
+function ansiQuote(value: Bytes): Bytes {
   let out = "$'";
   for (const c of value) {
     const code = c.charCodeAt(0);

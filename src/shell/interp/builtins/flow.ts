@@ -5,7 +5,7 @@ import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from '../signal
 import type { BuiltinContext } from './context.js';
 
 // A numeric argument as bash reads one for exit, return, shift, break: null when it is not a number.
-export function numberArg(text: Bytes): number | null {
+function numberArg(text: Bytes): number | null {
   const trimmed = text.trim();
   return /^[-+]?[0-9]+$/.test(trimmed) ? Number(trimmed) : null;
 }

@@ -7,7 +7,7 @@ const SIGNALS = os.constants.signals as Record<string, number>;
 
 // A signal as trap and kill take it: a name with or without SIG, a number, or EXIT/0 and the shell's
 // own pseudo-signals. Null when it is none of them.
-export function signalName(text: Bytes): string | null {
+function signalName(text: Bytes): string | null {
   const upper = text.toUpperCase();
   if (upper === '0' || upper === 'EXIT') return 'EXIT';
   if (['ERR', 'DEBUG', 'RETURN'].includes(upper)) return upper;

@@ -1,10 +1,10 @@
 import { BASH_DEFAULT_PATH, searchPath } from '../../../engine/resolve/search-path.js';
+import { BUILTIN_NAMES } from '../../../model/bash-builtins.js';
+import { RESERVED_WORDS } from '../../../model/bash-reserved-words.js';
 import { ExpansionError } from '../../expand/env.js';
 import { scalarOf } from '../../expand/variable.js';
-import { RESERVED } from '../../syntax/scanner.js';
 import { fromBytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
-import { BUILTIN_NAMES } from './names.js';
 
 // let EXPR...: each argument evaluated; 1 when the last is 0.
 export async function letBuiltin(ctx: BuiltinContext): Promise<number> {
@@ -74,12 +74,8 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
 }
 
 // What a name is, for command -v/-V and type: a function, a builtin, a reserved word, or a file.
-export function kindOf(
-  ctx: BuiltinContext,
-  name: string,
-  functions = true,
-): { kind: string; path?: string } | null {
-  if (functions && RESERVED.has(name)) return { kind: 'keyword' };
+function kindOf(ctx: BuiltinContext, name: string, functions = true): { kind: string; path?: string } | null {
+  if (functions && RESERVED_WORDS.has(name)) return { kind: 'keyword' };
   if (functions && ctx.sh.functions.has(name)) return { kind: 'function' };
   if (BUILTIN_NAMES.has(name)) return { kind: 'builtin' };
   if (name.includes('/')) return null;

@@ -1,3 +1,4 @@
+import type { BuiltinName } from '../../../model/bash-builtins.js';
 import { colon, echo, falseBuiltin, printf, pwd } from './basic.js';
 import { cd } from './cd.js';
 import type { Builtin } from './context.js';
@@ -11,9 +12,9 @@ import { read } from './read.js';
 import { set, shopt } from './set.js';
 import { test } from './test.js';
 
-// The builtins safe-run's interpreter runs itself, by name. (exec is the runner's own: it changes the
-// shell's descriptors or replaces the shell.)
-export const BUILTINS = new Map<string, Builtin>([
+// The builtins safe-run's interpreter runs itself, by name: bash's (BuiltinName), the others refused.
+// (exec is the runner's own: it changes the shell's descriptors or replaces the shell.)
+const RUN: [BuiltinName, Builtin][] = [
   [':', colon],
   ['true', colon],
   ['false', falseBuiltin],
@@ -53,4 +54,6 @@ export const BUILTINS = new Map<string, Builtin>([
   ['jobs', jobsBuiltin],
   ['kill', kill],
   ['exec', colon],
-]);
+];
+
+export const BUILTINS: ReadonlyMap<string, Builtin> = new Map(RUN);

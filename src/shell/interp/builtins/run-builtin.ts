@@ -4,6 +4,7 @@ import { VarError } from '../../expand/vars.js';
 import type { Assign, SimpleCommand } from '../../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
 import type { RunnerApi } from '../api.js';
+import { keptOutput } from '../builtin-secrets.js';
 import { runExternal } from '../external.js';
 import { recordStep } from '../record-step.js';
 import { applyRedirects } from '../redirect.js';
@@ -48,8 +49,8 @@ export async function runBuiltin(
       cwd,
       builtin: 'shell builtin',
       argv: args.map(fromBytes),
-      stdout: streamOf(ctx.written.out, ctx.elsewhere.out),
-      stderr: streamOf(ctx.written.err, ctx.elsewhere.err),
+      stdout: keptOutput(r.rt, streamOf(ctx.written.out, ctx.elsewhere.out)),
+      stderr: keptOutput(r.rt, streamOf(ctx.written.err, ctx.elsewhere.err)),
     });
   }
 }

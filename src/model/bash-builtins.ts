@@ -1,6 +1,8 @@
-// Every builtin bash 5.2 has (`enable -a`), implemented here or not: a command named like one of them
-// is bash's builtin, never a program found on PATH.
-export const BUILTIN_NAMES = new Set([
+// Every builtin bash 5.2 has (`enable -a`, `compgen -b`), written once: a command named like one of
+// them is bash's builtin, never a program found on PATH. The interpreter of -c text runs some of them
+// (src/shell/interp/builtins/registry.ts, typed by BuiltinName) and refuses the others; the program
+// resolver names them when no program was found; the MCP server tells which may change a session.
+const NAMES = [
   '.',
   ':',
   '[',
@@ -62,4 +64,8 @@ export const BUILTIN_NAMES = new Set([
   'unalias',
   'unset',
   'wait',
-]);
+] as const;
+
+export type BuiltinName = (typeof NAMES)[number];
+
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set(NAMES);

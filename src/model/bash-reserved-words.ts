@@ -1,0 +1,27 @@
+// bash's reserved words (bash(1), RESERVED WORDS; `compgen -k` in bash 5.2): a word that is syntax,
+// not a command, where a command starts. Written once: the parser of -c text, `type`, and the
+// single-pipeline grammar's refusals read this set.
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  '!',
+  'case',
+  'coproc',
+  'do',
+  'done',
+  'elif',
+  'else',
+  'esac',
+  'fi',
+  'for',
+  'function',
+  'if',
+  'in',
+  'select',
+  'then',
+  'time',
+  'until',
+  'while',
+  '{',
+  '}',
+  '[[',
+  ']]',
+]);
