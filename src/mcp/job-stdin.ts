@@ -3,9 +3,7 @@ import path from 'node:path';
 import { closeQuietly, makeFifos } from '../engine/kernel-pipes.js';
 
 // What became of a job_input write.
-export type StdinWrite =
-  | { ok: true; bytes: number; closed: boolean }
-  | { ok: false; bytes: number; why: string };
+type StdinWrite = { ok: true; bytes: number; closed: boolean } | { ok: false; bytes: number; why: string };
 
 // A background job's stdin: a FIFO in the session's private directory, which the job's first stage
 // opens as its stdin file (--stdin FILE), and which the session holds open for reading and writing

@@ -23,7 +23,7 @@ function find(session: Session, id: number): Job | ToolResult {
 }
 
 // What a job is doing, in one line: running (and what it may wait for), or how it ended.
-export function jobStatus(job: Job): string {
+function jobStatus(job: Job): string {
   const took = formatDuration(job.elapsedMs());
   if (job.failure) return `job ${job.id} failed inside safe-run after ${took}: ${job.failure}`;
   if (!job.running) {

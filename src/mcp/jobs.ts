@@ -7,7 +7,7 @@ import type { Transcript } from './transcript.js';
 // How long a job is given after SIGTERM before SIGKILL, when killed or when the session ends.
 const KILL_GRACE_MS = 500;
 
-export interface JobStart {
+interface JobStart {
   command: string;
   handle: CommandHandle;
   transcript: Transcript;

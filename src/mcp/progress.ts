@@ -4,7 +4,7 @@ import type { Transcript } from './transcript.js';
 
 // How often a running call tells a client that asked for progress: well within the few seconds after
 // which clients that reset their timeout on progress would otherwise give up.
-export const PROGRESS_EVERY_MS = 2000;
+const PROGRESS_EVERY_MS = 2000;
 const LINES = 5;
 const MAX_MESSAGE = 800;
 

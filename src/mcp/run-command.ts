@@ -38,7 +38,7 @@ export function planCommand(text: string, settings: Settings, stateFiles: StateF
   return { text, plan, writes: changesState(plan) };
 }
 
-export interface StartRequest {
+interface StartRequest {
   state: ShellState;
   // Variables for this call only, over the session's.
   env: Record<string, string>;

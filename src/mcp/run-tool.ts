@@ -37,7 +37,7 @@ export type ToolResult = {
 export const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
 // What the run tool needs of the request beyond its arguments.
-export interface CallContext {
+interface CallContext {
   signal: AbortSignal;
   progress: ProgressSink;
 }
@@ -155,7 +155,7 @@ async function untilYield(
 
 // A cancelled call (the client's notifications/cancelled, or the client gone): SIGTERM to its stages,
 // SIGKILL half a second later to what is left. Returns the function that stops listening.
-export function cancelOn(signal: AbortSignal, handle: Pick<CommandHandle, 'cancel'>): () => void {
+function cancelOn(signal: AbortSignal, handle: Pick<CommandHandle, 'cancel'>): () => void {
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     handle.cancel('SIGTERM');

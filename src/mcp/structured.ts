@@ -53,7 +53,7 @@ export const RUN_OUTPUT_SHAPE = {
   report: z.record(z.string(), z.unknown()).optional().describe('the full JSON report, with report: "full"'),
 };
 
-export interface StructuredCall {
+interface StructuredCall {
   report: Report;
   cwd: string;
   fallback: { interpreter: string; reason: string } | null;

@@ -46,7 +46,7 @@ export function renderVerdict(report: Report): string {
   return renderTable(report, plain, '');
 }
 
-export interface CallText {
+interface CallText {
   report: Report;
   state: ShellState;
   fallback: { reason: string } | null;

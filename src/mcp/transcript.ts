@@ -5,7 +5,7 @@ import type { RunIO } from '../engine/run-io.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { OutputWindow, type WindowText } from './output-window.js';
 
-export interface TranscriptOptions {
+interface TranscriptOptions {
   // Bytes of output a result shows, head and tail.
   budget: number;
   // Values masked in the product stream (stderr comes masked from the engine).

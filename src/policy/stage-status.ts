@@ -1,7 +1,7 @@
 import type { StageStatus } from '../types.js';
 import { signalNumber } from './signals.js';
 
-export interface StageEnding {
+interface StageEnding {
   exitCode: number | null;
   signal: string | null;
   // Why safe-run itself stopped the stage, when it did.

@@ -3,12 +3,12 @@ import { WORDINGS } from '../outcome-text/wordings.js';
 import type { Policy, SigpipeMode, Verdict } from '../types.js';
 import { shellStatus } from './signals.js';
 
-export const EXIT_TIMEOUT = 124;
+const EXIT_TIMEOUT = 124;
 export const EXIT_REQUEST = 125;
-export const EXIT_NOT_EXECUTABLE = 126;
-export const EXIT_NOT_FOUND = 127;
+const EXIT_NOT_EXECUTABLE = 126;
+const EXIT_NOT_FOUND = 127;
 // A stage stopped for crossing its output cap (--on-limit kill): 128 + SIGXFSZ, "file size limit exceeded".
-export const EXIT_LIMIT = 153;
+const EXIT_LIMIT = 153;
 
 export interface VerdictInput {
   policy: Policy;

@@ -3,7 +3,7 @@ import type { Reporter } from './reporter.js';
 
 // `--json compact`: the report an agent reads on every call, on one line. The full report (settings,
 // paths, per-stream flags) stays `--json`; this keeps what decides the next step.
-export interface CompactStream {
+interface CompactStream {
   bytes: number;
   text: string | null;
   // Bytes cut out of the middle of `text`; present only when something was cut.
@@ -11,7 +11,7 @@ export interface CompactStream {
   binary?: true;
 }
 
-export interface CompactStage {
+interface CompactStage {
   name: string;
   status: StageResult['status'];
   exitCode: number | null;
@@ -25,7 +25,7 @@ export interface CompactStage {
   hint?: string;
 }
 
-export interface CompactReport {
+interface CompactReport {
   ok: boolean;
   exitCode: number;
   reason: string;

@@ -180,7 +180,7 @@ export function renderNotices(report: Report, chalk: ChalkInstance): string {
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
-export interface TableOptions {
+interface TableOptions {
   chalk: ChalkInstance;
   // --quiet: a run that is ok shows only what needs attention (held pipes, leftovers, PATH warnings).
   quiet: boolean;

@@ -4,7 +4,7 @@ import type { Reporter } from './reporter.js';
 import { type AtomicWriteOptions, writeFileAtomic } from './write-atomic.js';
 import { writeNewFile } from './write-new-file.js';
 
-export interface ReportStreams {
+interface ReportStreams {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }

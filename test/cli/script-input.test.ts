@@ -83,4 +83,19 @@ describe('--script FILE with -e, against bash -e FILE', () => {
     expect(missing.stderr).toMatch(/--script .*nope\.sh: cannot read it \(ENOENT\)/);
     expect(fs.existsSync(path.join(dir, 'ran'))).toBe(false);
   });
+
+  it('shows the script as the step of a --fallback bash run that has arguments', async () => {
+    const script = 'coproc cat\necho "$1-$2"\n';
+    const { dir, file, bash } = both(script, [], ['one', 'two']);
+    const result = await runCli(
+      ['--no-facts', '--json', '--fallback', 'bash', '--script', file, '--', 'one', 'two'],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.stages[0]!.stdout.text).toBe(bash.stdout);
+    expect(report.steps!.map((step) => step.text)).toEqual([script]);
+  });
 });

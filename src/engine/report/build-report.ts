@@ -20,7 +20,7 @@ const NOT_CAPTURED: StreamReport = {
 
 // Turns the engine's records of a finished run into the report: one status per stage, which stages
 // count as successes, the verdict, and what to do next.
-export interface RunEnding {
+interface RunEnding {
   startedAt: Date;
   t0: number;
   // The reader of safe-run's stdout went away: the last stage's SIGPIPE was earned.
@@ -68,7 +68,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
   };
   const step = {
     index: 1,
-    text: plan.fallback ? (plan.stages[0]?.argv.at(-1) ?? '') : stepText(plan),
+    text: plan.fallback ? fallbackText(plan.stages[0]?.argv ?? []) : stepText(plan),
     connector: null,
     ran: true,
     exitCode: verdict.exitCode,
@@ -153,4 +153,10 @@ function meaningOf(
   if (code === null || (status !== 'ok' && status !== 'failed')) return null;
   const explained = explainExit(argv, code);
   return explained ? `${explained.program} exit ${code}: ${explained.meaning}` : null;
+}
+
+// A --fallback bash stage is `bash [flags] -c TEXT [$0 ARGS...]`: its text follows -c, and a script's
+// arguments may come after it (shell/fallback-plan.ts builds that argv).
+function fallbackText(argv: readonly string[]): string {
+  return argv[argv.indexOf('-c') + 1] ?? '';
 }

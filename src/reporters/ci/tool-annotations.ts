@@ -16,7 +16,7 @@ export interface ToolPlaces {
   cwd: string;
 }
 
-export interface StageProblems {
+interface StageProblems {
   stage: StageResult;
   problems: ToolProblem[];
 }
@@ -36,7 +36,7 @@ function printedBy(report: Report, stage: StageResult): string[] {
 }
 
 // The problems in the output of the stage that decided a run that was not ok; null when none.
-export function blamedStageProblems(report: Report): StageProblems | null {
+function blamedStageProblems(report: Report): StageProblems | null {
   const index = report.verdict.blamedStage;
   const stage = report.ok || index === null ? undefined : report.stages[index - 1];
   if (!stage) return null;

@@ -3,7 +3,7 @@
 // msg`, and its --pretty `file:line:col - error TS2322: msg`), eslint's unix formatter (`file:line:col:
 // msg [Error/rule]`) and pytest's long traceback (`file:line: ErrorType`). Pure: text in, data out.
 
-export type ProblemLevel = 'error' | 'warning';
+type ProblemLevel = 'error' | 'warning';
 
 export interface ToolProblem {
   level: ProblemLevel;
