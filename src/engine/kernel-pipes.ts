@@ -78,7 +78,10 @@ function isFifo(file: string): boolean {
 }
 
 export function discardFifos(batch: FifoBatch): void {
-  // Opened FIFOs are unlinked already, so the directory is usually empty: one rmdir, not a walk.
+  // Opened FIFOs are unlinked already, so the directory is usually empty: one rmdir, not a walk. A run
+  // discards its batch when it opens it and again at its end: the second finds it gone, asked without
+  // an exception (each costs Node a stack trace).
+  if (!fs.existsSync(batch.dir)) return;
   try {
     fs.rmdirSync(batch.dir);
   } catch (error) {

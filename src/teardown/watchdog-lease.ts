@@ -128,7 +128,20 @@ function assertGroupId(pgid: number): void {
   if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
 }
 
-// Every byte as \NNN: no space, newline, backslash or % reaches the shell's read or printf as itself.
+// A path as the watchdog's line protocol carries it: every byte outside a small safe set as \NNN, so
+// no space, newline, backslash, % or glob character reaches the shell's read or printf as itself. The
+// safe bytes travel as themselves: the sh reads its lines a byte per system call, and a path of
+// safe-run's own (/tmp/safe-run-pipes-..., a cgroup directory) is then a quarter as long, and needs
+// no printf (which dash runs in a forked subshell) to be decoded.
 export function octalEscaped(file: string): string {
-  return [...Buffer.from(file)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
+  let out = '';
+  for (const byte of Buffer.from(file)) {
+    out += SAFE_BYTE[byte] ? String.fromCharCode(byte) : `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return out;
 }
+
+// A-Z a-z 0-9 and / . _ - + , : = @
+const SAFE_BYTE = Array.from({ length: 256 }, (_, byte) =>
+  /^[A-Za-z0-9/._+,:=@-]$/.test(String.fromCharCode(byte)),
+);
