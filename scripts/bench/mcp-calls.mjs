@@ -74,9 +74,7 @@ function persistentBash(cwd, env) {
 async function startupTimed(env, dir) {
   const t0 = performance.now();
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env }),
-  );
+  await client.connect(new StdioClientTransport({ command: BIN, args: ['mcp'], cwd: dir, env }));
   await client.listTools();
   const ms = performance.now() - t0;
   await client.close();
@@ -105,9 +103,7 @@ async function main() {
   const startups = [];
   for (let i = 0; i < Math.min(rounds, 5); i += 1) startups.push(await startupTimed(env, dir));
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env }),
-  );
+  await client.connect(new StdioClientTransport({ command: BIN, args: ['mcp'], cwd: dir, env }));
   for (let i = 0; i < 3; i += 1) await callTimed(client, 'true', dir);
   const shell = persistentBash(dir, env);
   await shell.run('true');
@@ -134,9 +130,7 @@ async function main() {
       bash.push(await spawnTimed(['bash', '-o', 'pipefail', '-c', line], dir, env));
       kept.push(await shell.run(line));
       mcp.push(await callTimed(client, line, dir));
-      cli.push(
-        await spawnTimed([process.execPath, BIN, '--agent', '--json', 'compact', '-c', line], dir, env),
-      );
+      cli.push(await spawnTimed([BIN, '--agent', '--json', 'compact', '-c', line], dir, env));
     }
     samples.lines.push({ line, bash, kept, mcp, cli });
     const ratio = (a, b) => median(a.map((x, i) => x / b[i])).toFixed(2);

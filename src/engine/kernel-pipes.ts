@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomHex } from '../random-hex.js';
-import { MKFIFO } from '../teardown/watchdog-process.js';
+import { mkfifoPath } from '../teardown/watchdog-process.js';
 
 // A real kernel pipe as two blocking file descriptors. Node has no pipe(2), and its stdio 'pipe' is a
 // socketpair, which changes what programs see (a writer to a closed reader gets ECONNRESET instead of
@@ -63,7 +63,7 @@ function freshDirectory(claim: DirClaim | null): string {
 export function makeFifos(batch: FifoBatch): void {
   if (batch.paths.length === 0) return;
   try {
-    execFileSync(MKFIFO, ['-m', '600', ...batch.paths], { stdio: 'ignore' });
+    execFileSync(mkfifoPath(), ['-m', '600', ...batch.paths], { stdio: 'ignore' });
   } catch (error) {
     if (!batch.paths.every(isFifo)) throw error;
   }

@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 
 // By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
-export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+// Looked for when first needed, on this machine (not when the module loads: in the start-up snapshot,
+// that was the build's).
+let mkfifo: string | null = null;
+export function mkfifoPath(): string {
+  mkfifo ??= ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+  return mkfifo;
+}
 
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
 // instead. It reads lines from a pipe that only Node holds:
@@ -131,7 +137,7 @@ export interface Guard {
 
 // Spawns the sh. `onDeath` hears of its exit unless end() came first.
 export function spawnGuard(onDeath: (guard: Guard, how: string) => void): Guard {
-  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', MKFIFO], {
+  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', mkfifoPath()], {
     argv0: 'safe-run-watchdog',
     detached: true,
     stdio: ['pipe', 'pipe', 'ignore'],
