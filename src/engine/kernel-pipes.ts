@@ -90,7 +90,8 @@ export function discardFifos(batch: FifoBatch): void {
   }
 }
 
-// Opens the batch's FIFOs as pipes; nothing is left on disk when this returns or throws.
+// Opens the batch's FIFOs as pipes, each unlinked once open. The directory is the caller's to remove
+// (RunSupport.release): the steps of a text take their FIFOs a few at a time from one directory.
 export function openFifos(batch: FifoBatch): KernelPipe[] {
   const pipes: KernelPipe[] = [];
   const opened: number[] = [];
@@ -112,8 +113,6 @@ export function openFifos(batch: FifoBatch): KernelPipe[] {
   } catch (error) {
     for (const fd of opened) closeQuietly(fd);
     throw error;
-  } finally {
-    discardFifos(batch);
   }
 }
 
