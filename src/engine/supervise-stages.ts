@@ -106,7 +106,7 @@ function newSupervisor(
   watchdog: Watchdog,
 ): Supervisor {
   const groups = new OwnGroups(marker);
-  groups.onGone((pgid) => watchdog.unwatchGroup(pgid));
+  groups.onGone((pgid) => watchdog.unwatchGroup(pgid, { gone: true }));
   if (hasProc()) {
     const claim = {
       announce: (dir: string) => watchdog.watchCgroup(dir),
