@@ -66,9 +66,17 @@ function loadBundle(file, cacheFile = `${file}.cache`, loaded = new Map()) {
     cachedData: readCache(cacheFile, stamp, mtimeMs),
   });
   const module = { exports: {} };
+  script.runInThisContext()(module.exports, bundleRequire(file, loaded), module, file, path.dirname(file));
+  return { module, script, stamp };
+}
+
+// The `require` a bundle is run with: a lazy bundle beside it that has a code cache is loaded through
+// loadBundle (once per process), anything else as Node would. The start-up snapshot
+// (scripts/snapshot-entry.cjs) hands main.cjs the same, once the snapshot is running.
+function bundleRequire(file, loaded = new Map()) {
   const base = createRequire(file);
   const dir = path.dirname(file);
-  const bundleRequire = (id) => {
+  const required = (id) => {
     if (typeof id !== 'string' || !/^\.\/[\w-]+\.cjs$/.test(id)) return base(id);
     const lazy = path.join(dir, id);
     if (!loaded.has(lazy)) {
@@ -77,9 +85,7 @@ function loadBundle(file, cacheFile = `${file}.cache`, loaded = new Map()) {
     }
     return loaded.get(lazy).module.exports;
   };
-  Object.assign(bundleRequire, base);
-  script.runInThisContext()(module.exports, bundleRequire, module, file, dir);
-  return { module, script, stamp };
+  return Object.assign(required, base);
 }
 
 function loadCli(file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), cacheFile = `${file}.cache`) {
@@ -87,4 +93,4 @@ function loadCli(file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), c
   return { cli: module.exports, script, stamp };
 }
 
-module.exports = { loadBundle, loadCli };
+module.exports = { bundleRequire, loadBundle, loadCli };

@@ -2,7 +2,7 @@
 // files) and the command line (dist/cli/, CommonJS bundles and the V8 code cache of the one every
 // run loads; scripts/build-cli.mjs says why).
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildCli } from './build-cli.mjs';
@@ -78,4 +78,41 @@ try {
   process.stderr.write(
     `build: warning: dist/cli/ has no code cache (${error.message.split('\n')[0]}); start-up is slower\n`,
   );
+}
+
+// V8's start-up snapshot of the command line, for bin/safe-run (scripts/snapshot-entry.cjs says what
+// it holds and how it stays bound to main.cjs): made by this node, which main.blob.node names, since
+// no other Node can load it. Also only an accelerator: without it bin/safe-run uses the code cache.
+try {
+  makeSnapshot(cliDir);
+} catch (error) {
+  rmSync(`${cliDir}/main.blob`, { force: true });
+  rmSync(`${cliDir}/main.blob.node`, { force: true });
+  process.stderr.write(
+    `build: warning: dist/cli/ has no start-up snapshot (${error.message.split('\n')[0]}); start-up is slower\n`,
+  );
+}
+
+function makeSnapshot(dir) {
+  const blob = `${dir}/main.blob`;
+  const partial = `${blob}.${process.pid}.tmp`;
+  const entry = fileURLToPath(new URL('snapshot-entry.cjs', import.meta.url));
+  const env = { ...plainEnv, SAFE_RUN_SNAPSHOT_MAIN: `${dir}/main.cjs` };
+  // Node warns that some of its modules are not verified in user snapshots: kept for a failure only.
+  execFileSync(process.execPath, ['--snapshot-blob', partial, '--build-snapshot', entry], {
+    env,
+    stdio: 'pipe',
+  });
+  // The Node that can load it, with that Node's own modification time (to the nanosecond, by touch):
+  // bin/safe-run uses the blob only with a Node at that path with that time, not an upgraded one.
+  const node = realpathSync(process.execPath);
+  writeFileSync(`${blob}.node`, `${node}\n`);
+  execFileSync('touch', ['-r', node, `${blob}.node`]);
+  renameSync(partial, blob);
+  const run = (args) =>
+    execFileSync(process.execPath, ['--snapshot-blob', blob, '--', ...args], {
+      env: plainEnv,
+      encoding: 'utf8',
+    });
+  if (run(['--version']).trim() !== version) throw new Error('the snapshot does not run --version');
 }

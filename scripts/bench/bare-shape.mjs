@@ -5,14 +5,17 @@
 //   node bare-shape.mjs stages-node N   Node spawns the N stages itself, linked by FIFOs
 //   node bare-shape.mjs stages-sh N     Node hands the N stages to one /bin/sh, which forks them
 //   node bare-shape.mjs steps N         Node spawns /bin/true N times, one after the other
+//   node bare-shape.mjs start           one command's shape: Node starts an sh that makes two FIFOs
+//                                       and answers (safe-run's watchdog), then runs `true` on them
 //
 // The stages are `printf x | cat ×(N-2) | wc -c`; both stage modes print what wc printed ("1").
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const USAGE = 'usage: node bare-shape.mjs stages-node N | stages-sh N (N >= 2) | steps N (N >= 1)';
+const USAGE = 'usage: node bare-shape.mjs stages-node N | stages-sh N (N >= 2) | steps N (N >= 1) | start';
 
 const exited = (child) =>
   new Promise((resolve, reject) => {
@@ -104,18 +107,60 @@ async function steps(count) {
   for (let i = 0; i < count; i++) await exited(spawn('/bin/true', [], { detached: true, stdio: 'ignore' }));
 }
 
+// What every `safe-run -q -- true` is made of, with none of safe-run's code: a watchdog sh (detached,
+// its stdin a pipe from Node) that makes the run's two FIFOs with one mkfifo and answers on its
+// stdout, then waits for its stdin to end; the FIFOs opened as pipes; `true` spawned detached with its
+// stdout and stderr on them; both read to EOF; the exit awaited; the sh told to end.
+async function start(dir) {
+  const fifos = [path.join(dir, 'p0'), path.join(dir, 'p1')];
+  const script = 'mkfifo -m 600 "$@" && echo made; while read -r line; do :; done';
+  const sh = spawn('/bin/sh', ['-c', script, 'watchdog', ...fifos], {
+    detached: true,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const shExit = exited(sh);
+  await new Promise((resolve, reject) => {
+    sh.stdout.once('data', (chunk) =>
+      String(chunk) === 'made\n' ? resolve() : reject(new Error(`sh said ${chunk}`)),
+    );
+    shExit.then(() => reject(new Error('sh exited before answering')), reject);
+  });
+  const [out, err] = fifos.map(openPipe);
+  for (const fifo of fifos) fs.unlinkSync(fifo);
+  const child = spawn('true', [], { detached: true, stdio: ['ignore', out.writeFd, err.writeFd] });
+  const stageExit = exited(child);
+  fs.closeSync(out.writeFd);
+  fs.closeSync(err.writeFd);
+  const drained = [out.readFd, err.readFd].map(
+    (fd) =>
+      new Promise((resolve) => {
+        const reader = new net.Socket({ fd, readable: true, writable: false });
+        reader.on('close', resolve);
+        reader.resume();
+      }),
+  );
+  await Promise.all([stageExit, ...drained]);
+  sh.stdin.end();
+  await shExit;
+}
+
 async function main([mode, countText]) {
   const count = /^\d+$/.test(countText ?? '') ? Number(countText) : 0;
   if (mode === 'steps' && count >= 1) return steps(count);
+  if (mode === 'start') return inScratch(start);
   const stages = { 'stages-node': stagesNode, 'stages-sh': stagesSh }[mode];
   if (!stages || count < 2) {
     process.stderr.write(`${USAGE}\n`);
     process.exitCode = 2;
     return;
   }
+  return inScratch(async (dir) => process.stdout.write(await stages(dir, count)));
+}
+
+async function inScratch(work) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bare-shape-'));
   try {
-    process.stdout.write(await stages(dir, count));
+    await work(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 // The benchmarks: four sections, each a set of cases run in the same rounds as the plain shell (or
 // node) they are compared with. `vs` names the cases a case's ratios are taken against.
+import { bareDisplay, bareShape } from './cost-cases.mjs';
 import { formatSize } from './options.mjs';
 
 // A secret-looking variable (name matches TOKEN, value of 6+ characters): safe-run masks its value.
@@ -51,7 +52,7 @@ function make(id, label, argv, rest = {}) {
   const redirect = [rest.stdout === 'null' ? '> /dev/null' : '', rest.stderr === 'null' ? '2> /dev/null' : '']
     .filter(Boolean)
     .join(' ');
-  const display = `${envText}${quote(argv)}${redirect ? ` ${redirect}` : ''}`;
+  const display = rest.display ?? `${envText}${quote(argv)}${redirect ? ` ${redirect}` : ''}`;
   return { id, label, argv, stdout: 'capture', stderr: 'capture', vs: [], ...rest, display };
 }
 
@@ -62,8 +63,13 @@ export function startupSection() {
     cases: [
       make('sh-true', 'sh', sh('true')),
       make('node-0', 'node', ['node', '-e', '0'], { vs: ['sh-true'] }),
+      // One command's shape with no safe-run code: node, the watchdog sh making two FIFOs, the stage.
+      make('bare-start', 'bare shape', bareShape('start', ''), {
+        display: bareDisplay('start', ''),
+        vs: ['node-0'],
+      }),
       make('sr-version', 'safe-run --version', [SR, '--version'], { vs: ['node-0'] }),
-      make('sr-true', 'safe-run', [SR, '-q', '--', 'true'], { vs: ['sh-true', 'node-0'] }),
+      make('sr-true', 'safe-run', [SR, '-q', '--', 'true'], { vs: ['sh-true', 'node-0', 'bare-start'] }),
       make('sr-pipe', 'safe-run 2 stages', [SR, '-q', '-c', 'printf x | wc -c'], {
         check: expectStdout('1'),
         vs: ['node-0'],

@@ -22,8 +22,11 @@ export function describeMachine() {
 export function snapshotBuild(repoRoot, tmpDir) {
   const target = path.join(tmpDir, 'safe-run');
   fs.rmSync(target, { recursive: true, force: true });
-  fs.cpSync(path.join(repoRoot, 'bin'), path.join(target, 'bin'), { recursive: true });
-  fs.cpSync(path.join(repoRoot, 'dist'), path.join(target, 'dist'), { recursive: true });
+  // With their times: bin/load-cli.cjs uses the code cache only if it is not older than main.cjs, and
+  // a copy made in directory order (hash order on ext4) would date the cache before the bundle.
+  const copy = { recursive: true, preserveTimestamps: true };
+  fs.cpSync(path.join(repoRoot, 'bin'), path.join(target, 'bin'), copy);
+  fs.cpSync(path.join(repoRoot, 'dist'), path.join(target, 'dist'), copy);
   return path.join(target, 'bin', 'safe-run');
 }
 

@@ -7,7 +7,15 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { dataSection, pipeSection, rssSection, startupSection, withBin } from './cases.mjs';
-import { furtherStepCost, procsSection, stagesSection, textRefusal, textSection } from './cost-cases.mjs';
+import {
+  furtherStepCost,
+  procsSection,
+  reportSize,
+  stagesSection,
+  textRefusal,
+  textSection,
+} from './cost-cases.mjs';
+import { renderGoals } from './goals.mjs';
 import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
 import { hasGnuTime } from './measure.mjs';
 import { parseOptions, USAGE, UsageError } from './options.mjs';
@@ -93,6 +101,10 @@ async function benchmark(options, tmpDir) {
     const byId = new Map(results.map((r) => [r.case.id, r]));
     done.push({ section, results, summaries: results.map((r) => summarize(r, byId)) });
   }
+  const textRan = done.some(({ section }) => section.id === 'text');
+  if (textRan) log('the --json report of a 10,000-iteration loop');
+  const size = textRan ? reportSize(bin, baseEnv, repoRoot) : null;
+  const mcp = options.only.includes('mcp') ? agentCalls(options, tmpDir) : null;
   machine.loadEnd = os.loadavg();
 
   const legend = done.map(({ section }) => `- ${section.id}: ${section.title}`).join('\n');
@@ -102,7 +114,8 @@ async function benchmark(options, tmpDir) {
   const stepCost = furtherStepCost(done);
   if (stepCost) process.stdout.write(`\n${stepCost}`);
   if (notes.length > 0) process.stdout.write(`\nNot measured:\n${notes.join('\n')}\n`);
-  if (options.only.includes('mcp')) process.stdout.write(`\n${agentCalls(options)}`);
+  if (mcp) process.stdout.write(`\n${mcp.text}`);
+  process.stdout.write(`\n${renderGoals(done, options, { reportSize: size, mcp: mcp?.samples ?? null })}`);
   const failures = renderFailures(done);
   if (failures) process.stdout.write(`${failures}${binNote}`);
   if (options.raw) {
@@ -121,15 +134,18 @@ async function benchmark(options, tmpDir) {
   return failures ? 1 : 0;
 }
 
-// Agent calls over MCP against bash -c and a persistent bash, in this same run (docs/benchmarks.md).
-function agentCalls(options) {
+// Agent calls over MCP against bash -c and a persistent bash, in this same run (docs/benchmarks.md):
+// the table it prints, and its samples for the goals.
+function agentCalls(options, tmpDir) {
   const script = path.join(repoRoot, 'scripts', 'bench', 'mcp-calls.mjs');
   const rounds = String(Math.max(5, Math.min(options.runs, 20)));
+  const json = path.join(tmpDir, 'mcp.json');
   log(`agent calls over MCP: ${rounds} rounds`);
-  return execFileSync(process.execPath, [script, '--rounds', rounds], {
+  const text = execFileSync(process.execPath, [script, '--rounds', rounds, '--json', json], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  return { text, samples: JSON.parse(fs.readFileSync(json, 'utf8')) };
 }
 
 async function main(args) {

@@ -12,10 +12,10 @@ export function range(values) {
   return kept.length === 0 ? null : [Math.min(...kept), Math.max(...kept)];
 }
 
-// The median over rounds of a's sample divided by b's sample from the same round. Both ran within
-// seconds of each other, so a change in the machine's load during the run mostly cancels out.
-// Rounds where either failed are left out.
-export function pairedRatio(a, b, key) {
+// Per round, a's sample divided by b's sample from the same round. Both ran within seconds of each
+// other, so a change in the machine's load during the run mostly cancels out. Rounds where either
+// failed are left out.
+export function pairedRatios(a, b, key) {
   const ratios = [];
   for (const [round, sampleA] of a.entries()) {
     const sampleB = b[round];
@@ -25,7 +25,12 @@ export function pairedRatio(a, b, key) {
     if (x === null || y === null || y === 0 || !Number.isFinite(x) || !Number.isFinite(y)) continue;
     ratios.push(x / y);
   }
-  return median(ratios);
+  return ratios;
+}
+
+// The median over rounds of pairedRatios.
+export function pairedRatio(a, b, key) {
+  return median(pairedRatios(a, b, key));
 }
 
 // Everything the table shows about one case.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomHex } from '../random-hex.js';
-import { MKFIFO } from '../teardown/watchdog-process.js';
+import { mkfifoPath } from '../teardown/watchdog-process.js';
 
 // A real kernel pipe as two blocking file descriptors. Node has no pipe(2), and its stdio 'pipe' is a
 // socketpair, which changes what programs see (a writer to a closed reader gets ECONNRESET instead of
@@ -63,7 +63,7 @@ function freshDirectory(claim: DirClaim | null): string {
 export function makeFifos(batch: FifoBatch): void {
   if (batch.paths.length === 0) return;
   try {
-    execFileSync(MKFIFO, ['-m', '600', ...batch.paths], { stdio: 'ignore' });
+    execFileSync(mkfifoPath(), ['-m', '600', ...batch.paths], { stdio: 'ignore' });
   } catch (error) {
     if (!batch.paths.every(isFifo)) throw error;
   }
@@ -78,7 +78,10 @@ function isFifo(file: string): boolean {
 }
 
 export function discardFifos(batch: FifoBatch): void {
-  // Opened FIFOs are unlinked already, so the directory is usually empty: one rmdir, not a walk.
+  // Opened FIFOs are unlinked already, so the directory is usually empty: one rmdir, not a walk. A run
+  // discards its batch when it opens it and again at its end: the second finds it gone, asked without
+  // an exception (each costs Node a stack trace).
+  if (!fs.existsSync(batch.dir)) return;
   try {
     fs.rmdirSync(batch.dir);
   } catch (error) {
@@ -87,7 +90,8 @@ export function discardFifos(batch: FifoBatch): void {
   }
 }
 
-// Opens the batch's FIFOs as pipes; nothing is left on disk when this returns or throws.
+// Opens the batch's FIFOs as pipes, each unlinked once open. The directory is the caller's to remove
+// (RunSupport.release): the steps of a text take their FIFOs a few at a time from one directory.
 export function openFifos(batch: FifoBatch): KernelPipe[] {
   const pipes: KernelPipe[] = [];
   const opened: number[] = [];
@@ -109,8 +113,6 @@ export function openFifos(batch: FifoBatch): KernelPipe[] {
   } catch (error) {
     for (const fd of opened) closeQuietly(fd);
     throw error;
-  } finally {
-    discardFifos(batch);
   }
 }
 

@@ -1,12 +1,5 @@
 import fs from 'node:fs';
-import {
-  closeQuietly,
-  discardFifos,
-  type FifoBatch,
-  type KernelPipe,
-  makeFifos,
-  openFifos,
-} from './kernel-pipes.js';
+import { closeQuietly, type FifoBatch, type KernelPipe, makeFifos, openFifos } from './kernel-pipes.js';
 import type { StageFds } from './spawn-stage.js';
 
 // Which pipe, by device and inode: how a holder of one of its ends is recognised in /proc.
@@ -89,13 +82,9 @@ export class PipelinePipes {
   }
 }
 
+// What is left of the batch on disk, opened or not, is removed by whoever reserved it (RunSupport).
 function openReserved(batch: FifoBatch, made: boolean): KernelPipe[] {
-  try {
-    if (!made) makeFifos(batch);
-  } catch (error) {
-    discardFifos(batch);
-    throw error;
-  }
+  if (!made) makeFifos(batch);
   return openFifos(batch);
 }
 

@@ -80,20 +80,21 @@ export async function superviseStages(
 }
 
 // Every stage ended and its pipes drained. An empty group's id may be reused: the run and its
-// watchdog forget it as soon as it is seen empty.
-function allFinished(
+// watchdog forget the groups seen empty then (all at once: one look at the sessions for all of them),
+// and every half second before (OwnGroups).
+async function allFinished(
   runs: readonly StageRun[],
   pipes: PipelinePipes,
   settings: Settings,
   supervisor: Supervisor,
-): Promise<unknown> {
-  return Promise.all(
-    runs.map(async (run, i) => {
+): Promise<void> {
+  await Promise.all(
+    runs.map((run, i) => {
       const link = pipes.linkIds[i];
-      await Promise.all([stageFinished(run, settings, supervisor), link && supervisor.drainLink(run, link)]);
-      if (run.pid !== null) supervisor.groups.owned(run.pid, false);
+      return Promise.all([stageFinished(run, settings, supervisor), link && supervisor.drainLink(run, link)]);
     }),
   );
+  supervisor.groups.settle();
 }
 
 // The stage groups it signals are checked before every signal; one seen empty is forgotten, by the
@@ -105,7 +106,7 @@ function newSupervisor(
   watchdog: Watchdog,
 ): Supervisor {
   const groups = new OwnGroups(marker);
-  groups.onGone((pgid) => watchdog.unwatchGroup(pgid));
+  groups.onGone((pgid) => watchdog.unwatchGroup(pgid, { gone: true }));
   if (hasProc()) {
     const claim = {
       announce: (dir: string) => watchdog.watchCgroup(dir),

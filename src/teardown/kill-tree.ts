@@ -79,7 +79,9 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
     if (known) known.signal = signal;
     else results.set(identity(info), { ...info, how: classifyEscape(info, groups), signal, survived: false });
   };
-  sendTerm(options, own, targets, note, results);
+  // Nothing alive, nobody caught mid-exec and no group to wait for: nothing can fork a newcomer, and
+  // a second look at once would find what the first found (the end of most runs).
+  if (sendTerm(options, own, targets, note, results)) return [];
   const lookAgain = unsureTracker();
   if (await graceOver(options.killAfterMs, targets, lookAgain)) return [...results.values()];
   await sendKill(options.settleMs ?? 1000, own, targets, lookAgain, note, results);
@@ -114,14 +116,15 @@ function targetScanner(options: TerminateOptions, own: OwnGroups | null): Target
 
 // Group members are listed before the group signal, which cannot tell us whom it reached; processes
 // inside the groups are left to the group signal so none gets SIGTERM twice. Processes caught
-// mid-exec here are handled by the polling that follows, which sees them alive.
+// mid-exec here are handled by the polling that follows, which sees them alive. True when there was
+// nothing at all to signal: no target, no group, nobody mid-exec.
 function sendTerm(
   options: TerminateOptions,
   own: OwnGroups | null,
   targets: Targets,
   note: (info: ProcInfo, signal: Terminated['signal']) => void,
   results: Map<string, Terminated>,
-): void {
+): boolean {
   const termedGroups = new Set(options.alreadyTermed?.pgids ?? []);
   const termed = new Set((options.alreadyTermed?.processes ?? []).map(identity));
   const inGroup = new Set(own?.live() ?? []);
@@ -130,7 +133,9 @@ function sendTerm(
       note(info, 'SIGTERM');
     }
   };
-  const listed = targets().found;
+  const first = targets();
+  const listed = first.found;
+  if (listed.length === 0 && first.unsure.length === 0 && inGroup.size === 0) return true;
   for (const pgid of inGroup) if (!termedGroups.has(pgid)) own!.signal(pgid, 'SIGTERM');
   for (const info of listed) term(info);
   for (let round = 0; listed.length > 0 && round < SWEEP_ROUNDS; round++) {
@@ -142,6 +147,7 @@ function sendTerm(
     });
     if (fresh === 0) break;
   }
+  return false;
 }
 
 // True when every target went within the grace.

@@ -3,6 +3,7 @@ import {
   listPids,
   matchEnviron,
   type ProcInfo,
+  probeStat,
   readStat,
   readText,
   type StatFields,
@@ -64,7 +65,8 @@ export function scanProcesses(query: FindQuery): ProcScan {
     if (skip.has(pid)) continue;
     let stat: StatFields | null = null;
     if (byStat || window) {
-      stat = readStat(pid);
+      // Most pids of a window belong to processes gone already.
+      stat = probed ? probeStat(pid) : readStat(pid);
       if (!stat) continue;
       // Started before the run: none of its processes, whatever its environment says.
       if (window && stat.start < window.startTicks) continue;
@@ -74,7 +76,7 @@ export function scanProcesses(query: FindQuery): ProcScan {
       const environ = matchEnviron(pid, entry);
       if (environ === 'unreadable') continue;
       if (environ === 'empty') {
-        if (!kernelThreads.has(pid)) noteEmpty(stat ?? readStat(pid), scan);
+        if (!kernelThreads.has(pid)) noteEmpty(stat ?? readStat(pid), scan, { entry, groups, sessions });
         continue;
       }
       kernelThreads.delete(pid);
@@ -109,12 +111,37 @@ function leadsThreadGroup(pid: number): boolean {
   return text?.includes(`\nTgid:\t${pid}\n`) ?? false;
 }
 
-function noteEmpty(stat: StatFields | null, scan: ProcScan): void {
+interface RunIds {
+  entry: Buffer;
+  groups: ReadonlySet<number>;
+  sessions: ReadonlySet<number>;
+}
+
+function noteEmpty(stat: StatFields | null, scan: ProcScan, run: RunIds): void {
   if (!stat) return;
   if (stat.flags & PF_KTHREAD) kernelThreads.add(stat.pid);
-  else if (!(stat.flags & PF_EXITING) && stat.state !== 'Z' && stat.state !== 'X') {
+  else if (
+    !(stat.flags & PF_EXITING) &&
+    stat.state !== 'Z' &&
+    stat.state !== 'X' &&
+    !strangersChild(stat, run)
+  ) {
     scan.unsure.push(withCommand(stat));
   }
+}
+
+// A process caught mid-exec that is its parent's own child, in its parent's session and group, while
+// that parent is in none of the run's groups or sessions and reads an environment without the marker:
+// the run's processes are in sessions its stages (or their descendants) made, and no process can join
+// a session it was not born in, so this one is a stranger's (a pid churn loop elsewhere on the machine
+// execs hundreds of times a second, and every sweep would wait for each exec). An orphan adopted by
+// init or a subreaper left its parent's session when it was made (setsid), so it still counts.
+function strangersChild(stat: StatFields, run: RunIds): boolean {
+  if (stat.ppid <= 1) return false;
+  const parent = readStat(stat.ppid);
+  if (!parent || parent.sid !== stat.sid || parent.pgid !== stat.pgid) return false;
+  if (run.groups.has(parent.pgid) || run.sessions.has(parent.sid)) return false;
+  return matchEnviron(parent.pid, run.entry) === 'lacks';
 }
 
 export function findProcesses(query: FindQuery): ProcInfo[] {

@@ -125,25 +125,34 @@ function write(file: string, value: number): boolean {
 }
 
 // safe-run's own cgroup v2 directory: its path from /proc/self/cgroup ("0::PATH") under the cgroup2
-// mount that shows the whole hierarchy (its root is "/"). Null without one.
+// mount that shows the whole hierarchy (its root is "/"). Null without one. The path is read for
+// every run (something may have moved safe-run meanwhile); the mount, from the longer mountinfo, once.
 function ownCgroupDir(): string | null {
   let own: string | undefined;
-  let mounts: string;
   try {
     own = /^0::(\/.*)$/m.exec(fs.readFileSync('/proc/self/cgroup', 'utf8'))?.[1];
-    mounts = fs.readFileSync('/proc/self/mountinfo', 'utf8');
   } catch {
     return null;
   }
   if (own === undefined || own.includes('(deleted)')) return null;
+  cgroupMount ??= { path: findCgroupMount() };
+  return cgroupMount.path === null ? null : path.join(cgroupMount.path, own);
+}
+
+let cgroupMount: { path: string | null } | null = null;
+
+function findCgroupMount(): string | null {
+  let mounts: string;
+  try {
+    mounts = fs.readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return null;
+  }
   for (const line of mounts.split('\n')) {
     const [before, after] = line.split(' - ');
     const fields = before?.split(' ') ?? [];
     if (after?.startsWith('cgroup2 ') && fields[3] === '/' && fields[4]) {
-      const mount = fields[4].replace(/\\([0-7]{3})/g, (_, octal) =>
-        String.fromCharCode(Number.parseInt(octal, 8)),
-      );
-      return path.join(mount, own);
+      return fields[4].replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(Number.parseInt(octal, 8)));
     }
   }
   return null;

@@ -6,10 +6,12 @@ import type { ProcWindow } from './proc-window.js';
 import { identity, sendSignal as send } from './send-signal.js';
 
 const EXEC_PAUSE_MS = 5;
-const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+// Made at first use, not when the module loads: V8's snapshot builder has no SharedArrayBuffer.
+let pauseCell: Int32Array | null = null;
 
 // sweepMarked stays synchronous so that it can run in an exit path; it waits for an exec this way.
 function pauseSync(ms: number): void {
+  pauseCell ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(pauseCell, 0, 0, ms);
 }
 

@@ -9,8 +9,9 @@ export interface Watchdog {
   // group; null when unknown.
   watchGroup(pgid: number, start: number | null): void;
   // For a group known to be empty: once no process is left in it, its id may be reused by some
-  // unrelated group, which the watchdog must then not kill.
-  unwatchGroup(pgid: number): void;
+  // unrelated group, which the watchdog must then not kill. `gone`: seen empty, so the line may wait
+  // for the next one that must go at once (watchdog.ts, send); otherwise the group is spared at once.
+  unwatchGroup(pgid: number, options?: { gone?: boolean }): void;
   // A file to remove if safe-run dies before it says otherwise (created after this call returns).
   watchFile(file: string): void;
   // The file was published, removed or kept on purpose: leave it alone.
@@ -31,7 +32,9 @@ interface LeaseHost {
   readonly pid: number | null;
   readonly problems: readonly string[];
   watch(kind: 'm' | 'g' | 'f' | 'c', key: string): void;
-  unwatch(kind: 'm' | 'g' | 'f' | 'c', key: string): void;
+  // `later`: the line may wait for the next one that must go at once (watchdog.ts, send).
+  unwatch(kind: 'm' | 'g' | 'f' | 'c', key: string, options?: { later?: boolean }): void;
+  flush(): void;
   close(): void;
 }
 
@@ -72,12 +75,12 @@ export class Lease implements Watchdog {
     this.warden.watch('g', key);
   }
 
-  unwatchGroup(pgid: number): void {
+  unwatchGroup(pgid: number, { gone = false } = {}): void {
     assertGroupId(pgid);
     const key = this.groups.get(pgid);
     if (key === undefined) return;
     this.groups.delete(pgid);
-    this.warden.unwatch('g', key);
+    this.warden.unwatch('g', key, { later: gone });
   }
 
   watchFile(file: string): void {
@@ -102,8 +105,10 @@ export class Lease implements Watchdog {
     this.warden.watch(kind, octalEscaped(file));
   }
 
+  // A file's `r` goes at once (held back, a watchdog that saw Node die would remove a published file);
+  // a cgroup's `C` may wait (it is removed already).
   private forgetPath(kind: 'f' | 'c', file: string): void {
-    if (this.paths[kind].delete(file)) this.warden.unwatch(kind, octalEscaped(file));
+    if (this.paths[kind].delete(file)) this.warden.unwatch(kind, octalEscaped(file), { later: kind === 'c' });
   }
 
   disarm(): void {
@@ -113,13 +118,15 @@ export class Lease implements Watchdog {
       this.warden.close();
       return;
     }
-    for (const key of this.groups.values()) this.warden.unwatch('g', key);
+    // Everything this run gave back, in one write.
+    for (const key of this.groups.values()) this.warden.unwatch('g', key, { later: true });
     for (const kind of ['f', 'c'] as const) {
-      for (const file of this.paths[kind]) this.warden.unwatch(kind, octalEscaped(file));
+      for (const file of this.paths[kind]) this.warden.unwatch(kind, octalEscaped(file), { later: true });
       this.paths[kind].clear();
     }
-    if (this.entry) this.warden.unwatch('m', this.entry);
+    if (this.entry) this.warden.unwatch('m', this.entry, { later: true });
     this.groups.clear();
+    this.warden.flush();
   }
 }
 
@@ -128,7 +135,20 @@ function assertGroupId(pgid: number): void {
   if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`${pgid} is not a process group id`);
 }
 
-// Every byte as \NNN: no space, newline, backslash or % reaches the shell's read or printf as itself.
+// A path as the watchdog's line protocol carries it: every byte outside a small safe set as \NNN, so
+// no space, newline, backslash, % or glob character reaches the shell's read or printf as itself. The
+// safe bytes travel as themselves: the sh reads its lines a byte per system call, and a path of
+// safe-run's own (/tmp/safe-run-pipes-..., a cgroup directory) is then a quarter as long, and needs
+// no printf (which dash runs in a forked subshell) to be decoded.
 export function octalEscaped(file: string): string {
-  return [...Buffer.from(file)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
+  let out = '';
+  for (const byte of Buffer.from(file)) {
+    out += SAFE_BYTE[byte] ? String.fromCharCode(byte) : `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return out;
 }
+
+// A-Z a-z 0-9 and / . _ - + , : = @
+const SAFE_BYTE = Array.from({ length: 256 }, (_, byte) =>
+  /^[A-Za-z0-9/._+,:=@-]$/.test(String.fromCharCode(byte)),
+);

@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 
 // By absolute path: the stages' PATH (even an empty one) is the user's business, not safe-run's.
-export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+// Looked for when first needed, on this machine (not when the module loads: in the start-up snapshot,
+// that was the build's).
+let mkfifo: string | null = null;
+export function mkfifoPath(): string {
+  mkfifo ??= ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.existsSync(file)) ?? 'mkfifo';
+  return mkfifo;
+}
 
 // Node cannot ask the kernel to kill its children when it dies (PR_SET_PDEATHSIG). This sh does it
 // instead. It reads lines from a pipe that only Node holds:
@@ -30,14 +36,16 @@ export const MKFIFO = ['/usr/bin/mkfifo', '/bin/mkfifo'].find((file) => fs.exist
 // (a process stuck in the kernel cannot be waited for). A session member is found by its stat line:
 // the fields after the last ")" (a command name can hold anything, those fields cannot), state not
 // Z or X (a zombie cannot be killed, and here PID 1 never reaps them).
-// Paths travel as octal escapes, so any byte survives the line protocol, and printf's format has no %
-// in it. Markers are plain words (src/teardown/marker.ts). SIGPIPE is ignored: an answer that meets a
+// Paths travel with every byte outside a safe set as an octal escape (watchdog-lease.ts), so any byte
+// survives the line protocol, printf's format has no % in it, and a path with no escape in it is used
+// as it is (dec: no printf, which dash would run in a forked subshell). Markers are plain words (src/teardown/marker.ts). SIGPIPE is ignored: an answer that meets a
 // dead Node must not kill the one process that is to clean up after it. Written for dash, whose kill
 // takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`. $1 is the mkfifo program (an absolute path).
 const SCRIPT = `trap '' PIPE
 mk=$1
 groups= entries= files= dirs= cgroups=
 drop() { kept=; for w in $1; do [ "$w" = "$2" ] || kept="$kept $w"; done; }
+dec() { case $1 in *\\\\*) p=$(printf "$1x"); p=\${p%x} ;; *) p=$1 ;; esac; }
 while read -r cmd arg; do
   case $cmd in
     f) files="$files $arg" ;;
@@ -51,12 +59,12 @@ while read -r cmd arg; do
     C) drop "$cgroups" "$arg"; cgroups=$kept ;;
     p) d=\${arg% *} n=\${arg##* }
       case $n in ''|*[!0-9]*) echo failed; continue ;; esac
-      p=$(printf "\${d}x"); p=\${p%x}
+      dec "$d"
       set --; i=0
       while [ $i -lt "$n" ]; do set -- "$@" "$p/p$i"; i=$((i + 1)); done
       if "$mk" -m 600 "$@" 2>/dev/null; then echo made; else echo failed; fi ;;
     x) drop "$dirs" "$arg"; dirs=$kept
-      p=$(printf "\${arg}x"); p=\${p%x}
+      dec "$arg"
       [ ! -e "$p" ] || rm -rf -- "$p" ;;
     k) drop "$dirs" "$arg"; dirs=$kept ;;
     q) exit 0 ;;
@@ -74,7 +82,7 @@ for g in $groups; do
 done
 cgkill() {
   for c in $cgroups; do
-    p=$(printf "\${c}x"); p=\${p%x}
+    dec "$c"
     if [ -e "$p/cgroup.kill" ]; then echo 1 > "$p/cgroup.kill"
     elif [ -e "$p/cgroup.procs" ]; then kill -9 $(cat "$p/cgroup.procs") 2>/dev/null
     fi
@@ -82,10 +90,10 @@ cgkill() {
   done
 }
 cgkill
-for f in $files; do p=$(printf "\${f}x"); rm -f -- "\${p%x}"; done
+for f in $files; do dec "$f"; rm -f -- "$p"; done
 pipes=
 for d in $dirs; do
-  p=$(printf "\${d}x"); p=\${p%x}
+  dec "$d"
   rm -rf -- "$p"
   case $p in *[*?[\\\\]*) ;; *) pipes="$pipes $d" ;; esac
 done
@@ -97,7 +105,7 @@ while [ $round -lt 50 ]; do
   [ -z "$entries" ] || found=$(grep -lszxF "$@" /proc/[0-9]*/environ)
   [ -z "$sids" ] || found="$found $(grep -lsE "[)] [A-WYa-z] [0-9]+ [0-9]+ ($sids) [^)]*$" /proc/[0-9]*/stat)"
   for d in $pipes; do
-    p=$(printf "\${d}x"); p=\${p%x}
+    dec "$d"
     found="$found $(find /proc/[0-9]*/fd -mindepth 1 -maxdepth 1 -lname "$p/p*" 2>/dev/null)"
   done
   pids=
@@ -129,7 +137,7 @@ export interface Guard {
 
 // Spawns the sh. `onDeath` hears of its exit unless end() came first.
 export function spawnGuard(onDeath: (guard: Guard, how: string) => void): Guard {
-  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', MKFIFO], {
+  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', mkfifoPath()], {
     argv0: 'safe-run-watchdog',
     detached: true,
     stdio: ['pipe', 'pipe', 'ignore'],

@@ -34,6 +34,7 @@ export class Warden {
     c: new Map(),
   };
   private armed = true;
+  private held: string[] = [];
   private restarts = 0;
   private guard: Guard | null;
 
@@ -62,7 +63,8 @@ export class Warden {
   }
 
   // `undo` is the line that takes the watch back (a directory can also be forgotten without removal).
-  unwatch(kind: Kind, key: string, undo = UNDO[kind]): void {
+  // `later`: the line may wait for the next one that must go at once (see send).
+  unwatch(kind: Kind, key: string, { undo = UNDO[kind], later = false } = {}): void {
     const count = this.watched[kind].get(key);
     if (count === undefined) return;
     if (count > 1) {
@@ -70,7 +72,15 @@ export class Warden {
       return;
     }
     this.watched[kind].delete(key);
-    this.send(`${undo} ${key}`);
+    this.send(`${undo} ${key}`, later);
+  }
+
+  // Sends the lines held back, now.
+  flush(): void {
+    if (this.held.length === 0) return;
+    const lines = this.held.join('\n');
+    this.held = [];
+    if (this.armed) this.guard?.send(lines);
   }
 
   // A directory to remove if safe-run dies before forgetDir(): told before it is made.
@@ -80,13 +90,14 @@ export class Warden {
 
   // A claimed name that turned out not to be ours: forgotten, nothing removed.
   disownDir(dir: string): void {
-    this.unwatch('d', octalEscaped(dir), 'k');
+    this.unwatch('d', octalEscaped(dir), { undo: 'k' });
   }
 
   // Asks the watchdog to make dir/p0 .. dir/p(count-1) in a claimed directory; true once they exist,
   // false when there is no watchdog to ask.
   makeFifos(dir: string, count: number): Promise<boolean> {
     if (!this.active) return Promise.resolve(false);
+    this.flush();
     return this.guard!.ask(`p ${octalEscaped(dir)} ${count}`);
   }
 
@@ -103,12 +114,22 @@ export class Warden {
     this.guard?.end();
   }
 
-  private send(line: string): void {
-    if (this.armed) this.guard?.send(line);
+  // Each line written wakes the sh (and, on a busy machine, hands it the CPU): a line that only takes
+  // a watch back (a group seen empty, a cgroup removed) is held until the next line that must go at
+  // once, or the end of the run's lease, and goes in the same write. Held back, it can only make a
+  // watchdog that sees Node die act on something already over: kill an empty group (whose leader's
+  // start time it checks) or remove a directory that is gone. Watch lines, and a file's `r` (which
+  // spares a published file), go at once, after whatever was held.
+  private send(line: string, later = false): void {
+    if (!this.armed) return;
+    this.held.push(line);
+    if (!later) this.flush();
   }
 
   // A fresh watchdog, told everything, in the order it needs it.
   private spawn(): Guard {
+    // What was held back is already taken out of `watched`: the fresh one is told the rest.
+    this.held = [];
     const guard = spawnGuard((dead, how) => this.onDeath(dead, how));
     for (const kind of ['m', 'g', 'f', 'd', 'c'] as const) {
       for (const key of this.watched[kind].keys()) guard.send(`${kind} ${key}`);

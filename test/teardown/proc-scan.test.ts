@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { closeSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeBlocked } from '../../src/teardown/proc-blocked.js';
@@ -123,6 +124,28 @@ describe('scanProcesses', () => {
     expect(scan.unsure.map((p) => p.pid)).toContain(empty.pid);
     expect(scan.unsure.some((p) => p.ppid === 2 || p.pid === 2)).toBe(false);
     process.kill(empty.pid, 'SIGKILL');
+  });
+
+  it("does not wait for a stranger's child caught without environment, only for one that left its parent's session", async () => {
+    // A stranger (no marker) whose child reads an empty environment, as a child of a pid churn loop
+    // does for a moment in its exec; and one whose child also called setsid, as an orphan of the run
+    // adopted by a subreaper would have.
+    const { [marker.name]: _, ...strangerEnv } = process.env;
+    const start = (script: string) => {
+      const child = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore', env: strangerEnv });
+      cleanups.push(() => process.kill(-child.pid!, 'SIGKILL'));
+      return child;
+    };
+    const own = start('env -i sleep 301 & exec sleep 300');
+    const left = start('env -i setsid sleep 302 & exec sleep 300');
+    const child = (parent: number, command: string) =>
+      waitFor(command, () => listProcesses().find((p) => p.ppid === parent && p.command === command));
+    const ownChild = await child(own.pid!, 'sleep 301');
+    const leftChild = await child(left.pid!, 'sleep 302');
+    const unsure = scanProcesses({ marker }).unsure.map((p) => p.pid);
+    expect(unsure).not.toContain(ownChild.pid);
+    expect(unsure).toContain(leftChild.pid);
+    process.kill(leftChild.pid, 'SIGKILL');
   });
 });
 

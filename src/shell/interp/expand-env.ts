@@ -1,9 +1,6 @@
-import { monotonicMs } from '../../monotonic-ms.js';
 import type { ExpandEnv } from '../expand/env.js';
 import type { RunnerApi } from './api.js';
 import { processSubstitute, substitute } from './substitution.js';
-
-const started = monotonicMs();
 
 // What expansion sees of a runner's shell: its variables and parameters, options, directory, and the
 // runner itself for command and process substitutions.
@@ -67,7 +64,9 @@ function dynamicValue(r: RunnerApi, name: string): string | undefined {
     case 'SRANDOM':
       return String(Math.floor(Math.random() * 2 ** 32));
     case 'SECONDS':
-      return String(Math.floor((monotonicMs() - started) / 1000));
+      // Since safe-run started: read from the process, not from a clock taken when this module loaded
+      // (in the start-up snapshot that was the build).
+      return String(Math.floor(process.uptime()));
     case 'EPOCHSECONDS':
       return String(Math.floor(Date.now() / 1000));
     case 'EPOCHREALTIME':
