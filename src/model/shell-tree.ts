@@ -18,6 +18,9 @@ export interface Stmt extends Span {
   kind: 'stmt';
   body: AndOr;
   background: boolean;
+  // It holds an extended pattern (`@(a|b)`) that bash reads only while extglob is on (a text's
+  // statement parsed after a `shopt -s extglob` line, checked again when it runs).
+  extglob?: boolean;
 }
 
 export interface AndOr extends Span {

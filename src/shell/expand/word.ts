@@ -42,7 +42,7 @@ export class Expander implements ExpanderApi {
   }
 
   async glob(field: Field): Promise<Bytes[]> {
-    if (this.env.noglob || !hasGlob(field)) return [fieldText(field)];
+    if (this.env.noglob || !hasGlob(field, this.env.shopt('extglob'))) return [fieldText(field)];
     return globField(field, this.env);
   }
 

@@ -5,7 +5,7 @@ import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } fr
 import type { Bytes } from '../syntax/source.js';
 import type { Placement, RunnerApi } from './api.js';
 import { assignNamed } from './assign-named.js';
-import { startBackground } from './background.js';
+import { noteInShell, startBackground } from './background.js';
 import { runCompound } from './compound.js';
 import { runErrTrap } from './err-trap.js';
 import { expandEnvOf } from './expand-env.js';
@@ -47,7 +47,8 @@ export class Runner implements RunnerApi {
   private async stmt(stmt: Stmt): Promise<number> {
     if (stmt.background) {
       this.checkStop([]);
-      return startBackground(this, stmt.body);
+      this.sh.status = await startBackground(this, stmt.body);
+      return this.sh.status;
     }
     return this.andOr(stmt.body);
   }
@@ -91,6 +92,8 @@ export class Runner implements RunnerApi {
   }
 
   private async pipeline(pipeline: Pipeline, condition: boolean): Promise<number> {
+    // set -n: commands are read and never run (bash gives each the status 0 without running it).
+    if (this.sh.option('noexec')) return 0;
     const exempt = condition || pipeline.bang;
     // A `!` is its step's (a pipeline's, or a simple command's); a compound command's steps are its own.
     const own = pipeline.commands.length > 1 || pipeline.commands[0]?.kind === 'simple';
@@ -111,6 +114,7 @@ export class Runner implements RunnerApi {
 
   async command(command: Command): Promise<number> {
     let status: number;
+    if (command.kind !== 'simple') noteInShell(this);
     if (command.kind === 'simple') status = await runSimple(this, command);
     else if (command.kind === 'function') {
       this.sh.functions.set(command.name, command);

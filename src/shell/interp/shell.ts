@@ -2,6 +2,7 @@ import { Variables } from '../expand/vars.js';
 import type { FunctionDef } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { FdTable } from './fds.js';
+import { type Job, Jobs } from './jobs-table.js';
 
 // set -o options, by their long names, with the letter $- shows them by (bash's order).
 export const OPTION_LETTERS: [string, string][] = [
@@ -69,6 +70,7 @@ export class Shell {
     'extquote',
     'force_fignore',
     'globasciiranges',
+    'globskipdots',
     'hostcomplete',
     'interactive_comments',
     'patsub_replacement',
@@ -82,6 +84,10 @@ export class Shell {
   pipestatus: number[] = [0];
   lastArg: Bytes = '';
   lastBackground: number | null = null;
+  // The jobs this shell started (wait, jobs, %N); a subshell's are its own. A simple command of a
+  // pipeline and a command substitution still list their parent's with `jobs` (seenJobs), as bash's.
+  jobs = new Jobs();
+  seenJobs: readonly Job[] = [];
   traps = new Map<string, Bytes>();
   fds = new FdTable();
   // Nesting: functions called (FUNCNAME), loops, subshells ($BASH_SUBSHELL).
@@ -118,6 +124,7 @@ export class Shell {
 
   // A subshell: a copy of everything, which it may change without the parent seeing it. Traps other
   // than ignored ones are reset, as in bash.
+  // (A subshell that still lists its parent's jobs: seeJobsOf.)
   subshellCopy(): Shell {
     const copy = new Shell();
     copy.vars = this.vars.clone();
@@ -142,5 +149,10 @@ export class Shell {
     copy.sourceDepth = this.sourceDepth;
     copy.getopts = { ...this.getopts };
     return copy;
+  }
+
+  // This subshell lists the jobs of the shell it was copied from (and those it listed) with `jobs`.
+  seeJobsOf(parent: Shell): void {
+    this.seenJobs = [...parent.seenJobs, ...parent.jobs.list];
   }
 }

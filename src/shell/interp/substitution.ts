@@ -12,6 +12,7 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   const fds = r.sh.fds.copy();
   fds.set(1, { kind: 'capture', sink });
   const sub = r.subshell(fds);
+  sub.sh.seeJobsOf(r.sh);
   if (!r.sh.shopts.has('inherit_errexit')) sub.sh.setOption('errexit', false);
   let status: number;
   try {

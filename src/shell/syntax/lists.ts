@@ -6,11 +6,22 @@ const NOTHING: ListEnd = { words: [] };
 // A list of statements separated by `;`, `&` or newlines, up to `end` (left under the cursor).
 export function readList(s: Scanner, end: ListEnd = NOTHING): Stmt[] {
   const stmts: Stmt[] = [];
+  // The text's own list: the statements of the line being read (bash reads a line, then runs it).
+  let line: Stmt[] = [];
   for (;;) {
     s.skipNewlines();
     if (s.done || atEnd(s, end)) break;
+    if (end.top && line.length > 0 && s.pos().line > line.at(-1)!.end.line) {
+      s.lineRead(line);
+      line = [];
+    }
+    const extglobs = s.extglobRead;
     const stmt = readStmt(s);
     stmts.push(stmt);
+    if (end.top) {
+      if (s.extglobRead !== extglobs) stmt.extglob = true;
+      line.push(stmt);
+    }
     s.skipBlanks();
     const c = s.peek();
     if (c === '&' && s.peek(1) !== '&' && s.peek(1) !== '>') {

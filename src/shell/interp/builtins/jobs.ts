@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Bytes } from '../../syntax/source.js';
+import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
 import { signalShell } from './self-signal.js';
 
@@ -54,7 +55,7 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
 // wait [-n] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all). A job waited
 // for is forgotten, as bash forgets it (a later `wait %N` finds no such job; its pid still answers).
 export async function wait(ctx: BuiltinContext): Promise<number> {
-  const { jobs } = ctx.r.rt;
+  const { jobs } = ctx.r.sh;
   const args = ctx.args.filter((arg) => arg !== '-n' && arg !== '-f');
   if (ctx.args.includes('-n')) {
     const running = jobs.running().filter((job) => !job.reported);
@@ -72,6 +73,10 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
   }
   let status = 0;
   for (const spec of args) {
+    if (!/^(%.*|[0-9]+)$/.test(spec)) {
+      status = await ctx.fail(`\`${spec}': not a pid or valid job spec`);
+      continue;
+    }
     const job = jobs.find(spec);
     if (!job) {
       status = await ctx.fail(
@@ -89,7 +94,8 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
 // jobs [-lprs] [%job...]: the jobs still running, as bash -c lists them ("[1]+  Running  TEXT &");
 // -p: their first process ids only, -l: with them. (An ended job is not listed, as in bash -c.)
 export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
-  const { jobs } = ctx.r.rt;
+  const jobs = new Jobs();
+  for (const job of [...ctx.sh.seenJobs, ...ctx.sh.jobs.list]) jobs.add(job);
   const flags = new Set<string>();
   let k = 0;
   for (; k < ctx.args.length && /^-[lnprs]+$/.test(ctx.args[k]!); k++)
@@ -156,7 +162,9 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
   const { rt } = ctx.r;
   const ownGroup = target === '0' || target === `-${rt.pid}`;
   if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
-  const job = rt.jobs.find(target.startsWith('-') ? target.slice(1) : target);
+  const spec = target.startsWith('-') ? target.slice(1) : target;
+  // %N is one of this shell's jobs; a process id may be any job's of the run.
+  const job = spec.startsWith('%') ? ctx.r.sh.jobs.find(spec) : rt.jobs.find(spec);
   if (job) {
     if (signal !== 'EXIT') job.cancel(`SIG${signal}` as NodeJS.Signals);
     return job.status === null ? 0 : ctx.fail(`(${target}) - No such process`);

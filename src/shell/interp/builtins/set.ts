@@ -4,7 +4,6 @@ import type { BuiltinContext } from './context.js';
 const BY_LETTER = new Map(OPTION_LETTERS.map(([name, letter]) => [letter, name]));
 // Options that change how commands run in ways this interpreter does not do: refused, not ignored.
 const UNSUPPORTED = new Set([
-  'noexec',
   'verbose',
   'monitor',
   'posix',
@@ -148,7 +147,6 @@ const UNSUPPORTED_SHOPTS = new Set([
   'expand_aliases',
   'extdebug',
   'lastpipe',
-  'extglob',
   'localvar_inherit',
   'compat31',
   'compat32',
@@ -174,7 +172,7 @@ export async function shopt(ctx: BuiltinContext): Promise<number> {
       }
     } else names.push(arg);
   }
-  if (useSetO) return ctx.fail('-o is not supported here; use set -o', 2);
+  if (useSetO) return shoptSetO(ctx, mode, quiet, names);
   let status = 0;
   for (const name of names.length > 0 ? names : SHOPTS) {
     if (!SHOPTS.includes(name)) {
@@ -195,6 +193,34 @@ export async function shopt(ctx: BuiltinContext): Promise<number> {
     if (!on && names.length > 0) status = 1;
     if (quiet) continue;
     if (mode === 'p') await ctx.out(`shopt ${on ? '-s' : '-u'} ${name}\n`);
+    else await ctx.out(`${name.padEnd(15)}\t${on ? 'on' : 'off'}\n`);
+  }
+  return ctx.finish(status);
+}
+
+// shopt -o: the options of set -o by their names. A name it does not know is said and skipped, and
+// the status stays 0 (bash's).
+async function shoptSetO(
+  ctx: BuiltinContext,
+  mode: 's' | 'u' | 'q' | 'p' | null,
+  quiet: boolean,
+  names: string[],
+): Promise<number> {
+  let status = 0;
+  for (const name of names.length > 0 ? names : OPTION_NAMES) {
+    if (!OPTION_NAMES.includes(name)) {
+      await ctx.fail(`${name}: invalid option name`);
+      continue;
+    }
+    if (mode === 's' || mode === 'u') {
+      const problem = setNamed(ctx, name, mode === 's');
+      if (problem !== null) return problem;
+      continue;
+    }
+    const on = ctx.sh.option(name);
+    if (!on && names.length > 0) status = 1;
+    if (quiet) continue;
+    if (mode === 'p') await ctx.out(`set ${on ? '-' : '+'}o ${name}\n`);
     else await ctx.out(`${name.padEnd(15)}\t${on ? 'on' : 'off'}\n`);
   }
   return ctx.finish(status);
