@@ -33,8 +33,9 @@ export interface Pipeline extends Span {
   kind: 'pipeline';
   // `!` before it (an odd number of them).
   bang: boolean;
-  // `time` before it.
+  // `time` before it (`time -p`: timePosix).
   time: boolean;
+  timePosix?: boolean;
   commands: Command[];
   // pipeAll[i]: command i is joined to the next by `|&` (its stderr too).
   pipeAll: boolean[];

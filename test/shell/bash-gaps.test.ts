@@ -116,3 +116,100 @@ describe('options', () => {
     await same(text, expected);
   });
 });
+
+describe('expansions', () => {
+  it.each([
+    [
+      '$* and a[*] where one value is made are joined by IFS’s first character',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'set -- p q r; IFS=:; v=$*; echo "$v"; arr=(s t); w=${arr[*]}; echo "$w"; set -- ax bx; IFS=+; v=${*%x}; echo "$v"',
+      'p:q:r\ns:t\na+b\n',
+    ],
+    [
+      '$(< FILE) is the file’s bytes',
+      'printf "x\\ny\\n\\n" >f; echo "[$(<f)]"; v=$(< nofile); echo $?',
+      '[x\ny]\n1\n',
+    ],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['set -u and the length of an unset name', 'set -u; a=(1); echo "${#a[3]}"; echo ${#nope}', '0\n'],
+    [
+      'slices of a sparse array count by subscript; negative subscripts in ( )',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'a=([2]=x [6]=y [9]=z); echo ${a[@]:3} ${a[@]: -2:1}; unset "a[@]"; echo ${#a[@]}; b=([4]=p [-1]=q r); declare -p b; c=(1); echo "[${c[-3]}]"',
+      'y z z\n0\ndeclare -a b=([4]="q" [5]="r")\n[]\n',
+    ],
+    [
+      'namerefs: ${!ref}, a prefix assignment, a circle',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'declare -n r=t; t=v; echo ${!r} $r; r=w env | grep ^t=; declare -n p=q q=p; echo "[$p]"',
+      't v\nt=w\n[]\n',
+    ],
+    [
+      'a sequence longer than bash counts stays as written',
+      'echo x{1..99999999999}y',
+      'x{1..99999999999}y\n',
+    ],
+    [
+      'a quoted tilde prefix, and ~ in an argument written NAME=value',
+      'HOME=/h; echo ~"/a" ~\'\' x=~/b:~/c',
+      '~/a ~ x=/h/b:/h/c\n',
+    ],
+    ['a [ without a ] after it is no pattern', 'shopt -s nullglob; echo [ a] ]', '[ a] ]\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
+describe('commands', () => {
+  it.each([
+    ['NAME+=value before a command appends to the value', 'g() { echo "$v"; }; v=a; v+=b g; g', 'ab\na\n'],
+    ['return outside a function: status 2', 'return 2>/dev/null; echo $?', '2\n'],
+    [
+      'exec inside a redirected group: the group’s own redirection is undone',
+      '{ exec >f1; echo one; } >f2; echo two; cat f1',
+      'two\none\n',
+    ],
+    [
+      'a substitution in a pipeline’s words does not decide its status',
+      'echo a | grep -c $(false; echo a)',
+      '1\n',
+    ],
+    [
+      'source FILE ARGS: a `set --` in the file outlives it, outside a function',
+      'echo "set -- z" > s; set -- a b; source ./s q; echo "$@"; f() { source ./s q; echo "in $@"; }; f 1; echo "$@"',
+      'z\nin 1\nz\n',
+    ],
+    [
+      'export of a read-only variable; declare -p’s letters',
+      'readonly k=1; export k; env | grep ^k=; declare -rxi n=3; declare -p n',
+      'k=1\ndeclare -irx n="3"\n',
+    ],
+    [
+      'time writes its report to the shell’s stderr',
+      '{ time -p true; } 2>&1 | wc -l; TIMEFORMAT="t=%0R"; { time true; } 2>t; cat t',
+      '3\nt=0\n',
+    ],
+    [
+      'command -v and its options',
+      'command -v nosuchcmd sh >/dev/null; echo $?; type -t cd; command -x 2>/dev/null; echo $?',
+      '0\nbuiltin\n2\n',
+    ],
+    [
+      'declare -F names functions',
+      'f() { :; }; declare -F; declare -F f zz; echo $?',
+      'declare -f f\nf\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it.each([
+    ['f() { :; }; declare -f f', "prints a function's body as bash formats it"],
+    ['f() { :; }; type f', "prints a function's body as bash formats it"],
+    ['set -o verbose', 'sets -o verbose'],
+  ])('refuses when reached what it cannot print as bash does: %s', async (text, why) => {
+    const result = await runCli(['--no-facts', '-c', text], { cwd: root, env });
+    expect(result.code).toBe(125);
+    expect(result.stderr).toContain(why);
+  });
+});

@@ -91,13 +91,20 @@ function newEmpty(): Field {
   return { chunks: [], kept: true };
 }
 
-const GLOB_CHARS = /[*?[]/;
-
-// Whether pathname expansion applies: an unquoted * ? or [ (in written text or an unquoted expansion),
-// or, with extglob, an extended pattern (`@(a|b)`).
+// Whether pathname expansion applies: an unquoted * or ?, or an unquoted [ with an unquoted ] after
+// it (in written text or an unquoted expansion), or, with extglob, an extended pattern (`@(a|b)`).
 export function hasGlob(field: Field, extglob = false): boolean {
-  if (field.chunks.some((chunk) => !chunk.quoted && GLOB_CHARS.test(chunk.text))) return true;
-  return extglob && patternChars(field.chunks, true).some((char) => char.raw && char.c === '(');
+  const maybe = extglob ? /[*?[(]/ : /[*?[]/;
+  if (!field.chunks.some((chunk) => !chunk.quoted && maybe.test(chunk.text))) return false;
+  const chars = patternChars(field.chunks, extglob);
+  let bracket = false;
+  for (const char of chars) {
+    if (char.quoted) continue;
+    if (char.c === '*' || char.c === '?' || (char.raw && char.c === '(') || (bracket && char.c === ']'))
+      return true;
+    if (char.c === '[') bracket = true;
+  }
+  return false;
 }
 
 const SAFE = /[A-Za-z0-9*?[\]!^:=.-]/;

@@ -43,6 +43,7 @@ export async function runNested(
   const runner = nested(text);
   const { sh } = r;
   const saved = sh.positional;
+  const sets = sh.positionalSets;
   if (options.args) sh.positional = options.args;
   if (options.sourced) sh.sourceDepth++;
   try {
@@ -52,6 +53,7 @@ export async function runNested(
     throw error;
   } finally {
     if (options.sourced) sh.sourceDepth--;
-    if (options.args) sh.positional = saved;
+    // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
+    if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;
   }
 }

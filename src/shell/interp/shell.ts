@@ -59,6 +59,8 @@ export class Shell {
   vars = new Variables();
   functions = new Map<string, FunctionDef>();
   positional: Bytes[] = [];
+  // How many times `set` gave new positional parameters (a sourced file's `set --` outlives it).
+  positionalSets = 0;
   // The shell's own variables as it started (IFS, PS4...): a session keeps them only when changed.
   defaults = new Map<string, Bytes>();
   arg0: Bytes = 'bash';

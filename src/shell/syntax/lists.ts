@@ -75,6 +75,7 @@ function readPipeline(s: Scanner): Pipeline {
   const start = s.pos();
   let bang = false;
   let time = false;
+  let timePosix = false;
   let prefixed = false;
   for (;;) {
     const word = reservedAt(s);
@@ -86,14 +87,18 @@ function readPipeline(s: Scanner): Pipeline {
       time = true;
       s.i += 4;
       s.skipBlanks();
-      if (s.at('-p') && /[ \t\n;&|]|^$/.test(s.peek(2))) s.i += 2;
+      if (s.at('-p') && /[ \t\n;&|]|^$/.test(s.peek(2))) {
+        s.i += 2;
+        timePosix = true;
+      }
     } else break;
     s.skipBlanks();
   }
   // `!` or `time` with nothing after it before the end of the list is a pipeline of no command (bash
   // takes `true && ! ;` and gives $? = 1).
   const bare = prefixed && (s.done || s.peek() === '\n' || (s.peek() === ';' && !s.at(';;')));
-  if (bare) return { kind: 'pipeline', bang, time, commands: [], pipeAll: [], start, end: start };
+  const timing = timePosix ? { time, timePosix } : { time };
+  if (bare) return { kind: 'pipeline', bang, ...timing, commands: [], pipeAll: [], start, end: start };
   const commands: Command[] = [readCommandOrFail(s)];
   const pipeAll: boolean[] = [];
   for (;;) {
@@ -104,7 +109,7 @@ function readPipeline(s: Scanner): Pipeline {
     s.skipNewlines();
     commands.push(readCommandOrFail(s));
   }
-  return { kind: 'pipeline', bang, time, commands, pipeAll, start, end: commands.at(-1)!.end };
+  return { kind: 'pipeline', bang, ...timing, commands, pipeAll, start, end: commands.at(-1)!.end };
 }
 
 function readCommandOrFail(s: Scanner): Command {

@@ -34,7 +34,8 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
     }
     return ctx.finish(0);
   }
-  if (args[0] === '-l') return ctx.fail('-l is not supported here', 2);
+  if (args[0] === '-l')
+    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
   const reset = args.length === 1 || args[0] === '-' || /^[0-9]+$/.test(args[0]!);
   const action = reset ? null : args[0]!;
   let status = 0;
@@ -45,7 +46,7 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
       continue;
     }
     if (signal === 'DEBUG' || signal === 'RETURN')
-      return ctx.fail(`${signal} traps are not supported here`, 2);
+      ctx.refuse(`sets a ${signal} trap, which safe-run's interpreter does not run`);
     if (action === null) sh.traps.delete(signal);
     else sh.traps.set(signal, action);
   }
@@ -134,7 +135,8 @@ export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
 export async function kill(ctx: BuiltinContext): Promise<number> {
   let signal = 'TERM';
   let args = ctx.args;
-  if (args[0] === '-l' || args[0] === '-L') return ctx.fail('-l is not supported here', 2);
+  if (args[0] === '-l' || args[0] === '-L')
+    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
   if (args[0] === '-s' || args[0] === '-n') {
     const given = args[1] === undefined ? null : signalName(args[1]);
     if (given === null) return ctx.fail(`${args[1] ?? ''}: invalid signal specification`);

@@ -6,10 +6,11 @@ import { evalBuiltin, exit, loopControl, returnBuiltin, shift, source } from './
 import { getopts } from './getopts.js';
 import { jobsBuiltin, kill, trap, wait } from './jobs.js';
 import { mapfile } from './mapfile.js';
-import { command, hash, letBuiltin, type, umask, unset } from './misc.js';
+import { hash, letBuiltin, umask, unset } from './misc.js';
 import { read } from './read.js';
 import { set, shopt } from './set.js';
 import { test } from './test.js';
+import { command, type } from './type.js';
 
 // The builtins safe-run's interpreter runs itself, by name. (exec is the runner's own: it changes the
 // shell's descriptors or replaces the shell.)

@@ -18,12 +18,14 @@ const UNSUPPORTED = new Set([
 export async function set(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
   const args = ctx.args;
-  if (args.length === 0) return ctx.fail('listing every variable is not supported here', 2);
+  if (args.length === 0)
+    ctx.refuse("lists every variable of the shell, bash's own among them, which safe-run does not do");
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
       sh.positional = args.slice(i + 1);
+      sh.positionalSets++;
       return 0;
     }
     if (arg === '-' || arg === '+') {
@@ -56,7 +58,10 @@ export async function set(ctx: BuiltinContext): Promise<number> {
       if (problem !== null) return problem;
     }
   }
-  if (i < args.length) sh.positional = args.slice(i);
+  if (i < args.length) {
+    sh.positional = args.slice(i);
+    sh.positionalSets++;
+  }
   return 0;
 }
 
@@ -65,10 +70,7 @@ function setNamed(ctx: BuiltinContext, name: string, on: boolean): number | null
     void ctx.fail(`${name}: invalid option name`);
     return 2;
   }
-  if (UNSUPPORTED.has(name) && on) {
-    void ctx.fail(`-o ${name} is not supported by safe-run's interpreter; run the text with --fallback bash`);
-    return 2;
-  }
+  if (UNSUPPORTED.has(name) && on) ctx.refuse(`sets -o ${name}, which safe-run's interpreter does not do`);
   ctx.sh.setOption(name, on);
   return null;
 }
@@ -181,10 +183,7 @@ export async function shopt(ctx: BuiltinContext): Promise<number> {
     }
     if (mode === 's' || mode === 'u') {
       if (UNSUPPORTED_SHOPTS.has(name) && mode === 's')
-        return ctx.fail(
-          `${name} is not supported by safe-run's interpreter; run the text with --fallback bash`,
-          2,
-        );
+        ctx.refuse(`sets ${name}, which safe-run's interpreter does not do`);
       if (mode === 's') sh.shopts.add(name);
       else sh.shopts.delete(name);
       continue;
