@@ -139,7 +139,7 @@ describe('expansions', () => {
       'y z z\n0\ndeclare -a b=([4]="q" [5]="r")\n[]\n',
     ],
     [
-      'namerefs: ${!ref}, a prefix assignment, a circle',
+      'namerefs: an indirect expansion of one, a prefix assignment, a circle',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
       'declare -n r=t; t=v; echo ${!r} $r; r=w env | grep ^t=; declare -n p=q q=p; echo "[$p]"',
       't v\nt=w\n[]\n',
@@ -155,6 +155,9 @@ describe('expansions', () => {
       '~/a ~ x=/h/b:/h/c\n',
     ],
     ['a [ without a ] after it is no pattern', 'shopt -s nullglob; echo [ a] ]', '[ a] ]\n'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['but is for bash’s matcher to read', "a='[[:x:]]'; echo ${a//[[:} ${a//[[}", '[[:x:]] :x:]]\n'],
+    ['let NAME=(...) keeps its parentheses', 'let a=(1)*2 b=( 1 + 2 ); echo $a $b', '2 3\n'],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

@@ -171,11 +171,10 @@ function quoteAll(text: Bytes): string {
 }
 
 // Whether the pattern has nothing that matches more than itself (then a plain comparison will do).
+// (Any unquoted [ counts here: whether bash's matcher takes it as text is the matcher's business.)
 export function isLiteralPattern(chunks: readonly Chunk[], extglob = false): boolean {
-  return (
-    !hasGlob({ chunks: [...chunks], kept: false }, extglob) &&
-    !chunks.some((c) => !c.quoted && c.text.includes('\\'))
-  );
+  if (chunks.some((c) => !c.quoted && /[*?[\\]/.test(c.text))) return false;
+  return !extglob || !patternChars(chunks, true).some((char) => char.raw);
 }
 
 // The text a literal pattern matches.

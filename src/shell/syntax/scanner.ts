@@ -53,6 +53,8 @@ export class Scanner {
   extglob = false;
   extPattern = 0;
   extglobRead = 0;
+  // Reading the arguments of `let`: in NAME=(...) the parentheses are the word's (bash reads them so).
+  letArgs = false;
 
   // A scanner over text that is not the source itself (a backquote's unescaped text, a here-document
   // body without its tabs): its positions are those of `base` bytes on in the enclosing text.

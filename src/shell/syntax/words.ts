@@ -66,8 +66,14 @@ export function readParts(s: Scanner, mode: PartMode): WordPart[] {
         s.fail(s.i, 'an extended pattern is never closed: ")" is missing (a syntax error in bash)');
       break;
     }
-    if (depth === 0 && ext === 0 && mode.stop(s)) break;
     const c = s.peek();
+    if (c === '(' && ext === 0 && s.letArgs && parts.length === 0 && /^[A-Za-z_]\w*\+?=$/.test(lit)) {
+      ext++;
+      lit += c;
+      s.i++;
+      continue;
+    }
+    if (depth === 0 && ext === 0 && mode.stop(s)) break;
     if (c === '\\') {
       // A line continuation disappears; any other escape stays in the literal for expansion to read.
       if (s.peek(1) === '\n') s.i += 2;
