@@ -216,3 +216,36 @@ describe('commands', () => {
     expect(result.stderr).toContain(why);
   });
 });
+
+describe('builtins that were refused', () => {
+  it.each([
+    [
+      'builtin runs the builtin past a function',
+      'echo() { printf "f\\n"; }; echo a; builtin echo b; builtin nope 2>/dev/null; printf "%s\\n" $?',
+      'f\nb\n1\n',
+    ],
+    [
+      'pushd, popd and dirs keep the directory stack',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'mkdir -p p/q; { pushd p >/dev/null; pushd q; dirs -v; echo ${#DIRSTACK[@]}; popd >/dev/null; pwd; pushd -n /; dirs -l +1; popd; popd 2>/dev/null; echo $?; } | sed -e "s,$HOME,/HOME,g" -e "s/case-[^/ ]*/case-X/g"',
+      '~/case-X/p/q ~/case-X/p ~/case-X\n 0  ~/case-X/p/q\n 1  ~/case-X/p\n 2  ~/case-X\n3\n/HOME/case-X/p\n~/case-X/p / ~/case-X\n/\n/ ~/case-X\n~/case-X\n0\n',
+    ],
+    [
+      'help gives bash’s own text',
+      'help -d true; help -s pw*; help nope 2>/dev/null; echo $?',
+      "true - Return a successful result.\nShell commands matching keyword `pw*'\n\npwd: pwd [-LP]\n1\n",
+    ],
+    [
+      'alias and unalias keep a table bash -c never expands',
+      "alias k='ls -l' j=x; alias; unalias j; alias j 2>/dev/null; echo $?; k 2>/dev/null; echo $?",
+      "alias j='x'\nalias k='ls -l'\n1\n127\n",
+    ],
+    [
+      'hash lists the programs found on PATH',
+      'hash; ls >/dev/null; ls >/dev/null; hash | sed "s,/.*/,/," ; type ls | sed "s,(/.*/,(/,"; PATH=$PATH:/x; hash',
+      'hash: hash table empty\nhits\tcommand\n   2\t/ls\nls is hashed (/ls)\nhash: hash table empty\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

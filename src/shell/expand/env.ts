@@ -25,6 +25,8 @@ export interface ExpandEnv {
   dynamic(name: string): Bytes | undefined;
   // ${PIPESTATUS[@]}: the statuses of the last foreground pipeline (one for a simple command).
   readonly pipestatus: readonly number[];
+  // ${DIRSTACK[@]}: the directory, then the ones pushd saved.
+  readonly dirStack: readonly Bytes[];
   readonly lineno: number;
   readonly nounset: boolean;
   readonly noglob: boolean;

@@ -95,6 +95,10 @@ __sr_op_printf() {
   fi
   __r=("$__st"); __sr_reply
 }
+__sr_op_help() {
+  help "\${__a[@]:3}" >"\${__a[1]}" 2>"\${__a[2]}"
+  __r=("$?"); __sr_reply
+}
 __sr_op_tilde() {
   local __s
   if [[ \${__a[1]} =~ ^[A-Za-z0-9._][A-Za-z0-9._-]*$ ]]; then eval "__s=~\${__a[1]}"; else __s=\\~\${__a[1]}; fi
@@ -104,7 +108,7 @@ while IFS= read -r -d '' __n; do
   __a=()
   for ((__i = 0; __i < __n; __i++)); do IFS= read -r -d '' "__a[__i]"; done
   case \${__a[0]} in
-    glob|match|strip|subst|case|regex|collate|transform|tilde|printf) "__sr_op_\${__a[0]}" ;;
+    glob|match|strip|subst|case|regex|collate|transform|tilde|printf|help) "__sr_op_\${__a[0]}" ;;
     *) __r=(); __sr_reply ;;
   esac
 done`;

@@ -41,7 +41,7 @@ export async function lookup(ex: ExpanderApi, part: ParamExp): Promise<Base> {
     };
   }
   if (part.keys) {
-    const items = keysOf(part.name === 'PIPESTATUS' ? pipestatusOf(env.pipestatus) : env.vars.get(part.name));
+    const items = keysOf(shellArray(env, part.name) ?? env.vars.get(part.name));
     return { items, multi: true, star: isStar(part.index), set: items.length > 0, variable: null };
   }
   if (part.indirect) return indirect(ex, part);
@@ -100,7 +100,7 @@ async function named(ex: ExpanderApi, name: string, index: Word | null): Promise
   if (special !== undefined) return single(special);
   const dynamic = index === null ? env.dynamic(name) : undefined;
   if (dynamic !== undefined) return single(dynamic, name);
-  const variable = name === 'PIPESTATUS' ? pipestatusOf(env.pipestatus) : env.vars.get(name);
+  const variable = shellArray(env, name) ?? env.vars.get(name);
   if (index === null) return single(scalarOf(variable), name);
   if (isAllIndex(index)) {
     const items = elementsOf(variable);
@@ -121,9 +121,11 @@ function arithmeticWord(index: Word): Word {
   return { ...index, parts };
 }
 
-// PIPESTATUS as bash keeps it: an indexed array the shell sets after every foreground pipeline.
-function pipestatusOf(statuses: readonly number[]): Variable {
-  const items = new Map(statuses.map((status, i) => [i, String(status)]));
+// The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline) and DIRSTACK.
+function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined {
+  if (name !== 'PIPESTATUS' && name !== 'DIRSTACK') return undefined;
+  const values = name === 'PIPESTATUS' ? env.pipestatus.map(String) : env.dirStack;
+  const items = new Map(values.map((value, i) => [i, value]));
   return { value: { kind: 'indexed', items }, attrs: { ...NO_ATTRS, array: 'indexed' } };
 }
 

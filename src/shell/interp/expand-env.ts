@@ -48,6 +48,9 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
     get pipestatus() {
       return sh.pipestatus;
     },
+    get dirStack() {
+      return [sh.cwd, ...sh.dirStack];
+    },
     substitute: (part) => substitute(r, part),
     processSubstitute: (part) => processSubstitute(r, part),
     warn: (message) => {

@@ -2,6 +2,7 @@ import { Variables } from '../expand/vars.js';
 import type { FunctionDef } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { FdTable } from './fds.js';
+import { HashTable } from './hash-table.js';
 import { type Job, Jobs } from './jobs-table.js';
 
 // set -o options, by their long names, with the letter $- shows them by (bash's order).
@@ -58,6 +59,9 @@ export const OPTION_NAMES = [
 export class Shell {
   vars = new Variables();
   functions = new Map<string, FunctionDef>();
+  aliases = new Map<string, Bytes>();
+  // bash's table of programs found on PATH (hash): per name, its path and how often it ran so.
+  hashed = new HashTable();
   positional: Bytes[] = [];
   // How many times `set` gave new positional parameters (a sourced file's `set --` outlives it).
   positionalSets = 0;
@@ -80,8 +84,9 @@ export class Shell {
     'promptvars',
     'sourcepath',
   ]);
-  // The logical working directory ($PWD as bash keeps it).
+  // The logical working directory ($PWD as bash keeps it), and the directories pushd saved.
   cwd = '/';
+  dirStack: Bytes[] = [];
   status = 0;
   pipestatus: number[] = [0];
   lastArg: Bytes = '';
@@ -131,11 +136,14 @@ export class Shell {
     const copy = new Shell();
     copy.vars = this.vars.clone();
     copy.functions = new Map(this.functions);
+    copy.aliases = new Map(this.aliases);
+    copy.hashed = this.hashed.copy();
     copy.positional = [...this.positional];
     copy.arg0 = this.arg0;
     copy.options = new Set(this.options);
     copy.shopts = new Set(this.shopts);
     copy.cwd = this.cwd;
+    copy.dirStack = [...this.dirStack];
     copy.status = this.status;
     copy.pipestatus = [...this.pipestatus];
     copy.lastArg = this.lastArg;

@@ -16,9 +16,7 @@ export async function letBuiltin(ctx: BuiltinContext): Promise<number> {
   return last === 0n ? 1 : 0;
 }
 
-export async function hash(): Promise<number> {
-  return 0;
-}
+export { hash } from './hash.js';
 
 // umask [-S] [mode]: safe-run's own mask, which the programs it starts inherit.
 export async function umask(ctx: BuiltinContext): Promise<number> {

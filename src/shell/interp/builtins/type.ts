@@ -11,6 +11,8 @@ import { BUILTIN_NAMES } from './names.js';
 interface Kind {
   kind: 'keyword' | 'function' | 'builtin' | 'file';
   path?: string;
+  // Found in the table of programs the shell ran (hash-table.ts).
+  hashed?: boolean;
 }
 
 interface Lookup {
@@ -39,6 +41,9 @@ export function kindsOf(ctx: BuiltinContext, name: Bytes, lookup: Lookup): Kind[
     if (isExecutableFile(full)) kinds.push({ kind: 'file', path: fromBytes(name) });
     return kinds;
   }
+  const hashed =
+    lookup.all || lookup.pathValue ? undefined : ctx.sh.hashed.get(name, scalarOf(ctx.sh.vars.get('PATH')));
+  if (hashed) return [...kinds, { kind: 'file', path: hashed.path, hashed: true }];
   const pathValue = lookup.pathValue ?? fromBytes(scalarOf(ctx.sh.vars.get('PATH')) ?? BASH_DEFAULT_PATH);
   const home = scalarOf(ctx.sh.vars.get('HOME'));
   const entries = lookup.all ? pathValue.split(':') : [pathValue];
@@ -69,7 +74,7 @@ function describe(name: Bytes, kind: Kind): string {
   if (kind.kind === 'keyword') return `${name} is a shell keyword`;
   if (kind.kind === 'function') return `${name} is a function`;
   if (kind.kind === 'builtin') return `${name} is a shell builtin`;
-  return `${name} is ${kind.path}`;
+  return kind.hashed ? `${name} is hashed (${kind.path})` : `${name} is ${kind.path}`;
 }
 
 // command [-pVv] NAME [ARG...]: -v the name or path it would run, -V what it is; else NAME run
@@ -137,4 +142,15 @@ export async function type(ctx: BuiltinContext): Promise<number> {
     }
   }
   return ctx.finish(status);
+}
+
+// builtin NAME [ARG...]: the builtin NAME, whatever function has its name.
+export async function builtinBuiltin(ctx: BuiltinContext): Promise<number> {
+  let args = ctx.args;
+  if (args[0] === '--') args = args.slice(1);
+  else if (args[0]?.startsWith('-') && args[0] !== '-')
+    return ctx.fail(`${args[0]}: invalid option\nbuiltin: usage: builtin [shell-builtin [arg ...]]`, 2);
+  if (args.length === 0) return 0;
+  if (!BUILTIN_NAMES.has(args[0]!)) return ctx.fail(`${args[0]}: not a shell builtin`);
+  return ctx.r.runCommandWords(args, { functions: false });
 }
