@@ -249,3 +249,26 @@ describe('builtins that were refused', () => {
     await same(text, expected);
   });
 });
+
+describe('known gaps closed', () => {
+  it.each([
+    [
+      '$_, $BASH_VERSION and BASH_VERSINFO',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'true a b; echo "$_"; x=1; echo "[$_]"; f() { :; }; f q; echo "$_"; [ -n "$BASH_VERSION" ] && echo v; echo "${#BASH_VERSINFO[@]}"',
+      'b\n[]\nq\nv\n6\n',
+    ],
+    [
+      'read -t gives up, keeping what it read (bash’s own read, in a helper)',
+      'mkfifo p; exec 3<>p; printf ab >&3; read -t 1 v <&3; echo "$? [$v]"; read -t x v 2>/dev/null; echo $?',
+      '142 [ab]\n1\n',
+    ],
+    [
+      'read -t reads a record and leaves the rest',
+      'printf "1 2\\n3\\n" > f; { read -t 5 a b; read c; } < f; echo "$a|$b|$c"',
+      '1|2|3\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -121,10 +121,18 @@ function arithmeticWord(index: Word): Word {
   return { ...index, parts };
 }
 
-// The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline) and DIRSTACK.
+// The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline), DIRSTACK and
+// BASH_VERSINFO.
 function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined {
-  if (name !== 'PIPESTATUS' && name !== 'DIRSTACK') return undefined;
-  const values = name === 'PIPESTATUS' ? env.pipestatus.map(String) : env.dirStack;
+  const values =
+    name === 'PIPESTATUS'
+      ? env.pipestatus.map(String)
+      : name === 'DIRSTACK'
+        ? env.dirStack
+        : name === 'BASH_VERSINFO'
+          ? env.bashVersinfo
+          : undefined;
+  if (values === undefined) return undefined;
   const items = new Map(values.map((value, i) => [i, value]));
   return { value: { kind: 'indexed', items }, attrs: { ...NO_ATTRS, array: 'indexed' } };
 }
@@ -142,6 +150,8 @@ function specialValue(ex: ExpanderApi, name: string): Bytes | null | undefined {
       return String(env.pid);
     case '!':
       return env.lastBackground === null ? null : String(env.lastBackground);
+    case '_':
+      return env.lastArg;
     default:
       return undefined;
   }

@@ -62,7 +62,21 @@ export async function dispatch(
   decl: (Assign | null)[] | null,
   { functions }: { functions: boolean },
 ): Promise<number> {
-  r.sh.lastArg = args.at(-1)!;
+  try {
+    return await dispatchTo(r, command, args, decl, functions);
+  } finally {
+    // $_: the last argument, once the command is done (inside it, $_ is still the one before).
+    r.sh.lastArg = args.at(-1)!;
+  }
+}
+
+async function dispatchTo(
+  r: RunnerApi,
+  command: SimpleCommand,
+  args: Bytes[],
+  decl: (Assign | null)[] | null,
+  functions: boolean,
+): Promise<number> {
   const name = args[0]!;
   if (functions && !name.includes('/') && r.sh.functions.has(name)) {
     noteInShell(r);
@@ -113,6 +127,7 @@ async function expandArgs(
 async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks): Promise<number> {
   const { sh } = r;
   noteInShell(r);
+  sh.lastArg = '';
   const redirected = await r.withRedirects(command.redirects, async () => 0);
   try {
     await assignInOrder(r, command.assigns);
