@@ -18,6 +18,9 @@ export interface Stmt extends Span {
   kind: 'stmt';
   body: AndOr;
   background: boolean;
+  // It holds an extended pattern (`@(a|b)`) that bash reads only while extglob is on (a text's
+  // statement parsed after a `shopt -s extglob` line, checked again when it runs).
+  extglob?: boolean;
 }
 
 export interface AndOr extends Span {
@@ -30,8 +33,9 @@ export interface Pipeline extends Span {
   kind: 'pipeline';
   // `!` before it (an odd number of them).
   bang: boolean;
-  // `time` before it.
+  // `time` before it (`time -p`: timePosix).
   time: boolean;
+  timePosix?: boolean;
   commands: Command[];
   // pipeAll[i]: command i is joined to the next by `|&` (its stderr too).
   pipeAll: boolean[];

@@ -1,4 +1,5 @@
 import type { Bytes } from '../syntax/source.js';
+import { ExpansionError } from './env.js';
 
 // Brace expansion, bash's first expansion, done on a word's text as bash does it (before the text's
 // own expansions are even found, so `{a,b}$x{c,d}` gives `a$xc` ...): `a{b,c}d` is two words, `{1..3}`
@@ -167,20 +168,27 @@ function sequence(amble: Bytes): Bytes[] | null {
     const a = Number(lhs);
     const b = Number(rhs);
     if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return null;
-    return run(a, b, step).map((n) => pad(n, widthOf(lhs, rhs)));
+    return run(a, b, step)?.map((n) => pad(n, widthOf(lhs, rhs))) ?? null;
   }
   if (isAlpha(lhs) && isAlpha(rhs) && lhs.length === 1 && rhs.length === 1) {
     if (step === 0) step = 1;
-    return run(lhs.charCodeAt(0), rhs.charCodeAt(0), step).map((n) => String.fromCharCode(n));
+    return run(lhs.charCodeAt(0), rhs.charCodeAt(0), step)?.map((n) => String.fromCharCode(n)) ?? null;
   }
   return null;
 }
 
-function run(start: number, end: number, stepIn: number): number[] {
+// bash leaves a sequence of more words than an int counts as written; safe-run holds fewer still.
+const BASH_MAX_WORDS = 2 ** 31 - 4;
+const MAX_WORDS = 2 ** 24;
+
+function run(start: number, end: number, stepIn: number): number[] | null {
   let step = stepIn === 0 ? 1 : stepIn;
   if (start < end === step < 0) step = -step;
   const out: number[] = [];
   const count = Math.floor(Math.abs(end - start) / Math.abs(step)) + 1;
+  if (count > BASH_MAX_WORDS) return null;
+  if (count > MAX_WORDS)
+    throw new ExpansionError(`brace expansion: ${count} words, more than safe-run makes (${MAX_WORDS})`, 1);
   for (let k = 0, n = start; k < count; k++, n += step) out.push(n);
   return out;
 }

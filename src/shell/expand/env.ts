@@ -25,6 +25,9 @@ export interface ExpandEnv {
   dynamic(name: string): Bytes | undefined;
   // ${PIPESTATUS[@]}: the statuses of the last foreground pipeline (one for a simple command).
   readonly pipestatus: readonly number[];
+  // ${DIRSTACK[@]}: the directory, then the ones pushd saved; ${BASH_VERSINFO[@]}.
+  readonly dirStack: readonly Bytes[];
+  readonly bashVersinfo: readonly Bytes[];
   readonly lineno: number;
   readonly nounset: boolean;
   readonly noglob: boolean;

@@ -12,6 +12,10 @@ export interface PartContext {
   quoted: boolean;
   // Tilde expansion at the start (and, for assignments, after = and :).
   tilde: 'none' | 'start' | 'assignment';
+  // One value is made (an assignment, a case word): $* and ${a[*]} are joined as in double quotes.
+  single?: boolean;
+  // A command's argument written NAME=value: ~ expands after the = and each : as in an assignment.
+  assignmentLike?: boolean;
 }
 
 // What the parameter expansion needs of the expander (word.ts), without importing it.

@@ -91,35 +91,78 @@ function newEmpty(): Field {
   return { chunks: [], kept: true };
 }
 
-const GLOB_CHARS = /[*?[]/;
-
-// Whether pathname expansion applies: an unquoted * ? or [ (in written text or an unquoted expansion).
-export function hasGlob(field: Field): boolean {
-  return field.chunks.some((chunk) => !chunk.quoted && GLOB_CHARS.test(chunk.text));
+// Whether pathname expansion applies: an unquoted * or ?, or an unquoted [ with an unquoted ] after
+// it (in written text or an unquoted expansion), or, with extglob, an extended pattern (`@(a|b)`).
+export function hasGlob(field: Field, extglob = false): boolean {
+  const maybe = extglob ? /[*?[(]/ : /[*?[]/;
+  if (!field.chunks.some((chunk) => !chunk.quoted && maybe.test(chunk.text))) return false;
+  const chars = patternChars(field.chunks, extglob);
+  let bracket = false;
+  for (const char of chars) {
+    if (char.quoted) continue;
+    if (char.c === '*' || char.c === '?' || (char.raw && char.c === '(') || (bracket && char.c === ']'))
+      return true;
+    if (char.c === '[') bracket = true;
+  }
+  return false;
 }
 
 const SAFE = /[A-Za-z0-9*?[\]!^:=.-]/;
 
-// The field as a pattern for the oracle's eval: quoted text in single quotes, unquoted glob syntax as
-// it is, every other unquoted character quoted too (a backslash from an unquoted expansion quotes
-// the character after it, as in bash's pattern matching). Only quoted text and SAFE characters result.
-export function patternOf(chunks: readonly Chunk[], alsoRaw = ''): string {
-  let out = '';
+interface PatternChar {
+  c: string;
+  quoted: boolean;
+  // Part of an extended pattern's syntax: its operator, parentheses and bars.
+  raw: boolean;
+}
+
+// The characters of a pattern, each quoted or not (a backslash from an unquoted expansion quotes the
+// character after it, as in bash's pattern matching); with extglob, the operators, parentheses and
+// bars of every extended pattern that closes are marked as its syntax.
+function patternChars(chunks: readonly Chunk[], extglob: boolean): PatternChar[] {
+  const chars: PatternChar[] = [];
   for (const chunk of chunks) {
-    if (chunk.quoted) {
-      out += quoteAll(chunk.text);
-      continue;
-    }
     const t = chunk.text;
     for (let i = 0; i < t.length; i++) {
-      const c = t[i]!;
-      if (c === '\\' && i + 1 < t.length) {
-        out += quoteAll(t[i + 1]!);
-        i++;
-      } else out += SAFE.test(c) || alsoRaw.includes(c) ? c : quoteAll(c);
+      if (chunk.quoted) chars.push({ c: t[i]!, quoted: true, raw: false });
+      else if (t[i] === '\\' && i + 1 < t.length) chars.push({ c: t[++i]!, quoted: true, raw: false });
+      else chars.push({ c: t[i]!, quoted: false, raw: false });
     }
   }
-  return out;
+  if (extglob) markExtglob(chars);
+  return chars;
+}
+
+function markExtglob(chars: PatternChar[]): void {
+  const open: { at: number; bars: number[] }[] = [];
+  chars.forEach((char, j) => {
+    if (char.quoted) return;
+    const next = chars[j + 1];
+    if ('?*+@!'.includes(char.c) && next?.c === '(' && !next.quoted) open.push({ at: j, bars: [] });
+    else if (char.c === '|' && open.length > 0) open.at(-1)!.bars.push(j);
+    else if (char.c === ')' && open.length > 0) {
+      const group = open.pop()!;
+      for (const k of [group.at, group.at + 1, ...group.bars, j]) chars[k]!.raw = true;
+    }
+  });
+}
+
+// The field as a pattern for the oracle's eval: quoted text in single quotes, unquoted glob syntax as
+// it is (with extglob, the syntax of extended patterns too), every other unquoted character quoted.
+// Only quoted text, SAFE characters and balanced extended patterns result (inertPattern checks).
+export function patternOf(chunks: readonly Chunk[], alsoRaw = '', extglob = false): string {
+  let out = '';
+  let quoted = '';
+  for (const char of patternChars(chunks, extglob)) {
+    const plain = !char.quoted && (char.raw || SAFE.test(char.c) || alsoRaw.includes(char.c));
+    if (!plain) {
+      quoted += char.c;
+      continue;
+    }
+    out += quoteAll(quoted) + char.c;
+    quoted = '';
+  }
+  return out + quoteAll(quoted);
 }
 
 function quoteAll(text: Bytes): string {
@@ -128,10 +171,10 @@ function quoteAll(text: Bytes): string {
 }
 
 // Whether the pattern has nothing that matches more than itself (then a plain comparison will do).
-export function isLiteralPattern(chunks: readonly Chunk[]): boolean {
-  return (
-    !hasGlob({ chunks: [...chunks], kept: false }) && !chunks.some((c) => !c.quoted && c.text.includes('\\'))
-  );
+// (Any unquoted [ counts here: whether bash's matcher takes it as text is the matcher's business.)
+export function isLiteralPattern(chunks: readonly Chunk[], extglob = false): boolean {
+  if (chunks.some((c) => !c.quoted && /[*?[\\]/.test(c.text))) return false;
+  return !extglob || !patternChars(chunks, true).some((char) => char.raw);
 }
 
 // The text a literal pattern matches.

@@ -8,7 +8,7 @@ import { scalarOf } from './variable.js';
 // Pathname expansion of one word, by bash itself (the oracle): the names that match, sorted as the
 // locale sorts them; none: the word as it is, or nothing under nullglob, or an error under failglob.
 export async function globField(field: Field, env: ExpandEnv): Promise<Bytes[]> {
-  const pattern = patternOf(field.chunks);
+  const pattern = patternOf(field.chunks, '', env.shopt('extglob'));
   if (!inertPattern(pattern)) throw new Error(`safe-run: a pattern for the oracle is not inert: ${pattern}`);
   const ignore = scalarOf(env.vars.get('GLOBIGNORE'));
   const matches = await env.oracle.ask('glob', [

@@ -13,6 +13,7 @@ export const MANAGED_SHOPTS = [
   'globstar',
   'nocasematch',
   'globasciiranges',
+  'globskipdots',
 ];
 
 export const ORACLE_SCRIPT = `set +o history 2>/dev/null
@@ -21,7 +22,7 @@ __sr_reply() { printf '%s\\0' "\${#__r[@]}" "\${__r[@]}"; }
 __sr_state() {
   local o
   for o in ${MANAGED_SHOPTS.join(' ')}; do
-    case " $1 " in *" $o "*) shopt -s "$o" ;; *) shopt -u "$o" ;; esac
+    case " $1 " in *" $o "*) shopt -s "$o" ;; *) shopt -u "$o" ;; esac 2>/dev/null
   done
   __sr_var LC_ALL "$2"; __sr_var LC_CTYPE "$3"; __sr_var LC_COLLATE "$4"; __sr_var LANG "$5"
 }
@@ -29,8 +30,9 @@ __sr_var() { if [[ $2 == =* ]]; then export "$1=\${2#=}"; else unset "$1"; fi; }
 __sr_op_glob() {
   __r=()
   cd -- "\${__a[1]}" 2>/dev/null || { __sr_reply; return; }
-  __sr_state "\${__a[@]:2:5}"
+  # (GLOBIGNORE first: setting it turns dotglob on and unsetting it off, as in any bash.)
   if [[ \${__a[7]} == =* ]]; then GLOBIGNORE=\${__a[7]#=}; else unset GLOBIGNORE; fi
+  __sr_state "\${__a[@]:2:5}"
   eval "__r=( \${__a[8]} )"
   unset GLOBIGNORE
   __sr_reply
@@ -93,6 +95,10 @@ __sr_op_printf() {
   fi
   __r=("$__st"); __sr_reply
 }
+__sr_op_help() {
+  help "\${__a[@]:3}" >"\${__a[1]}" 2>"\${__a[2]}"
+  __r=("$?"); __sr_reply
+}
 __sr_op_tilde() {
   local __s
   if [[ \${__a[1]} =~ ^[A-Za-z0-9._][A-Za-z0-9._-]*$ ]]; then eval "__s=~\${__a[1]}"; else __s=\\~\${__a[1]}; fi
@@ -102,7 +108,7 @@ while IFS= read -r -d '' __n; do
   __a=()
   for ((__i = 0; __i < __n; __i++)); do IFS= read -r -d '' "__a[__i]"; done
   case \${__a[0]} in
-    glob|match|strip|subst|case|regex|collate|transform|tilde|printf) "__sr_op_\${__a[0]}" ;;
+    glob|match|strip|subst|case|regex|collate|transform|tilde|printf|help) "__sr_op_\${__a[0]}" ;;
     *) __r=(); __sr_reply ;;
   esac
 done`;

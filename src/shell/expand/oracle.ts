@@ -111,6 +111,8 @@ export class Oracle {
 // expansion, substitution, redirection or command can be written with them.
 export function inertPattern(pattern: string): boolean {
   let i = 0;
+  // Open extended patterns: ( only after their operator, | and ) only inside one, all closed.
+  let depth = 0;
   while (i < pattern.length) {
     const c = pattern[i]!;
     if (c === "'") {
@@ -118,8 +120,14 @@ export function inertPattern(pattern: string): boolean {
       if (close < 0) return false;
       i = close + 1;
     } else if (c === '\\' && pattern[i + 1] === "'") i += 2;
-    else if (/[A-Za-z0-9*?[\]!^:=.-]/.test(c)) i++;
+    else if ('?*+@!'.includes(c) && pattern[i + 1] === '(') {
+      depth++;
+      i += 2;
+    } else if ((c === '|' || c === ')') && depth > 0) {
+      if (c === ')') depth--;
+      i++;
+    } else if (/[A-Za-z0-9*?[\]!^:=.-]/.test(c)) i++;
     else return false;
   }
-  return true;
+  return depth === 0;
 }

@@ -19,7 +19,10 @@ export async function expandParam(
 ): Promise<void> {
   if (part.bad) throw new ExpansionError(`${part.bad}: bad substitution`, 1);
   const base = await lookup(ex, part);
-  if (part.length) return emit(lengthOf(ex, base), b, ctx, ex);
+  if (part.length) {
+    checkUnsetLength(ex, part, base);
+    return emit(lengthOf(ex, base), b, ctx, ex);
+  }
   const op = part.op;
   if (op && WORD_OPS.has(op.op)) return wordOperator(ex, part, base, b, ctx);
   checkUnset(ex, part, base);
@@ -40,6 +43,15 @@ function checkUnset(ex: ExpanderApi, part: ParamExp, base: Base): void {
   throw new ExpansionError(`${name}: unbound variable`, 127);
 }
 
+// set -u and ${#name}: an unset name is an error (127); ${#a[@]} or ${#a[k]} of an array with no
+// value at all too, with status 1 (an element missing from a set array is not).
+function checkUnsetLength(ex: ExpanderApi, part: ParamExp, base: Base): void {
+  if (base.set || !ex.env.nounset || part.name === '@' || part.name === '*') return;
+  if (part.index) {
+    if (!ex.env.vars.get(part.name)?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1);
+  } else if (!base.multi) throw new ExpansionError(`${part.name}: unbound variable`, 127);
+}
+
 function sourceOf(word: Word): string {
   return word.parts.map((p) => (p.kind === 'lit' || p.kind === 'sq' ? p.value : '')).join('');
 }
@@ -52,16 +64,17 @@ function lengthOf(ex: ExpanderApi, base: Base): Base {
 }
 
 // Adds values to the word: one value as an expansion; the @ forms as separate words in quotes and
-// unquoted; the * forms joined by IFS's first character in quotes.
+// unquoted; the * forms joined by IFS's first character in quotes and where one value is made.
 function emit(base: Base, b: Builder, ctx: PartContext, ex: ExpanderApi): void {
   const { quoted } = ctx;
   if (!base.multi) {
     b.add(base.items[0] ?? '', quoted, !quoted);
     return;
   }
-  if (quoted && base.star) {
+  if ((quoted || ctx.single) && base.star) {
     const ifs = ex.ifs();
-    b.add(base.items.join(ifs === null ? ' ' : ifs.slice(0, 1)), true, false);
+    const first = ifs === null ? ' ' : (charsOf(ifs, isUtf8Locale(ex.env))[0] ?? '');
+    b.add(base.items.join(first), true, false);
     return;
   }
   b.addValues(base.items, quoted, !quoted);
@@ -125,6 +138,16 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
     const sliced = sliceText(text, from, count, isUtf8Locale(ex.env));
     if (sliced === 'negative') throw new ExpansionError(`${count}: substring expression < 0`, 1);
     return { ...base, items: [sliced] };
+  }
+  if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1);
+  if (base.keys) {
+    // An indexed array: the items from the subscript `from` on (negative: from the end of the
+    // subscripts), `count` of them.
+    const keys = base.keys;
+    const start = from < 0 ? (keys.at(-1) ?? -1) + 1 + from : from;
+    if (start < 0) return { ...base, items: [] };
+    const items = base.items.filter((_, i) => keys[i]! >= start);
+    return { ...base, items: items.slice(0, count === null ? undefined : count) };
   }
   let items = base.items;
   let start = from;

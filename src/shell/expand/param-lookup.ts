@@ -16,6 +16,8 @@ export interface Base {
   variable: string | null;
   // For ${x:=w} on an element: the subscript the assignment goes to.
   index?: number | Bytes;
+  // ${a[@]} of an indexed array: the items' subscripts (a slice counts by them, not by place).
+  keys?: number[];
 }
 
 const single = (value: Bytes | null, variable: string | null = null): Base => ({
@@ -39,7 +41,7 @@ export async function lookup(ex: ExpanderApi, part: ParamExp): Promise<Base> {
     };
   }
   if (part.keys) {
-    const items = keysOf(part.name === 'PIPESTATUS' ? pipestatusOf(env.pipestatus) : env.vars.get(part.name));
+    const items = keysOf(shellArray(env, part.name) ?? env.vars.get(part.name));
     return { items, multi: true, star: isStar(part.index), set: items.length > 0, variable: null };
   }
   if (part.indirect) return indirect(ex, part);
@@ -51,9 +53,14 @@ function isStar(index: Word | null): boolean {
   return only?.kind === 'lit' && only.value === '*';
 }
 
-// ${!ref}: the value of `ref` names the parameter to expand (a name, name[subscript], or a special).
+// ${!ref}: the value of `ref` names the parameter to expand (a name, name[subscript], or a special);
+// for a nameref, ${!ref} is the name it refers to. ${!@} and ${!*} take $@ as one name.
 async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
-  const ref = (await named(ex, part.name, part.index)).items[0];
+  const raw = part.index === null ? ex.env.vars.getRaw(part.name) : undefined;
+  if (raw?.attrs.nameref) return single(scalarOf(raw), part.name);
+  const base = await named(ex, part.name, part.index);
+  const all = part.name === '@' || part.name === '*';
+  const ref = all ? base.items.join(' ') : base.items[0];
   if (ref === undefined || ref === '') {
     if (ref === undefined && !part.op)
       throw new ExpansionError(`${part.name}: invalid indirect expansion`, 1);
@@ -93,18 +100,40 @@ async function named(ex: ExpanderApi, name: string, index: Word | null): Promise
   if (special !== undefined) return single(special);
   const dynamic = index === null ? env.dynamic(name) : undefined;
   if (dynamic !== undefined) return single(dynamic, name);
-  const variable = name === 'PIPESTATUS' ? pipestatusOf(env.pipestatus) : env.vars.get(name);
+  const variable = shellArray(env, name) ?? env.vars.get(name);
   if (index === null) return single(scalarOf(variable), name);
   if (isAllIndex(index)) {
     const items = elementsOf(variable);
-    return { items, multi: true, star: isStar(index), set: items.length > 0, variable: null };
+    const keys = variable?.value?.kind === 'assoc' ? undefined : keysOf(variable).map(Number);
+    return { items, multi: true, star: isStar(index), set: items.length > 0, variable: null, keys };
   }
   return element(ex, name, variable, index);
 }
 
-// PIPESTATUS as bash keeps it: an indexed array the shell sets after every foreground pipeline.
-function pipestatusOf(statuses: readonly number[]): Variable {
-  const items = new Map(statuses.map((status, i) => [i, String(status)]));
+// An indexed array's subscript is arithmetic, where single quotes are not quotes (bash: an error):
+// they are kept as written, escaped for the quote removal the value still gets.
+function arithmeticWord(index: Word): Word {
+  if (!index.parts.some((part) => part.kind === 'sq')) return index;
+  const escaped = (text: string) => text.replace(/./gs, (c) => `\\${c}`);
+  const parts = index.parts.map((part) =>
+    part.kind === 'sq' ? { ...part, kind: 'lit' as const, value: escaped(`'${part.value}'`) } : part,
+  );
+  return { ...index, parts };
+}
+
+// The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline), DIRSTACK and
+// BASH_VERSINFO.
+function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined {
+  const values =
+    name === 'PIPESTATUS'
+      ? env.pipestatus.map(String)
+      : name === 'DIRSTACK'
+        ? env.dirStack
+        : name === 'BASH_VERSINFO'
+          ? env.bashVersinfo
+          : undefined;
+  if (values === undefined) return undefined;
+  const items = new Map(values.map((value, i) => [i, value]));
   return { value: { kind: 'indexed', items }, attrs: { ...NO_ATTRS, array: 'indexed' } };
 }
 
@@ -121,6 +150,8 @@ function specialValue(ex: ExpanderApi, name: string): Bytes | null | undefined {
       return String(env.pid);
     case '!':
       return env.lastBackground === null ? null : String(env.lastBackground);
+    case '_':
+      return env.lastArg;
     default:
       return undefined;
   }
@@ -139,12 +170,16 @@ async function element(
     const key = await ex.value(index);
     return { ...single(value?.kind === 'assoc' ? (value.items.get(key) ?? null) : null, name), index: key };
   }
-  let at = Number(ex.evaluate(await ex.value(index)));
+  let at = Number(ex.evaluate(await ex.value(arithmeticWord(index))));
   if (at < 0) {
     const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
     const top = keys.length === 0 ? -1 : Math.max(...keys);
     at = top + 1 + at;
-    if (at < 0) throw new ExpansionError(`${name}: bad array subscript`, 1);
+    // Before the first element: bash says so and the expansion is empty (the command runs).
+    if (at < 0) {
+      ex.env.warn(`${name}: bad array subscript`);
+      return single(null, name);
+    }
   }
   if (!value) return { ...single(null, name), index: at };
   if (value.kind === 'scalar') return { ...single(at === 0 ? value.value : null, name), index: at };

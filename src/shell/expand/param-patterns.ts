@@ -35,8 +35,9 @@ async function applyOne(
 ): Promise<Bytes> {
   if (replace) return replaceIn(ex, value, chunks, replace, replacement);
   if (op.startsWith('^') || op.startsWith(',')) return caseOf(ex, value, op, chunks);
-  if (isLiteralPattern(chunks)) return stripLiteral(value, op, literalOf(chunks));
-  const pattern = patternOf(chunks);
+  const extglob = ex.env.shopt('extglob');
+  if (isLiteralPattern(chunks, extglob)) return stripLiteral(value, op, literalOf(chunks));
+  const pattern = patternOf(chunks, '', extglob);
   const [answer] = await ask(ex, 'strip', [value, ...oracleState(ex.env), op, pattern], [pattern]);
   return answer ?? value;
 }
@@ -47,7 +48,7 @@ function stripLiteral(value: Bytes, op: string, text: Bytes): Bytes {
 }
 
 async function caseOf(ex: ExpanderApi, value: Bytes, op: string, chunks: Chunk[]): Promise<Bytes> {
-  const pattern = patternOf(chunks);
+  const pattern = patternOf(chunks, '', ex.env.shopt('extglob'));
   if (pattern === '' && /^[\x00-\x7f]*$/.test(value)) {
     if (op === '^^') return value.toUpperCase();
     if (op === ',,') return value.toLowerCase();
@@ -68,12 +69,13 @@ async function replaceIn(
   const op = replace.all ? '//' : replace.anchor ? `/${replace.anchor}` : '/';
   const withText = replacement ? literalOf(replacement) : '';
   const plainWith = replacement === null || !replacement.some((c) => !c.quoted && c.text.includes('&'));
-  if (isLiteralPattern(chunks) && plainWith && literalOf(chunks) !== '') {
+  const extglob = ex.env.shopt('extglob');
+  if (isLiteralPattern(chunks, extglob) && plainWith && literalOf(chunks) !== '') {
     return replaceLiteral(value, literalOf(chunks), withText, replace);
   }
   // bash 5.2 replaces an unquoted & in the replacement by what matched (patsub_replacement).
   const withPattern = replacement === null ? null : patternOf(replacement, '&');
-  const pattern = patternOf(chunks);
+  const pattern = patternOf(chunks, '', extglob);
   const args = [value, ...oracleState(ex.env), op, pattern, withPattern === null ? '-' : `=${withPattern}`];
   const [answer] = await ask(ex, 'subst', args, [pattern, (withPattern ?? '').replaceAll('&', '')]);
   return answer ?? value;

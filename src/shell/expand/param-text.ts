@@ -62,10 +62,10 @@ export function attributeLetters(
   if (kind === 'indexed' || attrs.array === 'indexed') out += 'a';
   if (kind === 'assoc' || attrs.array === 'assoc') out += 'A';
   if (attrs.integer) out += 'i';
-  if (attrs.lower) out += 'l';
   if (attrs.nameref) out += 'n';
   if (attrs.readonly) out += 'r';
-  if (attrs.upper) out += 'u';
   if (attrs.exported) out += 'x';
+  if (attrs.lower) out += 'l';
+  if (attrs.upper) out += 'u';
   return out;
 }

@@ -11,6 +11,8 @@ export class Variables {
   private scopes: Map<string, Variable>[] = [new Map()];
   // Evaluates arithmetic for -i variables; set by whoever owns the evaluator.
   integerValue: (text: Bytes) => Bytes = (text) => text;
+  // Says a warning bash prints and goes on after (a circle of namerefs); set by the shell.
+  warn: (message: string) => void = () => {};
 
   get depth(): number {
     return this.scopes.length;
@@ -24,9 +26,11 @@ export class Variables {
     if (this.scopes.length > 1) this.scopes.pop();
   }
 
-  // The visible variable of that name (namerefs followed), or undefined.
+  // The visible variable of that name (namerefs followed), or undefined (also for a circle of them).
   get(name: string): Variable | undefined {
-    return this.lookup(this.resolve(name));
+    const resolved = this.follow(name);
+    if (resolved === null) this.warn(`warning: ${name}: circular name reference`);
+    return resolved === null ? undefined : this.lookup(resolved);
   }
 
   // Without following a nameref.
@@ -42,14 +46,24 @@ export class Variables {
     return undefined;
   }
 
-  // Follows namerefs (at most 8 deep, as bash warns beyond).
+  // Follows namerefs (at most 8 deep, as bash warns beyond). A circle of them: an error.
   resolve(name: string): string {
+    const resolved = this.follow(name);
+    if (resolved === null) throw new VarError(`warning: ${name}: circular name reference`);
+    return resolved;
+  }
+
+  // The name namerefs lead to from `name`, or null when they lead back to one already met.
+  private follow(name: string): string | null {
     let current = name;
+    const met = new Set<string>();
     for (let hops = 0; hops < 8; hops++) {
       const variable = this.lookup(current);
       if (!variable?.attrs.nameref || variable.value?.kind !== 'scalar' || variable.value.value === '')
         return current;
+      met.add(current);
       current = variable.value.value;
+      if (met.has(current)) return null;
     }
     return current;
   }
@@ -128,13 +142,14 @@ export class Variables {
     return result;
   }
 
-  // NAME=(...) (or +=): the elements, with their [key]= when given.
+  // NAME=(...) (or +=): the elements, with their [key]= when given (a negative one counts back from
+  // the end so far). Returns the elements left out: a negative subscript before the first.
   assignArray(
     name: string,
     elements: { key: Bytes | null; value: Bytes }[],
     append: boolean,
     kind: 'indexed' | 'assoc',
-  ): void {
+  ): { key: Bytes | null; value: Bytes }[] {
     const variable = this.target(name);
     if (variable.attrs.readonly) throw new VarError(`${name}: readonly variable`);
     const assoc = variable.attrs.array === 'assoc' || kind === 'assoc';
@@ -146,18 +161,25 @@ export class Variables {
         if (element.key === null) continue;
         table.set(element.key, this.converted(variable, element.value, null));
       }
-      return;
+      return [];
     }
     let items = new Map<number, Bytes>();
     if (keep && variable.value!.kind === 'indexed') items = variable.value!.items;
     else if (keep && variable.value!.kind === 'scalar') items.set(0, variable.value!.value);
     variable.value = { kind: 'indexed', items };
     let next = items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+    const left: { key: Bytes | null; value: Bytes }[] = [];
     for (const element of elements) {
-      const at = element.key === null ? next : Number(element.key);
+      let at = element.key === null ? next : Number(element.key);
+      if (at < 0) at += items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+      if (at < 0) {
+        left.push(element);
+        continue;
+      }
       items.set(at, this.converted(variable, element.value, null));
       next = at + 1;
     }
+    return left;
   }
 
   // unset NAME (or NAME[index]): false when it is read-only.
@@ -203,6 +225,7 @@ export class Variables {
   clone(): Variables {
     const copy = new Variables();
     copy.integerValue = this.integerValue;
+    copy.warn = this.warn;
     copy.scopes = this.scopes.map((scope) => {
       const out = new Map<string, Variable>();
       for (const [name, variable] of scope) out.set(name, cloneVariable(variable));

@@ -18,6 +18,12 @@ import { tildeChunk } from './tilde.js';
 // of ${x:-word} (then IFS splits it too, as bash does).
 
 const WORD: PartContext = { style: 'word', quoted: false, tilde: 'start' };
+const NO_TILDE = { tilde: 'none' as const };
+
+function tildeEndsIn(part: WordPart, context: PartContext): boolean {
+  if (part.kind !== 'lit') return true;
+  return /\//.test(part.value) || (context.tilde === 'assignment' && part.value.includes(':'));
+}
 
 // Word expansion in bash's order: brace, tilde, parameter/arithmetic/command substitution (left to
 // right, one pass), word splitting, pathname expansion, quote removal.
@@ -34,7 +40,12 @@ export class Expander implements ExpanderApi {
   }
 
   private async one(word: Word): Promise<Bytes[]> {
-    const built = await this.build(word.parts, WORD);
+    const first = word.parts[0];
+    const like = first?.kind === 'lit' && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(first.value);
+    const built = await this.build(
+      word.parts,
+      like ? { ...WORD, tilde: 'assignment', assignmentLike: true } : WORD,
+    );
     const split = splitFields(built, this.ifs());
     const out: Bytes[] = [];
     for (const field of split) out.push(...(await this.glob(field)));
@@ -42,14 +53,15 @@ export class Expander implements ExpanderApi {
   }
 
   async glob(field: Field): Promise<Bytes[]> {
-    if (this.env.noglob || !hasGlob(field)) return [fieldText(field)];
+    if (this.env.noglob || !hasGlob(field, this.env.shopt('extglob'))) return [fieldText(field)];
     return globField(field, this.env);
   }
 
   // One value, neither split nor globbed (an assignment, a case word, a here-string): "$@" joined by
   // spaces.
   async value(word: Word, { assignment = false } = {}): Promise<Bytes> {
-    const fields = await this.build(word.parts, { ...WORD, tilde: assignment ? 'assignment' : 'start' });
+    const tilde = assignment ? 'assignment' : 'start';
+    const fields = await this.build(word.parts, { ...WORD, tilde, single: true });
     return fields.map(fieldText).join(' ');
   }
 
@@ -89,7 +101,12 @@ export class Expander implements ExpanderApi {
   // Expands parts into words (several only through "$@" and arrays).
   async build(parts: readonly WordPart[], context: PartContext): Promise<Field[]> {
     const b = new Builder();
-    for (const [i, part] of parts.entries()) await this.part(part, b, context, i === 0);
+    for (const [i, part] of parts.entries()) {
+      // A tilde prefix runs to the first unquoted /: one that reaches into the next part (quoted
+      // text, an expansion) is not expanded.
+      const tilde = i === 0 && (parts.length === 1 || tildeEndsIn(part, context)) ? context : NO_TILDE;
+      await this.part(part, b, { ...context, tilde: tilde.tilde }, i === 0);
+    }
     return b.fields;
   }
 
@@ -144,6 +161,11 @@ export class Expander implements ExpanderApi {
 
   private literal(value: Bytes, b: Builder, context: PartContext, first: boolean): void {
     let text = value;
+    if (context.assignmentLike && first) {
+      const name = text.slice(0, text.indexOf('=') + 1);
+      b.addChunk({ text: name, quoted: false, split: false });
+      text = text.slice(name.length);
+    }
     if (context.tilde !== 'none' && first && context.style === 'word' && text.startsWith('~')) {
       const tilde = tildeChunk(text, context.tilde === 'assignment', this.env);
       if (tilde) {

@@ -28,6 +28,8 @@ export interface Collected {
   report?: Report;
   // This element's stage is among another's (programs run together by one engine run).
   covered?: boolean;
+  // Stages of a command substitution in the element's words: shown with the pipeline, not judged.
+  substitution?: boolean;
 }
 
 // What the parts of the interpreter (compound commands, simple commands, builtins, pipelines) need

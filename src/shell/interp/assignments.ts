@@ -13,16 +13,14 @@ export async function assignInOrder(
 ): Promise<void> {
   const { sh } = r;
   for (const assign of assigns) {
-    if (temporary) sh.vars.declareLocal(assign.name, { exported: true });
-    else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
+    if (temporary) {
+      if (!(await temporaryVariable(r, assign))) continue;
+    } else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
     if (assign.array) {
       const elements = await arrayElements(r, assign);
-      sh.vars.assignArray(
-        assign.name,
-        elements,
-        assign.append,
-        isAssoc(r, assign.name) ? 'assoc' : 'indexed',
-      );
+      const kind = isAssoc(r, assign.name) ? 'assoc' : 'indexed';
+      for (const left of sh.vars.assignArray(assign.name, elements, assign.append, kind))
+        await r.error(`[${left.key}]=${left.value}: bad array subscript`);
       continue;
     }
     const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
@@ -31,6 +29,26 @@ export async function assignInOrder(
       sh.vars.assign(assign.name, value, { append: assign.append, index });
     } else sh.vars.assign(assign.name, value, { append: assign.append });
   }
+}
+
+// A command's NAME=value: a variable of the command's own scope, exported. NAME+=value starts from the
+// visible value (and its attributes); a read-only NAME is said and left as it is (the command runs).
+async function temporaryVariable(r: RunnerApi, assign: Assign): Promise<boolean> {
+  const { vars } = r.sh;
+  // Through a nameref: the variable it names.
+  const name = vars.resolve(assign.name);
+  const outer = vars.inLocalScope(name) ? undefined : vars.get(name);
+  if (outer?.attrs.readonly) {
+    await r.error(`${name}: readonly variable`);
+    return false;
+  }
+  const local = vars.declareLocal(name, { exported: true });
+  if (assign.append && outer?.value?.kind === 'scalar' && local.value === null) {
+    const { readonly: _, exported: __, ...attrs } = outer.attrs;
+    Object.assign(local.attrs, attrs);
+    local.value = { ...outer.value };
+  }
+  return true;
 }
 
 function isAssoc(r: RunnerApi, name: string): boolean {
@@ -52,7 +70,7 @@ async function subscript(
   const keys =
     variable?.value?.kind === 'indexed' ? [...variable.value.items.keys()] : variable?.value ? [0] : [];
   const resolved = (keys.length === 0 ? -1 : Math.max(...keys)) + 1 + at;
-  if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1, true);
+  if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1);
   return resolved;
 }
 

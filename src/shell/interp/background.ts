@@ -6,20 +6,22 @@ import type { AndOr } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { OpenFile } from './fds.js';
+import { giveStandIn } from './job-stand-in.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
 import { ExitSignal } from './signals.js';
 
-// How long `COMMAND &` waits for its job's first process when nothing says why it has none yet (a
-// builtin of the job waiting in the open of a FIFO): a bound on the wait for $!, which is set when the
-// process starts after all. Only that rare case ever waits this long.
+// How long `COMMAND &` waits for its job's first process when nothing says why it has none yet: a
+// bound on the wait for $!, which is set when the process starts after all. (A job that runs a
+// command inside safe-run first, or waits in a FIFO's open, says so at once: it gets a stand-in.)
 const PID_WAIT_MS = 2000;
 
 // COMMAND &: runs in a subshell of its own while the text goes on, its stdin the empty file (bash
 // without job control). Returns 0 once the job's first process started ($! its id), ended, or waits on
 // a FIFO, as bash returns at once after its fork.
 export async function startBackground(r: RunnerApi, body: AndOr): Promise<number> {
-  const job = r.rt.jobs.create(sourceOf(r, body));
+  const job = r.sh.jobs.create(sourceOf(r, body));
+  r.rt.jobs.add(job);
   const fds = r.sh.fds.copy();
   const empty = new OpenFile(fs.openSync('/dev/null', 'r'), { kind: 'file', path: '/dev/null' });
   fds.set(0, { kind: 'file', file: empty });
@@ -39,13 +41,20 @@ export async function startBackground(r: RunnerApi, body: AndOr): Promise<number
     return status;
   });
   await firstProcess(job);
+  if (job.pid === null) giveStandIn(job);
   r.sh.lastBackground = job.pid;
   // A process that started after the text went on is $! still, unless another job came since.
   if (job.pid === null)
     void job.firstPid.then((pid) => {
-      if (pid !== null && r.rt.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
+      if (pid !== null && r.sh.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
     });
   return 0;
+}
+
+// A job about to run a command inside safe-run (a builtin, a function, a compound command) before any
+// program: its $! is not to wait for one.
+export function noteInShell(r: RunnerApi): void {
+  if (r.place.job?.pid === null) r.place.job.mayWait();
 }
 
 async function firstProcess(job: Job): Promise<void> {

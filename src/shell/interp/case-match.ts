@@ -7,15 +7,22 @@ import type { RunnerApi } from './api.js';
 
 // Whether `value` matches one of the patterns (case, [[ == ]]), tried in order: plain text compared
 // here, the others by bash's own matcher (the oracle), which knows extglob, classes and nocasematch.
-export async function matchesAny(r: RunnerApi, value: Bytes, patterns: readonly Word[]): Promise<boolean> {
+// Extended patterns count with extglob on, and always in [[ ]] (as bash 5.2 reads and matches them).
+export async function matchesAny(
+  r: RunnerApi,
+  value: Bytes,
+  patterns: readonly Word[],
+  inCond = false,
+): Promise<boolean> {
   const texts: string[] = [];
+  const extglob = inCond || r.sh.shopts.has('extglob');
   for (const word of patterns) {
     const chunks = await r.ex.pattern(word);
-    if (isLiteralPattern(chunks) && !r.sh.shopts.has('nocasematch')) {
+    if (isLiteralPattern(chunks, extglob) && !r.sh.shopts.has('nocasematch')) {
       if (literalOf(chunks) === value) return true;
       continue;
     }
-    texts.push(patternOf(chunks));
+    texts.push(patternOf(chunks, '', extglob));
   }
   return texts.length > 0 && (await oracleMatch(r, value, texts)) >= 0;
 }

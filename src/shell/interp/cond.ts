@@ -32,9 +32,9 @@ async function binary(r: RunnerApi, op: string, leftWord: Word, rightWord: Word)
   switch (op) {
     case '==':
     case '=':
-      return matchesAny(r, left, [rightWord]);
+      return matchesAny(r, left, [rightWord], true);
     case '!=':
-      return !(await matchesAny(r, left, [rightWord]));
+      return !(await matchesAny(r, left, [rightWord], true));
     case '=~':
       return regex(r, left, rightWord);
     case '<':

@@ -1,3 +1,6 @@
+import { monotonicMs } from '../../monotonic-ms.js';
+import { bashPath } from '../bash-path.js';
+import { bashVersionInfo } from '../bash-version.js';
 import type { ExpandEnv } from '../expand/env.js';
 import type { RunnerApi } from './api.js';
 import { processSubstitute, substitute } from './substitution.js';
@@ -45,6 +48,12 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
     get pipestatus() {
       return sh.pipestatus;
     },
+    get dirStack() {
+      return [sh.cwd, ...sh.dirStack];
+    },
+    get bashVersinfo() {
+      return bashVersionInfo().versinfo;
+    },
     substitute: (part) => substitute(r, part),
     processSubstitute: (part) => processSubstitute(r, part),
     warn: (message) => {
@@ -57,6 +66,10 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
 function dynamicValue(r: RunnerApi, name: string): string | undefined {
   const { sh } = r;
   switch (name) {
+    case 'BASH':
+      return bashPath();
+    case 'BASH_VERSION':
+      return bashVersionInfo().version;
     case 'LINENO':
       return String(sh.lineno);
     case 'RANDOM':

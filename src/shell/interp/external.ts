@@ -4,6 +4,7 @@ import { assignStageNames } from '../../inputs/stage-names.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
 import { stageShellCode } from '../bash-status.js';
+import { scalarOf } from '../expand/variable.js';
 import type { SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -26,7 +27,10 @@ export async function runExternal(r: RunnerApi, command: SimpleCommand, args: By
   checkDirectory(r, command);
   const member = await memberOf(r, command, args);
   if (typeof member === 'string') refuseStep(r, command, member);
-  const { statuses } = await runMembers(r, [member], r.sh.fds.get(1), command);
+  const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);
+  const found = report.stages[0]?.resolvedPath;
+  if (found && !args[0]!.includes('/'))
+    r.sh.hashed.note(args[0]!, found, scalarOf(r.sh.vars.get('PATH')), true);
   return statuses[0]!;
 }
 

@@ -26,8 +26,10 @@ function readOnlyValues(): Partial<Record<ReadOnlyVariable, string>> {
 export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell {
   const sh = new Shell();
   const { vars } = sh;
+  // $_ starts as the environment's _ (the path the parent ran), else as bash's own name.
+  sh.lastArg = toBytes(state.env._ ?? 'bash');
   for (const [name, value] of Object.entries(state.env)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name === '_') continue;
     vars.assign(name, toBytes(value));
     vars.target(name).attrs.exported = true;
   }

@@ -16,7 +16,9 @@ export class Job {
   private noteWaiting: () => void = () => {};
   // Resolves with $! once the job has it (or null when it ended without a process).
   readonly firstPid: Promise<number | null>;
-  // Resolves when the job waits on something before its first process can start (a FIFO's open).
+  // Resolves when $! is not to wait for the job's first process: the job waits on something before it
+  // can start one (a FIFO's open), or runs a command inside safe-run first (bash's $! is then its
+  // subshell's, which a stand-in gives: job-stand-in.ts).
   readonly waiting: Promise<void>;
 
   constructor(
@@ -70,6 +72,13 @@ export class Job {
     this.noteWaiting();
   }
 
+  // A process that stands for the job's subshell: $!, found by wait and kill as the job's.
+  standIn(pid: number): void {
+    this.pid ??= pid;
+    this.pids.unshift(pid);
+    this.notePid(pid);
+  }
+
   finished(status: number): void {
     this.status = status;
     this.notePid(null);
@@ -81,7 +90,8 @@ export class Job {
   }
 }
 
-// The jobs of one run, in the order they were started.
+// Jobs in the order they were started: a shell's own (a subshell starts with none, as bash's), or
+// every job of the run (what a signal to safe-run and the run's end stop).
 export class Jobs {
   readonly list: Job[] = [];
 
@@ -89,6 +99,10 @@ export class Jobs {
     const job = new Job(this.list.length + 1, text);
     this.list.push(job);
     return job;
+  }
+
+  add(job: Job): void {
+    this.list.push(job);
   }
 
   // %N, %%, %+, %-, or a process id. A job the text was told has ended is no longer found by %N.

@@ -4,15 +4,16 @@ import { parseScript } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
 import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import type { RunnerApi } from './api.js';
+import { runLines } from './extglob-check.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
 import { checkSupported } from './support.js';
 
 // Text that reaches the shell while it runs (eval's words, a sourced file, a trap's action): parsed
 // and checked like the text itself. A syntax error is bash's (status 2, the shell goes on for eval);
 // a construct safe-run does not run stops the run, since processes may have started already.
-function parseNested(text: Bytes): Script | { error: string; refused: boolean } {
+export function parseNested(text: Bytes, extglob: boolean): Script | { error: string; refused: boolean } {
   try {
-    const script = parseScript(text, { bytes: true });
+    const script = parseScript(text, { bytes: true, extglob });
     checkSupported(script, text.includes('\n'));
     return script;
   } catch (error) {
@@ -30,7 +31,7 @@ export async function runNested(
   text: Bytes,
   options: { label: string; args?: Bytes[] | null; sourced?: boolean },
 ): Promise<number> {
-  const parsed = parseNested(text);
+  const parsed = parseNested(text, r.sh.shopts.has('extglob'));
   if (!('stmts' in parsed)) {
     await r.error(`${options.label}: ${parsed.error}`);
     if (parsed.refused) {
@@ -42,15 +43,17 @@ export async function runNested(
   const runner = nested(text);
   const { sh } = r;
   const saved = sh.positional;
+  const sets = sh.positionalSets;
   if (options.args) sh.positional = options.args;
   if (options.sourced) sh.sourceDepth++;
   try {
-    return await runner.list(parsed.stmts);
+    return await runLines(runner, parsed.stmts);
   } catch (error) {
     if (options.sourced && error instanceof ReturnSignal) return error.status;
     throw error;
   } finally {
     if (options.sourced) sh.sourceDepth--;
-    if (options.args) sh.positional = saved;
+    // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
+    if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;
   }
 }

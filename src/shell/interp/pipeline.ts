@@ -66,6 +66,7 @@ async function classify(
 ): Promise<Element> {
   const simple = command.kind === 'simple';
   const sub = r.subshell(undefined, simple ? place : { parentStep: place.parentStep, collect: undefined });
+  if (simple) sub.sh.seeJobsOf(r.sh);
   if (!simple) place.collect({ stages: [] });
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
     return { kind: 'shell', command, sub, args: null };

@@ -5,7 +5,8 @@ import type { Collected, RunnerApi } from './api.js';
 import { iterationOf, NOTHING, sourceOf } from './record-step.js';
 
 // A pipeline is one step: its stages in order (a builtin or compound element as one stage, programs
-// as the engine ran them), its verdict by the policy over them all, as for a pipeline of programs.
+// as the engine ran them, the stages of substitutions in an element's words before it), its verdict
+// by the policy over the elements' own stages, as for a pipeline of programs.
 export function recordPipeline(
   r: RunnerApi,
   pipeline: Pipeline,
@@ -15,16 +16,20 @@ export function recordPipeline(
   status: number,
 ): void {
   const stages: StageResult[] = [];
+  const judged: StageResult[] = [];
   parts.forEach((collected, i) => {
-    const given = collected.flatMap((part) => part.stages);
     if (collected.some((part) => part.covered)) return;
-    stages.push(...(given.length > 0 ? given : [elementStage(r, pipeline, i, statuses[i] ?? 1)]));
+    const substituted = collected.filter((part) => part.substitution).flatMap((part) => part.stages);
+    const given = collected.filter((part) => !part.substitution).flatMap((part) => part.stages);
+    const own = given.length > 0 ? given : [elementStage(r, pipeline, i, statuses[i] ?? 1)];
+    stages.push(...substituted, ...own);
+    judged.push(...own);
   });
   stages.forEach((stage, i) => {
     stage.index = i + 1;
   });
   const reports = parts.flat().flatMap((part) => (part.report ? [part.report] : []));
-  const verdict = decideVerdict(stages, {
+  const verdict = decideVerdict(judged, {
     policy: r.rt.settings.policy,
     sigpipe: r.rt.settings.sigpipe,
     stdoutReaderGone: false,

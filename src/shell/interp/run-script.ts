@@ -9,6 +9,7 @@ import type { Report, Settings, StepReport } from '../../types.js';
 import { Oracle } from '../expand/oracle.js';
 import type { Script, SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
+import { checkExtglobLine } from './extglob-check.js';
 import { initShell, type StartState } from './init-shell.js';
 import { Jobs } from './jobs-table.js';
 import { Recorder } from './recorder.js';
@@ -129,8 +130,9 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
   let ending: Ending;
   let reached = 0;
   try {
-    for (const stmt of script.stmts) {
+    for (const [k, stmt] of script.stmts.entries()) {
       reached++;
+      checkExtglobLine(runner, script.stmts, k);
       await runner.list([stmt]);
     }
     ending = { status: runner.sh.status, why: 'end' };

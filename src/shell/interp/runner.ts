@@ -5,7 +5,7 @@ import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } fr
 import type { Bytes } from '../syntax/source.js';
 import type { Placement, RunnerApi } from './api.js';
 import { assignNamed } from './assign-named.js';
-import { startBackground } from './background.js';
+import { noteInShell, startBackground } from './background.js';
 import { runCompound } from './compound.js';
 import { runErrTrap } from './err-trap.js';
 import { expandEnvOf } from './expand-env.js';
@@ -15,13 +15,14 @@ import { runNested } from './nested-text.js';
 import { writeTo } from './output.js';
 import { runPipeline } from './pipeline.js';
 import { recordSkipped } from './record-step.js';
-import { applyRedirects } from './redirect.js';
 import type { RedirectFailure } from './redirect-failure.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
 import { jobEnded, letLoopTurn, stopReason, timeIsUp } from './stops.js';
+import { timed } from './time-report.js';
+import { withRedirects } from './with-redirects.js';
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
@@ -36,6 +37,7 @@ export class Runner implements RunnerApi {
     this.ex = new Expander(expandEnvOf(this));
     // A variable with the integer attribute takes the value of its text as arithmetic.
     this.sh.vars.integerValue = (text) => String(this.ex.evaluate(text));
+    this.sh.vars.warn = (message) => void this.error(message);
   }
 
   async list(stmts: readonly Stmt[]): Promise<number> {
@@ -47,7 +49,8 @@ export class Runner implements RunnerApi {
   private async stmt(stmt: Stmt): Promise<number> {
     if (stmt.background) {
       this.checkStop([]);
-      return startBackground(this, stmt.body);
+      this.sh.status = await startBackground(this, stmt.body);
+      return this.sh.status;
     }
     return this.andOr(stmt.body);
   }
@@ -91,6 +94,8 @@ export class Runner implements RunnerApi {
   }
 
   private async pipeline(pipeline: Pipeline, condition: boolean): Promise<number> {
+    // set -n: commands are read and never run (bash gives each the status 0 without running it).
+    if (this.sh.option('noexec')) return 0;
     const exempt = condition || pipeline.bang;
     // A `!` is its step's (a pipeline's, or a simple command's); a compound command's steps are its own.
     const own = pipeline.commands.length > 1 || pipeline.commands[0]?.kind === 'simple';
@@ -103,7 +108,7 @@ export class Runner implements RunnerApi {
       if (!pipeline.bang) await this.failed(status);
       return status;
     };
-    let status = exempt ? await this.exempt(run) : await run();
+    let status = await timed(this, pipeline, () => (exempt ? this.exempt(run) : run()));
     if (pipeline.bang) status = status === 0 ? 1 : 0;
     this.sh.status = status;
     return status;
@@ -111,6 +116,7 @@ export class Runner implements RunnerApi {
 
   async command(command: Command): Promise<number> {
     let status: number;
+    if (command.kind !== 'simple') noteInShell(this);
     if (command.kind === 'simple') status = await runSimple(this, command);
     else if (command.kind === 'function') {
       this.sh.functions.set(command.name, command);
@@ -136,29 +142,12 @@ export class Runner implements RunnerApi {
     return new Runner(this.rt, copy, { ...this.place, ...place });
   }
 
-  async withRedirects(
+  withRedirects(
     redirects: readonly Redirect[],
     work: () => Promise<number>,
     failed?: (failure: RedirectFailure) => void,
   ): Promise<number> {
-    if (redirects.length === 0) return work();
-    const saved = this.sh.fds;
-    const applied = await applyRedirects(this, redirects, saved.copy());
-    if (applied.failed) {
-      applied.fds.release();
-      failed?.(applied.failed);
-      return 1;
-    }
-    this.sh.fds = applied.fds;
-    try {
-      return await work();
-    } finally {
-      // `exec` may have made the command's descriptors the shell's own: then they stay.
-      if (this.sh.fds === applied.fds) {
-        this.sh.fds = saved;
-        applied.fds.release();
-      }
-    }
+    return withRedirects(this, redirects, work, failed);
   }
 
   async exempt<T>(work: () => Promise<T>): Promise<T> {

@@ -2,6 +2,8 @@ import { Variables } from '../expand/vars.js';
 import type { FunctionDef } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { FdTable } from './fds.js';
+import { HashTable } from './hash-table.js';
+import { type Job, Jobs } from './jobs-table.js';
 
 // set -o options, by their long names, with the letter $- shows them by (bash's order).
 export const OPTION_LETTERS: [string, string][] = [
@@ -57,7 +59,12 @@ export const OPTION_NAMES = [
 export class Shell {
   vars = new Variables();
   functions = new Map<string, FunctionDef>();
+  aliases = new Map<string, Bytes>();
+  // bash's table of programs found on PATH (hash): per name, its path and how often it ran so.
+  hashed = new HashTable();
   positional: Bytes[] = [];
+  // How many times `set` gave new positional parameters (a sourced file's `set --` outlives it).
+  positionalSets = 0;
   // The shell's own variables as it started (IFS, PS4...): a session keeps them only when changed.
   defaults = new Map<string, Bytes>();
   arg0: Bytes = 'bash';
@@ -69,6 +76,7 @@ export class Shell {
     'extquote',
     'force_fignore',
     'globasciiranges',
+    'globskipdots',
     'hostcomplete',
     'interactive_comments',
     'patsub_replacement',
@@ -76,12 +84,17 @@ export class Shell {
     'promptvars',
     'sourcepath',
   ]);
-  // The logical working directory ($PWD as bash keeps it).
+  // The logical working directory ($PWD as bash keeps it), and the directories pushd saved.
   cwd = '/';
+  dirStack: Bytes[] = [];
   status = 0;
   pipestatus: number[] = [0];
   lastArg: Bytes = '';
   lastBackground: number | null = null;
+  // The jobs this shell started (wait, jobs, %N); a subshell's are its own. A simple command of a
+  // pipeline and a command substitution still list their parent's with `jobs` (seenJobs), as bash's.
+  jobs = new Jobs();
+  seenJobs: readonly Job[] = [];
   traps = new Map<string, Bytes>();
   fds = new FdTable();
   // Nesting: functions called (FUNCNAME), loops, subshells ($BASH_SUBSHELL).
@@ -118,15 +131,19 @@ export class Shell {
 
   // A subshell: a copy of everything, which it may change without the parent seeing it. Traps other
   // than ignored ones are reset, as in bash.
+  // (A subshell that still lists its parent's jobs: seeJobsOf.)
   subshellCopy(): Shell {
     const copy = new Shell();
     copy.vars = this.vars.clone();
     copy.functions = new Map(this.functions);
+    copy.aliases = new Map(this.aliases);
+    copy.hashed = this.hashed.copy();
     copy.positional = [...this.positional];
     copy.arg0 = this.arg0;
     copy.options = new Set(this.options);
     copy.shopts = new Set(this.shopts);
     copy.cwd = this.cwd;
+    copy.dirStack = [...this.dirStack];
     copy.status = this.status;
     copy.pipestatus = [...this.pipestatus];
     copy.lastArg = this.lastArg;
@@ -142,5 +159,10 @@ export class Shell {
     copy.sourceDepth = this.sourceDepth;
     copy.getopts = { ...this.getopts };
     return copy;
+  }
+
+  // This subshell lists the jobs of the shell it was copied from (and those it listed) with `jobs`.
+  seeJobsOf(parent: Shell): void {
+    this.seenJobs = [...parent.seenJobs, ...parent.jobs.list];
   }
 }

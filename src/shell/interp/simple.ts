@@ -5,6 +5,7 @@ import type { Assign, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { assignInOrder } from './assignments.js';
+import { noteInShell } from './background.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';
@@ -61,12 +62,30 @@ export async function dispatch(
   decl: (Assign | null)[] | null,
   { functions }: { functions: boolean },
 ): Promise<number> {
-  r.sh.lastArg = args.at(-1)!;
+  try {
+    return await dispatchTo(r, command, args, decl, functions);
+  } finally {
+    // $_: the last argument, once the command is done (inside it, $_ is still the one before).
+    r.sh.lastArg = args.at(-1)!;
+  }
+}
+
+async function dispatchTo(
+  r: RunnerApi,
+  command: SimpleCommand,
+  args: Bytes[],
+  decl: (Assign | null)[] | null,
+  functions: boolean,
+): Promise<number> {
   const name = args[0]!;
   if (functions && !name.includes('/') && r.sh.functions.has(name)) {
+    noteInShell(r);
     return r.withRedirects(command.redirects, () => r.callFunction(name, args.slice(1)));
   }
-  if (!name.includes('/') && BUILTINS.has(name)) return runBuiltin(r, command, args, decl);
+  if (!name.includes('/') && BUILTINS.has(name)) {
+    noteInShell(r);
+    return runBuiltin(r, command, args, decl);
+  }
   // A name that only an expansion gave (`$C`) of a bash builtin safe-run does not run: bash would run
   // its builtin, never a program of that name.
   if (BUILTIN_NAMES.has(name))
@@ -107,6 +126,8 @@ async function expandArgs(
 // change. Its status is the last command substitution's, else 0; a read-only variable ends the shell.
 async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks): Promise<number> {
   const { sh } = r;
+  noteInShell(r);
+  sh.lastArg = '';
   const redirected = await r.withRedirects(command.redirects, async () => 0);
   try {
     await assignInOrder(r, command.assigns);

@@ -1,7 +1,8 @@
-import type { CmdSubst, ProcSubst } from '../syntax/nodes.js';
+import type { CmdSubst, ProcSubst, Redirect } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { CaptureSink } from './fds.js';
+import { inputOf, readRecord } from './read-bytes.js';
 import { ExitSignal } from './signals.js';
 
 // $( ... ) and `...`: the list runs in a subshell whose stdout is collected; its status becomes the
@@ -11,11 +12,14 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   const sink = new CaptureSink();
   const fds = r.sh.fds.copy();
   fds.set(1, { kind: 'capture', sink });
-  const sub = r.subshell(fds);
+  const { collect } = r.place;
+  const sub = r.subshell(fds, collect ? { collect: (part) => collect({ ...part, substitution: true }) } : {});
+  sub.sh.seeJobsOf(r.sh);
   if (!r.sh.shopts.has('inherit_errexit')) sub.sh.setOption('errexit', false);
   let status: number;
+  const file = fileOnly(part);
   try {
-    status = await sub.list(part.stmts);
+    status = file ? await readFile(sub, file, sink) : await sub.list(part.stmts);
   } catch (error) {
     if (!(error instanceof ExitSignal)) throw error;
     if (error.why === 'stopped') throw error;
@@ -26,6 +30,27 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   r.sh.substStatus = status;
   r.sh.status = status;
   return sink.text();
+}
+
+// $(< FILE) (and `< FILE`): bash reads the file itself, no command runs.
+function fileOnly(part: CmdSubst): Redirect | null {
+  const [stmt, ...more] = part.stmts;
+  if (!stmt || more.length > 0 || stmt.background || stmt.body.rest.length > 0) return null;
+  const { first } = stmt.body;
+  const command = first.commands.length === 1 && !first.bang && !first.time ? first.commands[0]! : null;
+  if (command?.kind !== 'simple' || command.words.length > 0 || command.assigns.length > 0) return null;
+  const [redirect, ...others] = command.redirects;
+  if (!redirect || others.length > 0 || redirect.op !== '<' || (redirect.fd ?? 0) !== 0) return null;
+  return redirect;
+}
+
+// The file's bytes, as the redirection opens it (a failure is said as bash says it: status 1).
+function readFile(sub: RunnerApi, redirect: Redirect, sink: CaptureSink): Promise<number> {
+  return sub.withRedirects([redirect], async () => {
+    const input = inputOf(sub.rt, sub.sh.fds.get(0));
+    if (input.fd !== null) sink.append((await readRecord(input.fd, () => false)).bytes);
+    return 0;
+  });
 }
 
 export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<Bytes> {

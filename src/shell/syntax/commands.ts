@@ -65,9 +65,11 @@ function readSimple(s: Scanner): SimpleCommand | FunctionDef | null {
       if (command.words.length === 1) {
         declaration = isDeclaration(word);
         if (declaration) command.declArgs = [null];
+        s.letArgs = isLiteral(word, 'let');
       } else if (declaration) command.declArgs!.push(assign);
     }
   }
+  s.letArgs = false;
   if (command.assigns.length === 0 && command.words.length === 0 && command.redirects.length === 0)
     return null;
   // Where its last word, assignment or redirection ends (not the blanks after it).
@@ -78,6 +80,11 @@ function readSimple(s: Scanner): SimpleCommand | FunctionDef | null {
   }
   if (s.peek() === '(') s.unexpected();
   return command;
+}
+
+function isLiteral(word: Word, text: string): boolean {
+  const only = word.parts.length === 1 ? word.parts[0]! : null;
+  return only?.kind === 'lit' && only.value === text;
 }
 
 function isDeclaration(word: Word): boolean {

@@ -91,8 +91,20 @@ function readPrimary(s: Scanner, open: number): CondExpr {
   const op = readBinaryOp(s);
   if (op === null) return { kind: 'cond-word', word: first, start, end: first.end };
   s.skipBlanks();
-  const right = op === '=~' ? readRegex(s) : operand(s, open);
+  const right = op === '=~' ? readRegex(s) : patternOperand(s, open, op);
   return { kind: 'cond-binary', op, left: first, right, start, end: right.end };
+}
+
+// The right of == != = is a pattern, read with extended patterns whether extglob is on or not (bash
+// reads them there always).
+function patternOperand(s: Scanner, open: number, op: string): Word {
+  if (op !== '==' && op !== '!=' && op !== '=') return operand(s, open);
+  s.extPattern++;
+  try {
+    return operand(s, open);
+  } finally {
+    s.extPattern--;
+  }
 }
 
 function atCondEnd(s: Scanner): boolean {

@@ -6,11 +6,22 @@ const NOTHING: ListEnd = { words: [] };
 // A list of statements separated by `;`, `&` or newlines, up to `end` (left under the cursor).
 export function readList(s: Scanner, end: ListEnd = NOTHING): Stmt[] {
   const stmts: Stmt[] = [];
+  // The text's own list: the statements of the line being read (bash reads a line, then runs it).
+  let line: Stmt[] = [];
   for (;;) {
     s.skipNewlines();
     if (s.done || atEnd(s, end)) break;
+    if (end.top && line.length > 0 && s.pos().line > line.at(-1)!.end.line) {
+      s.lineRead(line);
+      line = [];
+    }
+    const extglobs = s.extglobRead;
     const stmt = readStmt(s);
     stmts.push(stmt);
+    if (end.top) {
+      if (s.extglobRead !== extglobs) stmt.extglob = true;
+      line.push(stmt);
+    }
     s.skipBlanks();
     const c = s.peek();
     if (c === '&' && s.peek(1) !== '&' && s.peek(1) !== '>') {
@@ -64,6 +75,7 @@ function readPipeline(s: Scanner): Pipeline {
   const start = s.pos();
   let bang = false;
   let time = false;
+  let timePosix = false;
   let prefixed = false;
   for (;;) {
     const word = reservedAt(s);
@@ -75,14 +87,18 @@ function readPipeline(s: Scanner): Pipeline {
       time = true;
       s.i += 4;
       s.skipBlanks();
-      if (s.at('-p') && /[ \t\n;&|]|^$/.test(s.peek(2))) s.i += 2;
+      if (s.at('-p') && /[ \t\n;&|]|^$/.test(s.peek(2))) {
+        s.i += 2;
+        timePosix = true;
+      }
     } else break;
     s.skipBlanks();
   }
   // `!` or `time` with nothing after it before the end of the list is a pipeline of no command (bash
   // takes `true && ! ;` and gives $? = 1).
   const bare = prefixed && (s.done || s.peek() === '\n' || (s.peek() === ';' && !s.at(';;')));
-  if (bare) return { kind: 'pipeline', bang, time, commands: [], pipeAll: [], start, end: start };
+  const timing = timePosix ? { time, timePosix } : { time };
+  if (bare) return { kind: 'pipeline', bang, ...timing, commands: [], pipeAll: [], start, end: start };
   const commands: Command[] = [readCommandOrFail(s)];
   const pipeAll: boolean[] = [];
   for (;;) {
@@ -93,7 +109,7 @@ function readPipeline(s: Scanner): Pipeline {
     s.skipNewlines();
     commands.push(readCommandOrFail(s));
   }
-  return { kind: 'pipeline', bang, time, commands, pipeAll, start, end: commands.at(-1)!.end };
+  return { kind: 'pipeline', bang, ...timing, commands, pipeAll, start, end: commands.at(-1)!.end };
 }
 
 function readCommandOrFail(s: Scanner): Command {

@@ -1,6 +1,7 @@
 import { readCommand } from './commands.js';
 import { readCompound } from './compound.js';
 import { readDollar } from './dollar.js';
+import { extglobAfter } from './extglob-lines.js';
 import { readList } from './lists.js';
 import type { Script, Stmt, Word } from './nodes.js';
 import { readHeredocBody } from './redirects.js';
@@ -11,11 +12,16 @@ import { readWord } from './words.js';
 
 // Parses bash text (as Node gives it, or as bytes) into a tree. Throws ShellSyntaxError for text
 // that bash itself rejects, with where; which constructs safe-run runs is decided later (check.ts).
-export function parseScript(text: string, { bytes = false } = {}): Script {
+// `extglob`: on where the text starts (an eval's or a sourced file's text, read while it is on).
+export function parseScript(text: string, { bytes = false, extglob = false } = {}): Script {
   const source: Bytes = bytes ? text : toBytes(text);
   const s = newScanner(source);
+  s.extglob = extglob;
+  s.lineRead = (line) => {
+    s.extglob = extglobAfter(line, s.extglob);
+  };
   checkControlCharacters(s);
-  const stmts = readList(s);
+  const stmts = readList(s, { words: [], top: true });
   if (!s.done) s.unexpected();
   return { kind: 'script', stmts, start: s.pos(0), end: s.pos() };
 }

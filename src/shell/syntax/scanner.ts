@@ -19,6 +19,8 @@ export type NestedEnd = ')' | 'end';
 // command substitution), `;;` (a case item), or only the end of the text.
 export interface ListEnd {
   words: readonly string[];
+  // The text's own list: bash reads it line by line, each line run before the next is read.
+  top?: boolean;
   paren?: boolean;
   caseItem?: boolean;
 }
@@ -47,6 +49,14 @@ export class Scanner {
   parseInner: (text: Bytes, offset: number) => Stmt[] = () => [];
   // Nesting depth of [[ ]] (its words read < > ( ) differently) and of $( ) (a `)` ends them).
   inCond = 0;
+  // Extended patterns (`@(a|b)`, `!(x)`) are read as words: after a line that turns extglob on, or
+  // (extPattern) on the right of == != = in [[ ]], where bash always reads them. extglobRead counts
+  // those read only because extglob is on.
+  extglob = false;
+  extPattern = 0;
+  extglobRead = 0;
+  // Reading the arguments of `let`: in NAME=(...) the parentheses are the word's (bash reads them so).
+  letArgs = false;
 
   // A scanner over text that is not the source itself (a backquote's unescaped text, a here-document
   // body without its tabs): its positions are those of `base` bytes on in the enclosing text.
@@ -64,6 +74,8 @@ export class Scanner {
     inner.readHeredoc = this.readHeredoc;
     inner.grammar = this.grammar;
     inner.inCond = this.inCond;
+    inner.extglob = this.extglob;
+    inner.extPattern = this.extPattern;
     return inner;
   }
 
@@ -121,6 +133,9 @@ export class Scanner {
     this.pending = [];
     for (const doc of waiting) this.readHeredoc(doc);
   }
+
+  // Set by parse.ts: what a line of the text's own list changes for the lines after it (extglob).
+  lineRead: (stmts: Stmt[]) => void = () => {};
 
   // Set by parse.ts (the body of an unquoted here-document is a word).
   readHeredoc: (doc: PendingHeredoc) => void = () => {};

@@ -31,8 +31,8 @@ function isWordEnd(s: Scanner): boolean {
     if (s.peek(1) === '(' && s.inCond === 0) return false;
     return true;
   }
-  if (s.inCond > 0 && (c === '(' || c === ')')) return !extglobAt(s);
-  return isMetaChar(c) && !extglobAt(s);
+  if (s.inCond > 0 && (c === '(' || c === ')')) return true;
+  return isMetaChar(c);
 }
 
 const WORD_MODE: PartMode = {
@@ -42,8 +42,9 @@ const WORD_MODE: PartMode = {
   braces: false,
 };
 
+// An extended pattern opens at the cursor: ?( *( +( @( !( where bash reads them (see Scanner).
 function extglobAt(s: Scanner): boolean {
-  return false && s.peek(1) === '(';
+  return (s.extglob || s.extPattern > 0) && '?*+@!'.includes(s.peek()) && s.peek(1) === '(';
 }
 
 // Reads parts until mode.stop says the text ends (at an unquoted position).
@@ -52,14 +53,27 @@ export function readParts(s: Scanner, mode: PartMode): WordPart[] {
   let litStart = s.i;
   let lit = '';
   let depth = 0;
+  // Inside an extended pattern: its open parentheses; every character is the word's up to the last
+  // closing one (blanks, | and ; included), quotes and expansions as anywhere in a word.
+  let ext = 0;
   const flush = () => {
     if (lit !== '') parts.push({ kind: 'lit', value: lit, start: s.pos(litStart), end: s.pos() });
     lit = '';
   };
   for (;;) {
-    if (s.done) break;
-    if (depth === 0 && mode.stop(s)) break;
+    if (s.done) {
+      if (ext > 0)
+        s.fail(s.i, 'an extended pattern is never closed: ")" is missing (a syntax error in bash)');
+      break;
+    }
     const c = s.peek();
+    if (c === '(' && ext === 0 && s.letArgs && parts.length === 0 && /^[A-Za-z_]\w*\+?=$/.test(lit)) {
+      ext++;
+      lit += c;
+      s.i++;
+      continue;
+    }
+    if (depth === 0 && ext === 0 && mode.stop(s)) break;
     if (c === '\\') {
       // A line continuation disappears; any other escape stays in the literal for expansion to read.
       if (s.peek(1) === '\n') s.i += 2;
@@ -77,6 +91,16 @@ export function readParts(s: Scanner, mode: PartMode): WordPart[] {
       litStart = s.i;
       continue;
     }
+    if (mode === WORD_MODE && extglobAt(s)) {
+      if (ext === 0 && s.extPattern === 0) s.extglobRead++;
+      ext++;
+      if (lit === '') litStart = s.i;
+      lit += s.text.slice(s.i, s.i + 2);
+      s.i += 2;
+      continue;
+    }
+    if (ext > 0 && c === '(') ext++;
+    else if (ext > 0 && c === ')') ext--;
     if (mode.braces) {
       if (c === '{') depth++;
       else if (c === '}' && depth > 0) depth--;

@@ -29,7 +29,18 @@ export async function cd(ctx: BuiltinContext): Promise<number> {
       else if (c === 'L') physical = false;
   }
   if (args.length > 1) return ctx.fail('too many arguments');
-  let dir = args[0];
+  return enter(ctx, args[0], physical);
+}
+
+// Changes the shell's directory to `dir` as cd does (HOME when undefined, OLDPWD for -), saying
+// why not in the builtin's name.
+export async function enter(
+  ctx: BuiltinContext,
+  given: Bytes | undefined,
+  physical: boolean,
+): Promise<number> {
+  const { sh } = ctx;
+  let dir = given;
   let print = false;
   if (dir === undefined) {
     dir = scalarOf(sh.vars.get('HOME')) ?? undefined;

@@ -5,6 +5,10 @@ import type { RunnerApi } from '../api.js';
 import type { FdRef } from '../fds.js';
 import { writeTo } from '../output.js';
 
+// Thrown by a builtin asked for what safe-run's interpreter does not do as bash would: the command is
+// refused when it is reached (run-builtin.ts), never answered otherwise.
+export class BuiltinRefused extends Error {}
+
 // What a builtin runs with: the shell (through the runner), its name and arguments, and its output,
 // which is kept for the report as it is written when it reaches the run's own stdout or stderr (as
 // a program's: what went into a pipe, a file or a substitution is not what the run printed).
@@ -49,6 +53,11 @@ export class BuiltinContext {
   async fail(message: string, status = 1): Promise<number> {
     await this.err(`${this.sh.arg0}: line ${this.sh.lineno}: ${this.name}: ${message}\n`);
     return status;
+  }
+
+  // The command is refused when reached: `why` says what bash would do that safe-run does not.
+  refuse(why: string): never {
+    throw new BuiltinRefused(why);
   }
 
   // bash's "write error" when stdout could not be written (a closed descriptor).

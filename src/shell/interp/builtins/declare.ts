@@ -4,7 +4,11 @@ import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
 import { assignInOrder } from '../assignments.js';
 import type { BuiltinContext } from './context.js';
+import { declareFunctions } from './declare-functions.js';
 import { declaration } from './declare-print.js';
+
+// An assignment to a read-only variable: bash says so without the builtin's name.
+class ReadonlyValue extends VarError {}
 
 interface Parsed {
   on: Set<string>;
@@ -30,8 +34,8 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
   const parsed = parse(ctx);
   if (parsed instanceof Promise) return parsed;
   if (ctx.name === 'local' && sh.funcNames.length === 0) return ctx.fail('can only be used in a function');
-  if (parsed.on.has('f') || parsed.on.has('F'))
-    return ctx.fail('-f: printing or changing functions is not supported here', 2);
+  if (parsed.on.has('f') || parsed.on.has('F') || parsed.off.has('f'))
+    return declareFunctions(ctx, new Set([...parsed.on, ...parsed.off]), parsed.names);
   if (parsed.on.has('p') || (parsed.names.length === 0 && ctx.name !== 'local')) return printAll(ctx, parsed);
   const local =
     ctx.name === 'local' ||
@@ -47,7 +51,10 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
       await declareOne(ctx, written, parsed, local);
     } catch (error) {
       if (!(error instanceof VarError)) throw error;
-      status = await ctx.fail(error.message);
+      if (error instanceof ReadonlyValue) {
+        await ctx.r.error(error.message);
+        status = 1;
+      } else status = await ctx.fail(error.message);
     }
   }
   return status;
@@ -106,10 +113,14 @@ async function declareOne(
 ): Promise<void> {
   const { sh } = ctx;
   const { name } = written;
+  // A read-only variable keeps its value and stays read-only (its other attributes may change); a
+  // local may not hide one.
+  if (local && !sh.vars.inLocalScope(name) && sh.vars.get(name)?.attrs.readonly)
+    throw new VarError(`${name}: readonly variable`);
   const variable = local ? sh.vars.declareLocal(name) : sh.vars.target(name);
   const assigns = written.array !== null || written.value !== null;
-  if (variable.attrs.readonly && (assigns || parsed.on.size > 0))
-    throw new VarError(`${name}: readonly variable`);
+  if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
+  if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
   if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns)

@@ -32,7 +32,7 @@ export async function exit(ctx: BuiltinContext): Promise<number> {
 
 export async function returnBuiltin(ctx: BuiltinContext): Promise<number> {
   if (ctx.sh.funcNames.length === 0 && ctx.sh.sourceDepth === 0) {
-    return ctx.fail("can only `return' from a function or sourced script");
+    return ctx.fail("can only `return' from a function or sourced script", 2);
   }
   throw new ReturnSignal(await exitStatus(ctx));
 }

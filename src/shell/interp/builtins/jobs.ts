@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Bytes } from '../../syntax/source.js';
+import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
 import { signalShell } from './self-signal.js';
 
@@ -33,7 +34,8 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
     }
     return ctx.finish(0);
   }
-  if (args[0] === '-l') return ctx.fail('-l is not supported here', 2);
+  if (args[0] === '-l')
+    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
   const reset = args.length === 1 || args[0] === '-' || /^[0-9]+$/.test(args[0]!);
   const action = reset ? null : args[0]!;
   let status = 0;
@@ -44,7 +46,7 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
       continue;
     }
     if (signal === 'DEBUG' || signal === 'RETURN')
-      return ctx.fail(`${signal} traps are not supported here`, 2);
+      ctx.refuse(`sets a ${signal} trap, which safe-run's interpreter does not run`);
     if (action === null) sh.traps.delete(signal);
     else sh.traps.set(signal, action);
   }
@@ -54,7 +56,7 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
 // wait [-n] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all). A job waited
 // for is forgotten, as bash forgets it (a later `wait %N` finds no such job; its pid still answers).
 export async function wait(ctx: BuiltinContext): Promise<number> {
-  const { jobs } = ctx.r.rt;
+  const { jobs } = ctx.r.sh;
   const args = ctx.args.filter((arg) => arg !== '-n' && arg !== '-f');
   if (ctx.args.includes('-n')) {
     const running = jobs.running().filter((job) => !job.reported);
@@ -72,6 +74,10 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
   }
   let status = 0;
   for (const spec of args) {
+    if (!/^(%.*|[0-9]+)$/.test(spec)) {
+      status = await ctx.fail(`\`${spec}': not a pid or valid job spec`);
+      continue;
+    }
     const job = jobs.find(spec);
     if (!job) {
       status = await ctx.fail(
@@ -89,7 +95,8 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
 // jobs [-lprs] [%job...]: the jobs still running, as bash -c lists them ("[1]+  Running  TEXT &");
 // -p: their first process ids only, -l: with them. (An ended job is not listed, as in bash -c.)
 export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
-  const { jobs } = ctx.r.rt;
+  const jobs = new Jobs();
+  for (const job of [...ctx.sh.seenJobs, ...ctx.sh.jobs.list]) jobs.add(job);
   const flags = new Set<string>();
   let k = 0;
   for (; k < ctx.args.length && /^-[lnprs]+$/.test(ctx.args[k]!); k++)
@@ -128,7 +135,8 @@ export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
 export async function kill(ctx: BuiltinContext): Promise<number> {
   let signal = 'TERM';
   let args = ctx.args;
-  if (args[0] === '-l' || args[0] === '-L') return ctx.fail('-l is not supported here', 2);
+  if (args[0] === '-l' || args[0] === '-L')
+    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
   if (args[0] === '-s' || args[0] === '-n') {
     const given = args[1] === undefined ? null : signalName(args[1]);
     if (given === null) return ctx.fail(`${args[1] ?? ''}: invalid signal specification`);
@@ -156,7 +164,9 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
   const { rt } = ctx.r;
   const ownGroup = target === '0' || target === `-${rt.pid}`;
   if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
-  const job = rt.jobs.find(target.startsWith('-') ? target.slice(1) : target);
+  const spec = target.startsWith('-') ? target.slice(1) : target;
+  // %N is one of this shell's jobs; a process id may be any job's of the run.
+  const job = spec.startsWith('%') ? ctx.r.sh.jobs.find(spec) : rt.jobs.find(spec);
   if (job) {
     if (signal !== 'EXIT') job.cancel(`SIG${signal}` as NodeJS.Signals);
     return job.status === null ? 0 : ctx.fail(`(${target}) - No such process`);

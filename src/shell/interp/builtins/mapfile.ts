@@ -20,7 +20,8 @@ export async function mapfile(ctx: BuiltinContext): Promise<number> {
       const value = args[++i];
       if (value === undefined) return ctx.fail(`${arg}: option requires an argument`, 2);
       if (arg === '-d') delim = value === '' ? 0 : value.charCodeAt(0);
-      else if (arg === '-C' || arg === '-c') return ctx.fail(`${arg}: callbacks are not supported here`, 2);
+      else if (arg === '-C' || arg === '-c')
+        ctx.refuse(`runs a callback (${arg}), which safe-run's mapfile does not do`);
       else if (!/^[0-9]+$/.test(value)) return ctx.fail(`${value}: invalid number`);
       else if (arg === '-n') count = Number(value);
       else if (arg === '-O') origin = Number(value);

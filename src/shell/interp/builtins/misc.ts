@@ -1,9 +1,4 @@
-import { BASH_DEFAULT_PATH, searchPath } from '../../../engine/resolve/search-path.js';
-import { BUILTIN_NAMES } from '../../../model/bash-builtins.js';
-import { RESERVED_WORDS } from '../../../model/bash-reserved-words.js';
 import { ExpansionError } from '../../expand/env.js';
-import { scalarOf } from '../../expand/variable.js';
-import { fromBytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
 
 // let EXPR...: each argument evaluated; 1 when the last is 0.
@@ -21,9 +16,7 @@ export async function letBuiltin(ctx: BuiltinContext): Promise<number> {
   return last === 0n ? 1 : 0;
 }
 
-export async function hash(): Promise<number> {
-  return 0;
-}
+export { hash } from './hash.js';
 
 // umask [-S] [mode]: safe-run's own mask, which the programs it starts inherit.
 export async function umask(ctx: BuiltinContext): Promise<number> {
@@ -63,85 +56,48 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
       ctx.sh.functions.delete(name);
       continue;
     }
-    let index: number | string | undefined;
-    if (element) {
-      const variable = ctx.sh.vars.get(name);
-      index = variable?.value?.kind === 'assoc' ? element[2]! : Number(ctx.r.ex.evaluate(element[2]!));
+    const index = element ? await elementIndex(ctx, name, element[2]!) : undefined;
+    if (index === null) continue;
+    if (typeof index === 'object') {
+      status = index.status;
+      continue;
     }
     if (!ctx.sh.vars.unset(name, index)) status = await ctx.fail(`${name}: cannot unset: readonly variable`);
   }
   return status;
 }
 
-// What a name is, for command -v/-V and type: a function, a builtin, a reserved word, or a file.
-function kindOf(ctx: BuiltinContext, name: string, functions = true): { kind: string; path?: string } | null {
-  if (functions && RESERVED_WORDS.has(name)) return { kind: 'keyword' };
-  if (functions && ctx.sh.functions.has(name)) return { kind: 'function' };
-  if (BUILTIN_NAMES.has(name)) return { kind: 'builtin' };
-  if (name.includes('/')) return null;
-  const path = scalarOf(ctx.sh.vars.get('PATH'));
-  const home = scalarOf(ctx.sh.vars.get('HOME'));
-  const found = searchPath(
-    fromBytes(name),
-    fromBytes(path ?? BASH_DEFAULT_PATH),
-    fromBytes(ctx.sh.cwd),
-    home === null ? undefined : fromBytes(home),
-    'bash',
-  );
-  return found.kind === 'found' ? { kind: 'file', path: found.path } : null;
-}
-
-// command -v NAME / -V NAME / command NAME ARGS (without functions).
-export async function command(ctx: BuiltinContext): Promise<number> {
-  const flag = ctx.args[0];
-  if (flag === '-v' || flag === '-V') {
-    let status = 0;
-    for (const name of ctx.args.slice(1)) {
-      const kind = kindOf(ctx, name);
-      if (!kind) {
-        status = 1;
-        if (flag === '-V') await ctx.fail(`${name}: not found`);
-        continue;
-      }
-      if (flag === '-v') await ctx.out(`${kind.path ?? name}\n`);
-      else await ctx.out(`${describeKind(name, kind)}\n`);
-    }
-    return ctx.finish(status);
+// unset NAME[SUB]: an associative array's key as written; an indexed array's subscript by arithmetic
+// (negative from the end; @ or * every element). Null: nothing to unset (SUB empty, or every element
+// done here); a status: bash's complaint.
+async function elementIndex(
+  ctx: BuiltinContext,
+  name: string,
+  sub: string,
+): Promise<number | string | null | { status: number }> {
+  const variable = ctx.sh.vars.get(name);
+  const value = variable?.value;
+  if (value?.kind === 'assoc') return sub === '' ? null : sub;
+  if (sub === '') return null;
+  if (sub === '@' || sub === '*') {
+    if (variable?.attrs.readonly)
+      return { status: await ctx.fail(`${name}: cannot unset: readonly variable`) };
+    if (value?.kind === 'indexed') value.items.clear();
+    return null;
   }
-  const args = flag === '-p' || flag === '--' ? ctx.args.slice(1) : ctx.args;
-  if (args.length === 0) return 0;
-  return ctx.r.runCommandWords(args, { functions: false });
-}
-
-function describeKind(name: string, kind: { kind: string; path?: string }): string {
-  if (kind.kind === 'keyword') return `${name} is a shell keyword`;
-  if (kind.kind === 'function') return `${name} is a function`;
-  if (kind.kind === 'builtin') return `${name} is a shell builtin`;
-  return `${name} is ${kind.path}`;
-}
-
-// type [-tpPa] NAME...
-export async function type(ctx: BuiltinContext): Promise<number> {
-  let flags = '';
-  const names: string[] = [];
-  for (const arg of ctx.args) {
-    if (/^-[tpPaf]+$/.test(arg) && names.length === 0) flags += arg.slice(1);
-    else names.push(arg);
+  let at: number;
+  try {
+    at = Number(ctx.r.ex.evaluate(sub));
+  } catch (error) {
+    if (error instanceof ExpansionError) return { status: await ctx.fail(error.message) };
+    throw error;
   }
-  let status = 0;
-  for (const name of names) {
-    const kind = kindOf(ctx, name, !flags.includes('P'));
-    if (!kind) {
-      status = 1;
-      if (!flags.includes('t') && !flags.includes('p') && !flags.includes('P'))
-        await ctx.fail(`${name}: not found`);
-      continue;
-    }
-    if (flags.includes('t')) await ctx.out(`${kind.kind}\n`);
-    else if (flags.includes('p') || flags.includes('P')) {
-      if (kind.path) await ctx.out(`${kind.path}\n`);
-    } else if (kind.kind === 'function') return ctx.fail('showing a function body is not supported here', 2);
-    else await ctx.out(`${describeKind(name, kind)}\n`);
+  if (at < 0) {
+    const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
+    at += (keys.length === 0 ? -1 : Math.max(...keys)) + 1;
+    if (at < 0) return { status: await ctx.fail(`[${sub}]: bad array subscript`) };
   }
-  return ctx.finish(status);
+  if (value?.kind === 'scalar' && at !== 0)
+    return { status: await ctx.fail(`${name}: not an array variable`) };
+  return at;
 }

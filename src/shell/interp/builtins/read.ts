@@ -1,6 +1,7 @@
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
 import { inputOf, readRecord } from '../read-bytes.js';
+import { readWithHelper } from '../read-helper.js';
 import type { BuiltinContext } from './context.js';
 
 interface ReadOptions {
@@ -11,6 +12,8 @@ interface ReadOptions {
   array: string | null;
   fd: number;
   names: string[];
+  // -t: seconds, as written (a read that gives up is bash's own: read-helper.ts).
+  timeout: string | null;
 }
 
 // read [-r] [-a array] [-d delim] [-n|-N count] [-u fd] [-p prompt] [names]: one record from the
@@ -24,6 +27,7 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     assignFields(ctx, options, []);
     return 1;
   }
+  if (options.timeout !== null) return readInTime(ctx, options, input.fd);
   const chars: { c: string; escaped: boolean }[] = [];
   let pendingEscape = false;
   let taken = 0;
@@ -64,6 +68,7 @@ function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
     array: null,
     fd: 0,
     names: [],
+    timeout: null,
   };
   const args = ctx.args;
   let i = 0;
@@ -82,7 +87,7 @@ function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
         const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i];
         if (value === undefined) return ctx.fail(`-${c}: option requires an argument`, 2);
         const problem = optionValue(options, c, value);
-        if (problem) return ctx.fail(problem, c === 'u' ? 1 : 2);
+        if (problem) return ctx.fail(problem, c === 'u' || c === 't' ? 1 : 2);
         break;
       } else
         return ctx.fail(
@@ -107,9 +112,40 @@ function optionValue(options: ReadOptions, c: string, value: Bytes): string | nu
   } else if (c === 'u') {
     if (!/^[0-9]+$/.test(value)) return `${value}: invalid file descriptor specification`;
     options.fd = Number(value);
-  } else if (c === 't')
-    return "-t is not supported here (a read that waits is stopped by safe-run's own limits)";
+  } else if (c === 't') {
+    if (!/^([0-9]+\.?[0-9]*|\.[0-9]+)$/.test(value)) return `${value}: invalid timeout specification`;
+    options.timeout = value;
+  }
   return null;
+}
+
+// read -t: the record read by bash itself (read-helper.ts), its values assigned here.
+async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number): Promise<number> {
+  const flags: Bytes[] = options.raw ? ['-r'] : [];
+  if (options.delim !== 10) flags.push('-d', String.fromCharCode(options.delim));
+  if (options.count !== null) flags.push(options.exact ? '-N' : '-n', String(options.count));
+  flags.push('-t', options.timeout!);
+  const ifsVar = ctx.sh.vars.get('IFS');
+  const ifs = ifsVar?.value?.kind === 'scalar' ? ifsVar.value.value : ifsVar ? '' : null;
+  const names = options.array !== null ? 'a' : options.names.length;
+  const { status, values, stderr } = await readWithHelper(ctx.r.rt, fd, { options: flags, names, ifs });
+  if (stderr) await ctx.err(stderr);
+  const { vars } = ctx.sh;
+  try {
+    if (options.array !== null)
+      vars.assignArray(
+        options.array,
+        values.map((value) => ({ key: null, value })),
+        false,
+        'indexed',
+      );
+    else if (options.names.length === 0) vars.assign('REPLY', values[0] ?? '');
+    else options.names.forEach((name, i) => vars.assign(name, values[i] ?? ''));
+  } catch (error) {
+    if (error instanceof VarError) return ctx.fail(error.message);
+    throw error;
+  }
+  return status;
 }
 
 type Ch = { c: string; escaped: boolean };

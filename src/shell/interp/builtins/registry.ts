@@ -1,16 +1,20 @@
 import type { BuiltinName } from '../../../model/bash-builtins.js';
+import { alias, unalias } from './alias.js';
 import { colon, echo, falseBuiltin, printf, pwd } from './basic.js';
 import { cd } from './cd.js';
 import type { Builtin } from './context.js';
 import { declareLike } from './declare.js';
+import { dirs, popd, pushd } from './dirstack.js';
 import { evalBuiltin, exit, loopControl, returnBuiltin, shift, source } from './flow.js';
 import { getopts } from './getopts.js';
+import { help } from './help.js';
 import { jobsBuiltin, kill, trap, wait } from './jobs.js';
 import { mapfile } from './mapfile.js';
-import { command, hash, letBuiltin, type, umask, unset } from './misc.js';
+import { hash, letBuiltin, umask, unset } from './misc.js';
 import { read } from './read.js';
 import { set, shopt } from './set.js';
 import { test } from './test.js';
+import { builtinBuiltin, command, type } from './type.js';
 
 // The builtins safe-run's interpreter runs itself, by name: bash's (BuiltinName), the others refused.
 // (exec is the runner's own: it changes the shell's descriptors or replaces the shell.)
@@ -47,6 +51,13 @@ const RUN: [BuiltinName, Builtin][] = [
   ['hash', hash],
   ['umask', umask],
   ['command', command],
+  ['builtin', builtinBuiltin],
+  ['dirs', dirs],
+  ['pushd', pushd],
+  ['popd', popd],
+  ['help', help],
+  ['alias', alias],
+  ['unalias', unalias],
   ['type', type],
   ['getopts', getopts],
   ['trap', trap],

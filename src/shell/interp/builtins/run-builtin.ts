@@ -9,8 +9,9 @@ import { runExternal } from '../external.js';
 import { recordStep } from '../record-step.js';
 import { applyRedirects } from '../redirect.js';
 import type { RedirectFailure } from '../redirect-failure.js';
+import { refuseStep } from '../refuse-step.js';
 import { ExitSignal } from '../signals.js';
-import { BuiltinContext } from './context.js';
+import { BuiltinContext, BuiltinRefused } from './context.js';
 import { BUILTINS } from './registry.js';
 
 const KEPT = 4096;
@@ -28,6 +29,7 @@ export async function runBuiltin(
   const ctx = new BuiltinContext(r, name, args.slice(1), decl);
   let status = 1;
   let failure: RedirectFailure | null = null;
+  let refused = false;
   const cwd = r.sh.cwd;
   try {
     status = await r.withRedirects(
@@ -39,19 +41,24 @@ export async function runBuiltin(
     );
     return status;
   } catch (error) {
+    if (error instanceof BuiltinRefused) {
+      refused = true;
+      refuseStep(r, command, error.message);
+    }
     status = (error as { status?: number }).status ?? status;
     throw error;
   } finally {
-    await recordStep(r, command, {
-      status,
-      stages: [],
-      failure,
-      cwd,
-      builtin: 'shell builtin',
-      argv: args.map(fromBytes),
-      stdout: keptOutput(r.rt, streamOf(ctx.written.out, ctx.elsewhere.out)),
-      stderr: keptOutput(r.rt, streamOf(ctx.written.err, ctx.elsewhere.err)),
-    });
+    if (!refused)
+      await recordStep(r, command, {
+        status,
+        stages: [],
+        failure,
+        cwd,
+        builtin: 'shell builtin',
+        argv: args.map(fromBytes),
+        stdout: keptOutput(r.rt, streamOf(ctx.written.out, ctx.elsewhere.out)),
+        stderr: keptOutput(r.rt, streamOf(ctx.written.err, ctx.elsewhere.err)),
+      });
   }
 }
 

@@ -4,7 +4,6 @@ import type { BuiltinContext } from './context.js';
 const BY_LETTER = new Map(OPTION_LETTERS.map(([name, letter]) => [letter, name]));
 // Options that change how commands run in ways this interpreter does not do: refused, not ignored.
 const UNSUPPORTED = new Set([
-  'noexec',
   'verbose',
   'monitor',
   'posix',
@@ -19,12 +18,14 @@ const UNSUPPORTED = new Set([
 export async function set(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
   const args = ctx.args;
-  if (args.length === 0) return ctx.fail('listing every variable is not supported here', 2);
+  if (args.length === 0)
+    ctx.refuse("lists every variable of the shell, bash's own among them, which safe-run does not do");
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
       sh.positional = args.slice(i + 1);
+      sh.positionalSets++;
       return 0;
     }
     if (arg === '-' || arg === '+') {
@@ -57,7 +58,10 @@ export async function set(ctx: BuiltinContext): Promise<number> {
       if (problem !== null) return problem;
     }
   }
-  if (i < args.length) sh.positional = args.slice(i);
+  if (i < args.length) {
+    sh.positional = args.slice(i);
+    sh.positionalSets++;
+  }
   return 0;
 }
 
@@ -66,10 +70,7 @@ function setNamed(ctx: BuiltinContext, name: string, on: boolean): number | null
     void ctx.fail(`${name}: invalid option name`);
     return 2;
   }
-  if (UNSUPPORTED.has(name) && on) {
-    void ctx.fail(`-o ${name} is not supported by safe-run's interpreter; run the text with --fallback bash`);
-    return 2;
-  }
+  if (UNSUPPORTED.has(name) && on) ctx.refuse(`sets -o ${name}, which safe-run's interpreter does not do`);
   ctx.sh.setOption(name, on);
   return null;
 }
@@ -148,7 +149,6 @@ const UNSUPPORTED_SHOPTS = new Set([
   'expand_aliases',
   'extdebug',
   'lastpipe',
-  'extglob',
   'localvar_inherit',
   'compat31',
   'compat32',
@@ -174,7 +174,7 @@ export async function shopt(ctx: BuiltinContext): Promise<number> {
       }
     } else names.push(arg);
   }
-  if (useSetO) return ctx.fail('-o is not supported here; use set -o', 2);
+  if (useSetO) return shoptSetO(ctx, mode, quiet, names);
   let status = 0;
   for (const name of names.length > 0 ? names : SHOPTS) {
     if (!SHOPTS.includes(name)) {
@@ -183,10 +183,7 @@ export async function shopt(ctx: BuiltinContext): Promise<number> {
     }
     if (mode === 's' || mode === 'u') {
       if (UNSUPPORTED_SHOPTS.has(name) && mode === 's')
-        return ctx.fail(
-          `${name} is not supported by safe-run's interpreter; run the text with --fallback bash`,
-          2,
-        );
+        ctx.refuse(`sets ${name}, which safe-run's interpreter does not do`);
       if (mode === 's') sh.shopts.add(name);
       else sh.shopts.delete(name);
       continue;
@@ -195,6 +192,34 @@ export async function shopt(ctx: BuiltinContext): Promise<number> {
     if (!on && names.length > 0) status = 1;
     if (quiet) continue;
     if (mode === 'p') await ctx.out(`shopt ${on ? '-s' : '-u'} ${name}\n`);
+    else await ctx.out(`${name.padEnd(15)}\t${on ? 'on' : 'off'}\n`);
+  }
+  return ctx.finish(status);
+}
+
+// shopt -o: the options of set -o by their names. A name it does not know is said and skipped, and
+// the status stays 0 (bash's).
+async function shoptSetO(
+  ctx: BuiltinContext,
+  mode: 's' | 'u' | 'q' | 'p' | null,
+  quiet: boolean,
+  names: string[],
+): Promise<number> {
+  let status = 0;
+  for (const name of names.length > 0 ? names : OPTION_NAMES) {
+    if (!OPTION_NAMES.includes(name)) {
+      await ctx.fail(`${name}: invalid option name`);
+      continue;
+    }
+    if (mode === 's' || mode === 'u') {
+      const problem = setNamed(ctx, name, mode === 's');
+      if (problem !== null) return problem;
+      continue;
+    }
+    const on = ctx.sh.option(name);
+    if (!on && names.length > 0) status = 1;
+    if (quiet) continue;
+    if (mode === 'p') await ctx.out(`set ${on ? '-' : '+'}o ${name}\n`);
     else await ctx.out(`${name.padEnd(15)}\t${on ? 'on' : 'off'}\n`);
   }
   return ctx.finish(status);
