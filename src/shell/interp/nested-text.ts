@@ -11,7 +11,7 @@ import { checkSupported } from './support.js';
 // Text that reaches the shell while it runs (eval's words, a sourced file, a trap's action): parsed
 // and checked like the text itself. A syntax error is bash's (status 2, the shell goes on for eval);
 // a construct safe-run does not run stops the run, since processes may have started already.
-export function parseNested(text: Bytes, extglob: boolean): Script | { error: string; refused: boolean } {
+function parseNested(text: Bytes, extglob: boolean): Script | { error: string; refused: boolean } {
   try {
     const script = parseScript(text, { bytes: true, extglob });
     checkSupported(script, text.includes('\n'));

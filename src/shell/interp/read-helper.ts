@@ -21,7 +21,7 @@ else
   printf '%s\\0' "$__sr_s"; for __sr_v in "\${__sr_names[@]}"; do printf '%s\\0' "\${!__sr_v}"; done
 fi`;
 
-export interface HelperRead {
+interface HelperRead {
   // read's options as given (-r, -s, -d D, -n N, -N N, -t T, -p P), each a separate argument.
   options: Bytes[];
   // How many names get fields ('a': an array), and IFS (null: unset).

@@ -58,7 +58,7 @@ function childTimes(): { user: number; sys: number } {
 }
 
 // TIMEFORMAT: %[p][l]R, U, S (p decimals, 0 to 3; l as MmS.FFs), %P the CPU share, %% a percent sign.
-export function formatTimes(format: string, times: Times): string {
+function formatTimes(format: string, times: Times): string {
   return format.replace(/%(%|P|([0-9]?)(l?)([RUS]))/g, (whole, what, digits, long, letter) => {
     if (what === '%') return '%';
     if (what === 'P') return ((100 * (times.user + times.sys)) / Math.max(times.real, 1e-9)).toFixed(2);

@@ -1,6 +1,6 @@
+import { BUILTIN_NAMES } from '../../../model/bash-builtins.js';
 import { scalarOf } from '../../expand/variable.js';
 import type { BuiltinContext } from './context.js';
-import { BUILTIN_NAMES } from '../../../model/bash-builtins.js';
 import { kindsOf } from './type.js';
 
 const USAGE = 'hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]';

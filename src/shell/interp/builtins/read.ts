@@ -140,7 +140,7 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
         'indexed',
       );
     else if (options.names.length === 0) vars.assign('REPLY', values[0] ?? '');
-    else options.names.forEach((name, i) => vars.assign(name, values[i] ?? ''));
+    else for (const [i, name] of options.names.entries()) vars.assign(name, values[i] ?? '');
   } catch (error) {
     if (error instanceof VarError) return ctx.fail(error.message);
     throw error;
