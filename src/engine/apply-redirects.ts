@@ -69,6 +69,7 @@ export async function applyRedirects(
   redirects: readonly StageRedirect[],
   cwd: string,
   stop: Promise<OpenStop> | null = null,
+  runStdout: StdioSlot = initial[1],
 ): Promise<RedirectOutcome> {
   const fds: RedirectOutcome['fds'] = [...initial];
   const to: RedirectOutcome['to'] = [null, null, null];
@@ -78,6 +79,11 @@ export async function applyRedirects(
       fds[redirect.fd] = fds[redirect.from];
       to[redirect.fd] =
         to[redirect.from] ?? (redirect.from === 1 ? 'stdout' : redirect.from === 2 ? 'stderr' : 'stdin');
+      continue;
+    }
+    if (redirect.kind === 'run-stdout') {
+      fds[redirect.fd] = runStdout;
+      to[redirect.fd] = 'stdout';
       continue;
     }
     if (redirect.kind === 'descriptor') {
