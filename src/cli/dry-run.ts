@@ -196,10 +196,14 @@ function renderPlan(document: DryRunDocument): string {
   lines.push('settings');
   for (const [key, value] of showSettings(document.settings)) lines.push(`  ${key.padEnd(14)} ${value}`);
   const outcome = `exit ${document.exitCode} (${document.reason})`;
+  // A -c text's commands fail alone, as in bash: a run would go on past one that cannot start.
+  const consequence = document.steps
+    ? 'a run would run the text and fail each such command alone, as bash does'
+    : 'a run would start no stage';
   lines.push(
     document.ok
       ? `dry run: ok, ${outcome}; nothing was started`
-      : `dry run: not ok, ${outcome}; a run would start no stage`,
+      : `dry run: not ok, ${outcome}; ${consequence}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -71,6 +71,7 @@ export async function applyRedirects(
   redirects: readonly StageRedirect[],
   cwd: string,
   stop: Promise<OpenStop> | null = null,
+  runStdout: StdioSlot = initial[1],
 ): Promise<RedirectOutcome> {
   const fds: RedirectOutcome['fds'] = [...initial];
   const to: RedirectOutcome['to'] = [null, null, null];
@@ -79,6 +80,11 @@ export async function applyRedirects(
     if (redirect.kind === 'dup') {
       fds[redirect.fd] = fds[redirect.from];
       to[redirect.fd] = to[redirect.from] ?? { kind: STDIO_NAMES[redirect.from] };
+      continue;
+    }
+    if (redirect.kind === 'run-stdout') {
+      fds[redirect.fd] = runStdout;
+      to[redirect.fd] = { kind: 'stdout' };
       continue;
     }
     if (redirect.kind === 'descriptor') {

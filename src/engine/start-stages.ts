@@ -41,11 +41,13 @@ export async function startStages(runs: readonly StageRun[], ctx: StartContext):
 // the stage does not start. Null: the stage will not run.
 async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<StageFds | null> {
   const base = stageStdio(ctx.pipes, i);
+  const runStdout = stageStdio(ctx.pipes, ctx.pipes.errPipes.length - 1).stdout;
   const redirected = await applyRedirects(
     [base.stdin, base.stdout, base.stderr],
     run.spec.redirects ?? [],
     run.cwd,
     ctx.stop,
+    runStdout,
   );
   run.redirectedTo = redirected.to;
   run.openedFds = redirected.opened;

@@ -30,6 +30,9 @@ export type StageRedirect =
   // the stage gets it as its `fd`; `owned`: the engine closes it once the stage holds it.
   | { kind: 'descriptor'; fd: 0 | 1 | 2; from: number; owned: boolean; what: StreamTarget }
   | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
+  // The run's own stdout (what the last stage's stdout becomes): a -c stage's stderr sent there by a
+  // `2>&1` around a pipeline whose other stages it writes through (`{ a | b; } 2>&1`).
+  | { kind: 'run-stdout'; fd: 1 | 2 }
   | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
 
 export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };

@@ -186,6 +186,7 @@ describe('the plan a dry run prints', () => {
 });
 
 describe('a dry run when preflight would fail', () => {
+  // (A -c text's command fails alone in a real run, as in bash: `touch` would run. The dry run says so.)
   it('exits 127 for a program that is not on PATH, and starts nothing', async () => {
     const dir = freshDir();
     const marker = path.join(dir, 'started');
@@ -194,7 +195,7 @@ describe('a dry run when preflight would fail', () => {
     expect(result.stdout).toMatch(/stage 2 "no-such-program-xyz" \(step \d\)\n {2}program {4}not found\n/);
     expect(result.stdout).toMatch(/ {2}error {6}ENOENT: `no-such-program-xyz` was not found on PATH/);
     expect(result.stdout).toMatch(
-      /\ndry run: not ok, exit 127 \(stage 2 "no-such-program-xyz" cannot be started: ENOENT\); a run would start no stage\n$/,
+      /\ndry run: not ok, exit 127 \(stage 2 "no-such-program-xyz" cannot be started: ENOENT\); a run would run the text and fail each such command alone, as bash does\n$/,
     );
     expect(fs.existsSync(marker)).toBe(false);
   });

@@ -40,11 +40,12 @@ export async function memberOf(
   r: RunnerApi,
   command: SimpleCommand,
   args: Bytes[],
+  runStdout: FdRef = r.sh.fds.get(1),
 ): Promise<Member | string> {
   const bad = args.find((arg) => !isUtf8(arg));
   if (bad !== undefined)
     return 'has an argument with bytes that are not UTF-8, which safe-run cannot pass to a program unchanged';
-  const redirects = await stageRedirects(r, r.sh.fds, command.redirects, command.start.line);
+  const redirects = await stageRedirects(r, r.sh.fds, command.redirects, command.start.line, runStdout);
   if (typeof redirects === 'string') return redirects;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(r.sh.vars.environment())) env[name] = fromBytes(value);

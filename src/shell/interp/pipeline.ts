@@ -155,11 +155,14 @@ function runProgramGroup(
   pipeline: Pipeline,
 ): Promise<number>[] {
   const pipeEnds = [stdin, stdout].filter((end): end is number => typeof end === 'number');
+  // The run's stdout: the pipeline's, also when this group writes into a shell element after it (a
+  // stage's stderr may still be sent there: `{ a | while ...; } 2>&1`).
+  const runStdout = typeof stdout === 'number' ? r.sh.fds.get(1) : stdout;
   const run = (async () => {
     const members: Member[] = [];
     try {
       for (const [k, element] of group.entries())
-        members.push(await prepare(element, k, group.length, stdin, stdout, pipeline));
+        members.push(await prepare(element, k, group.length, { stdin, stdout, runStdout }, pipeline));
     } catch (error) {
       for (const fd of pipeEnds) new OpenFile(fd, { kind: 'pipe' }).release();
       for (const element of group) element.sub.sh.fds.release();
@@ -174,9 +177,7 @@ function runProgramGroup(
     const node = { start: group[0]!.member.command.start, end: group.at(-1)!.member.command.end };
     for (const element of group.slice(1)) element.sub.place.collect?.({ stages: [], covered: true });
     try {
-      return (
-        await runMembers(first, members, typeof stdout === 'number' ? { kind: 'closed' } : stdout, node)
-      ).statuses;
+      return (await runMembers(first, members, runStdout, node)).statuses;
     } finally {
       for (const element of group) element.sub.sh.fds.release();
     }
@@ -195,16 +196,16 @@ async function prepare(
   element: Extract<Element, { kind: 'program' }>,
   k: number,
   size: number,
-  stdin: FdRef | number,
-  stdout: FdRef | number,
+  ends: { stdin: FdRef | number; stdout: FdRef | number; runStdout: FdRef },
   pipeline: Pipeline,
 ): Promise<Member> {
+  const { stdin, stdout, runStdout } = ends;
   const { sub } = element;
   const first = k === 0;
   const last = k === size - 1;
   if (first) sub.sh.fds.set(0, typeof stdin === 'number' ? { kind: 'run', fd: 0 } : stdin);
   if (last) sub.sh.fds.set(1, typeof stdout === 'number' ? { kind: 'run', fd: 1 } : stdout);
-  const member = await memberOf(sub, element.member.command, element.member.args);
+  const member = await memberOf(sub, element.member.command, element.member.args, runStdout);
   if (typeof member === 'string') throw new MemberRefused(member);
   if (first && typeof stdin === 'number')
     member.redirects.unshift({ kind: 'descriptor', fd: 0, from: stdin, owned: true, what: { kind: 'pipe' } });

@@ -8,17 +8,19 @@ import { expandTarget, targetFds } from './redirect-target.js';
 
 // The descriptors a program of the text starts with, as engine redirections: what the shell's 0, 1
 // and 2 lead to (a held descriptor is handed over; the run's own streams are the engine's default),
-// then the command's own redirections, its words expanded here, in order.
+// then the command's own redirections, its words expanded here, in order. `runStdout`: where the run
+// of programs this one is part of writes its last stdout (the shell's, or a substitution's).
 export async function stageRedirects(
   r: RunnerApi,
   fds: FdTable,
   redirects: readonly Redirect[],
   line: number,
+  runStdout: FdRef,
 ): Promise<StageRedirect[] | string> {
   const out: StageRedirect[] = [];
   for (const fd of [0, 1, 2] as const) {
     const ref = fds.get(fd);
-    const base = baseOf(fd, ref, fds);
+    const base = baseOf(fd, ref, fds, runStdout);
     if (typeof base === 'string') return base;
     if (base) out.push(base);
   }
@@ -31,9 +33,14 @@ export async function stageRedirects(
   return out;
 }
 
-function baseOf(fd: 0 | 1 | 2, ref: FdRef, fds: FdTable): StageRedirect | string | null {
-  // The run's other stream (`{ cmd; } 2>&1`, `exec 2>&1`): a copy of the stage's own descriptor
-  // that is the run's stream, when it still is.
+function baseOf(fd: 0 | 1 | 2, ref: FdRef, fds: FdTable, runStdout: FdRef): StageRedirect | string | null {
+  // stderr where the run's stdout goes (`{ a | b; } 2>&1`, `x=$(exec 2>&1; cmd)`): that stdout,
+  // whatever this stage's own stdout is (a pipe to the next one).
+  if (fd === 2 && sameStdout(ref, runStdout)) return { kind: 'run-stdout', fd };
+  if (fd === 2 && ((ref.kind === 'run' && ref.fd === 1) || ref.kind === 'capture'))
+    return 'descriptor 2 leads to a stdout other than the one its pipeline writes, which safe-run cannot give a program yet';
+  // The run's other stream (`{ cmd; } 1>&2`): a copy of the stage's own descriptor that is the run's
+  // stream, when it still is.
   if (ref.kind === 'run' && ref.fd !== fd) {
     const other = fds.get(ref.fd);
     if (other.kind === 'run' && other.fd === ref.fd) return { kind: 'dup', fd, from: ref.fd };
@@ -44,6 +51,11 @@ function baseOf(fd: 0 | 1 | 2, ref: FdRef, fds: FdTable): StageRedirect | string
   if (ref.kind === 'closed')
     return `descriptor ${fd} is closed (<&- or >&-), which safe-run cannot give a program`;
   return null;
+}
+
+function sameStdout(ref: FdRef, runStdout: FdRef): boolean {
+  if (ref.kind === 'run') return runStdout.kind === 'run' && ref.fd === 1 && runStdout.fd === 1;
+  return ref.kind === 'capture' && runStdout.kind === 'capture' && ref.sink === runStdout.sink;
 }
 
 const low = (fd: number): fd is 0 | 1 | 2 => fd === 0 || fd === 1 || fd === 2;

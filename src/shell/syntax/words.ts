@@ -42,9 +42,12 @@ const WORD_MODE: PartMode = {
   braces: false,
 };
 
-// An extended pattern opens at the cursor: ?( *( +( @( !( where bash reads them (see Scanner).
-function extglobAt(s: Scanner): boolean {
-  return (s.extglob || s.extPattern > 0) && '?*+@!'.includes(s.peek()) && s.peek(1) === '(';
+// How many characters open a group the word keeps whole (blanks, | and ; in it included): an
+// extended pattern, ?( *( +( @( !(, where bash reads them (see Scanner); the ( of `let NAME=(`
+// (`word`: the word so far when nothing but literal text came before).
+function groupOpening(s: Scanner, word: string | null): number {
+  if ((s.extglob || s.extPattern > 0) && '?*+@!'.includes(s.peek()) && s.peek(1) === '(') return 2;
+  return s.peek() === '(' && s.letArgs && word !== null && /^[A-Za-z_]\w*\+?=$/.test(word) ? 1 : 0;
 }
 
 // Reads parts until mode.stop says the text ends (at an unquoted position).
@@ -67,10 +70,13 @@ export function readParts(s: Scanner, mode: PartMode): WordPart[] {
       break;
     }
     const c = s.peek();
-    if (c === '(' && ext === 0 && s.letArgs && parts.length === 0 && /^[A-Za-z_]\w*\+?=$/.test(lit)) {
+    const opening = mode === WORD_MODE ? groupOpening(s, ext === 0 && parts.length === 0 ? lit : null) : 0;
+    if (opening > 0) {
+      if (ext === 0 && s.extPattern === 0 && opening === 2) s.extglobRead++;
       ext++;
-      lit += c;
-      s.i++;
+      if (lit === '') litStart = s.i;
+      lit += s.text.slice(s.i, s.i + opening);
+      s.i += opening;
       continue;
     }
     if (depth === 0 && ext === 0 && mode.stop(s)) break;
@@ -89,14 +95,6 @@ export function readParts(s: Scanner, mode: PartMode): WordPart[] {
       flush();
       parts.push(quoted);
       litStart = s.i;
-      continue;
-    }
-    if (mode === WORD_MODE && extglobAt(s)) {
-      if (ext === 0 && s.extPattern === 0) s.extglobRead++;
-      ext++;
-      if (lit === '') litStart = s.i;
-      lit += s.text.slice(s.i, s.i + 2);
-      s.i += 2;
       continue;
     }
     if (ext > 0 && c === '(') ext++;

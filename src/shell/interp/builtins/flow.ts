@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import { stdioAlias } from '../../../engine/stdio-alias.js';
 import { scalarOf } from '../../expand/variable.js';
-import type { Bytes } from '../../syntax/source.js';
+import { type Bytes, fromBytes } from '../../syntax/source.js';
+import { inputOf, readRecord } from '../read-bytes.js';
 import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from '../signals.js';
 import type { BuiltinContext } from './context.js';
 
@@ -73,20 +75,38 @@ export async function evalBuiltin(ctx: BuiltinContext): Promise<number> {
 export async function source(ctx: BuiltinContext): Promise<number> {
   const name = ctx.args[0];
   if (name === undefined) return ctx.fail('filename argument required\n.: usage: . filename [arguments]', 2);
-  const file = findSourced(ctx, name);
-  if (file === null) return ctx.fail(`${name}: No such file or directory`);
-  let text: Bytes;
-  try {
-    text = fs.readFileSync(Buffer.from(file, 'latin1')).toString('latin1');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return ctx.fail(`${name}: ${code === 'EISDIR' ? 'is a directory' : 'No such file or directory'}`);
-  }
+  const text = await sourcedText(ctx, name);
+  if (typeof text !== 'string') return text.status;
   return ctx.r.runText(text, {
     label: name,
     args: ctx.args.length > 1 ? ctx.args.slice(1) : null,
     sourced: true,
   });
+}
+
+// The text of the file `name` names: /dev/stdin, /dev/fd/N and their kin are the shell's own
+// descriptor (a here-string, a pipe), read to its end.
+async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { status: number }> {
+  const where = name.startsWith('/') ? name : `${ctx.sh.cwd === '/' ? '' : ctx.sh.cwd}/${name}`;
+  const alias = name.includes('/') ? stdioAlias(fromBytes(where)) : null;
+  if (alias !== null) {
+    const input = inputOf(ctx.r.rt, ctx.sh.fds.get(alias));
+    if (input.fd === null && input.why === 'closed')
+      return { status: await ctx.fail(`${name}: No such file or directory`) };
+    return input.fd === null ? '' : (await readRecord(input.fd, () => false)).bytes.toString('latin1');
+  }
+  const file = findSourced(ctx, name);
+  if (file === null) return { status: await ctx.fail(`${name}: No such file or directory`) };
+  try {
+    return fs.readFileSync(Buffer.from(file, 'latin1')).toString('latin1');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      status: await ctx.fail(
+        `${name}: ${code === 'EISDIR' ? 'is a directory' : 'No such file or directory'}`,
+      ),
+    };
+  }
 }
 
 function findSourced(ctx: BuiltinContext, name: Bytes): Bytes | null {
