@@ -18,10 +18,14 @@ export function escapeText(text: string): string {
 // it ("for loop", "2>&1 to fd 3"); the fallback report repeats it.
 export class Refusal extends RequestError {
   readonly construct: string;
+  // The sentence without its subject ("-c: "): what text run inside the shell (eval, source, a trap)
+  // reports under its own label.
+  readonly detail: string;
 
-  constructor(code: RequestErrorCode, construct: string, column: number, message: string) {
-    super(code, message, column);
+  constructor(code: RequestErrorCode, construct: string, column: number, detail: string) {
+    super(code, `-c: ${detail}`, column);
     this.construct = escapeText(construct);
+    this.detail = detail;
     brandError(this, 'refusal');
   }
 }

@@ -1,4 +1,3 @@
-import { monotonicMs } from '../../monotonic-ms.js';
 import { bashPath } from '../bash-path.js';
 import { bashVersionInfo } from '../bash-version.js';
 import type { ExpandEnv } from '../expand/env.js';

@@ -1,4 +1,4 @@
-import { isRequestError } from '../../errors.js';
+import { isRefusal } from '../refuse.js';
 import type { Script } from '../syntax/nodes.js';
 import { parseScript } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
@@ -17,9 +17,8 @@ function parseNested(text: Bytes, extglob: boolean): Script | { error: string; r
     checkSupported(script, text.includes('\n'));
     return script;
   } catch (error) {
-    if (error instanceof ShellSyntaxError)
-      return { error: error.message.replace(/^-c: /, ''), refused: false };
-    if (isRequestError(error)) return { error: error.message.replace(/^-c: /, ''), refused: true };
+    if (error instanceof ShellSyntaxError) return { error: error.detail, refused: false };
+    if (isRefusal(error)) return { error: error.detail, refused: true };
     throw error;
   }
 }

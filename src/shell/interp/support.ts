@@ -33,7 +33,7 @@ export function checkSupported(script: Script, multiline: boolean): void {
       code,
       construct,
       pos.col,
-      `-c: ${escapeText(construct)} at ${place(pos, multiline)} ${why}; ${WAY_OUT}`,
+      `${escapeText(construct)} at ${place(pos, multiline)} ${why}; ${WAY_OUT}`,
     );
   };
   walkStmts(script.stmts, {

@@ -6,11 +6,15 @@ import type { Pos } from './nodes.js';
 // with where it is. No fallback helps (bash would refuse it too): the fix is in the text.
 export class ShellSyntaxError extends RequestError {
   readonly pos: Pos;
+  // The sentence without its subject ("-c: "), for text the shell runs under another label (eval).
+  readonly detail: string;
 
   // `what`: a token as bash would name it (`"fi"`, `end of text`), or a whole sentence.
   constructor(code: RequestErrorCode, what: string, pos: Pos, multiline: boolean) {
-    super(code, `-c: ${sentence(what, place(pos, multiline))}`, pos.col);
+    const detail = sentence(what, place(pos, multiline));
+    super(code, `-c: ${detail}`, pos.col);
     this.pos = pos;
+    this.detail = detail;
     brandError(this, 'shell-syntax');
   }
 }
