@@ -217,6 +217,7 @@ describe('commands', () => {
     ['f() { :; }; declare -f f', "prints a function's body as bash formats it"],
     ['f() { :; }; type f', "prints a function's body as bash formats it"],
     ['set -o verbose', 'sets -o verbose'],
+    ["echo foo | sed $(read l; echo 's/o/a/')", 'reads the pipe from the command before it in its pipeline'],
   ])('refuses when reached what it cannot print as bash does: %s', async (text, why) => {
     const result = await runCli(['--no-facts', '-c', text], { cwd: root, env });
     expect(result.code).toBe(125);
