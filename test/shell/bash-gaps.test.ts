@@ -18,7 +18,8 @@ const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UT
 // and exit code (safe-run's table goes to stderr).
 async function same(text: string, expected: string): Promise<void> {
   const dir = () => fs.mkdtempSync(path.join(root, 'case-'));
-  const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', text], {
+  // (bash in a session of its own: `kill 0` in a text signals bash's process group, never the tests'.)
+  const bash = spawnSync('setsid', ['-w', 'bash', '--norc', '-o', 'pipefail', '-c', text], {
     cwd: dir(),
     env: { ...env, NO_COLOR: '1' },
     encoding: 'utf8',
@@ -216,6 +217,7 @@ describe('commands', () => {
     ['f() { :; }; declare -f f', "prints a function's body as bash formats it"],
     ['f() { :; }; type f', "prints a function's body as bash formats it"],
     ['set -o verbose', 'sets -o verbose'],
+    ["echo foo | sed $(read l; echo 's/o/a/')", 'reads the pipe from the command before it in its pipeline'],
   ])('refuses when reached what it cannot print as bash does: %s', async (text, why) => {
     const result = await runCli(['--no-facts', '-c', text], { cwd: root, env });
     expect(result.code).toBe(125);
@@ -268,6 +270,16 @@ describe('known gaps closed', () => {
       'read -t gives up, keeping what it read (bash’s own read, in a helper)',
       'mkfifo p; exec 3<>p; printf ab >&3; read -t 1 v <&3; echo "$? [$v]"; read -t x v 2>/dev/null; echo $?',
       '142 [ab]\n1\n',
+    ],
+    [
+      'kill 0 reaches the jobs too; a job started while the signal is ignored keeps ignoring it',
+      'trap "echo trapped" TERM; sleep 30 & a=$!; trap "" TERM; (sleep 1; echo kept) & trap "echo trapped" TERM; kill 0; wait $a; echo "job $?"; wait',
+      'trapped\njob 143\nkept\n',
+    ],
+    [
+      'set -E: the ERR trap in functions, subshells and substitutions',
+      'set -E; trap "echo E" ERR; f() { false; echo in; }; f; (false; true); x=$(false; echo y); echo $x; echo $-',
+      'E\nin\nE\nE y\nhBEc\n',
     ],
     [
       'source /dev/stdin reads the shell’s stdin',

@@ -21,6 +21,7 @@ const PID_WAIT_MS = 2000;
 // a FIFO, as bash returns at once after its fork.
 export async function startBackground(r: RunnerApi, body: AndOr): Promise<number> {
   const job = r.sh.jobs.create(sourceOf(r, body));
+  job.ignored = new Set([...r.sh.traps].filter(([, action]) => action === '').map(([signal]) => signal));
   r.rt.jobs.add(job);
   const fds = r.sh.fds.copy();
   const empty = new OpenFile(fs.openSync('/dev/null', 'r'), { kind: 'file', path: '/dev/null' });

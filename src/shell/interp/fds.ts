@@ -33,8 +33,10 @@ export class OpenFile {
 // Where one of the text's descriptors leads: the run's own stdin, stdout or stderr (streamed and
 // captured by the engine), a descriptor safe-run holds, the output of a command substitution being
 // collected, or nothing (closed).
+// (`pending`: the stdin of a pipeline's later element while its words are expanded, which is the pipe
+// from the element before it under bash; that pipe has no data yet then. A builtin does not read it.)
 export type FdRef =
-  | { kind: 'run'; fd: 0 | 1 | 2 }
+  | { kind: 'run'; fd: 0 | 1 | 2; pending?: true }
   | { kind: 'file'; file: OpenFile }
   | { kind: 'capture'; sink: CaptureSink }
   | { kind: 'closed' };

@@ -10,6 +10,8 @@ export class Job {
   cancelled: NodeJS.Signals | null = null;
   // Set once `wait` or `jobs` told the text of its end: bash forgets a job then.
   reported = false;
+  // Signals ignored (trap '' SIG) when it started: its processes inherit that, so kill 0 spares it.
+  ignored: ReadonlySet<string> = new Set();
   readonly running = new Set<RunHandle>();
   done: Promise<number> = Promise.resolve(0);
   private notePid: (pid: number | null) => void = () => {};

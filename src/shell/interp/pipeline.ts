@@ -42,7 +42,7 @@ async function runWhole(
   try {
     for (const [i, command] of pipeline.commands.entries()) {
       const collect = (part: Collected) => parts[i]!.push(part);
-      elements.push(await classify(r, command, { parentStep: step ?? r.place.parentStep, collect }));
+      elements.push(await classify(r, command, { parentStep: step ?? r.place.parentStep, collect }, i > 0));
     }
     if (elements.some((element) => element.kind === 'program'))
       checkDirectory(r, pipeline, step ?? undefined);
@@ -63,10 +63,12 @@ async function classify(
   r: RunnerApi,
   command: Command,
   place: { parentStep: number | null; collect: (part: Collected) => void },
+  later: boolean,
 ): Promise<Element> {
   const simple = command.kind === 'simple';
   const sub = r.subshell(undefined, simple ? place : { parentStep: place.parentStep, collect: undefined });
   if (simple) sub.sh.seeJobsOf(r.sh);
+  if (later) sub.sh.fds.set(0, { kind: 'run', fd: 0, pending: true });
   if (!simple) place.collect({ stages: [] });
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
     return { kind: 'shell', command, sub, args: null };

@@ -148,7 +148,9 @@ export class Shell {
     copy.pipestatus = [...this.pipestatus];
     copy.lastArg = this.lastArg;
     copy.lastBackground = this.lastBackground;
-    for (const [signal, action] of this.traps) if (action === '') copy.traps.set(signal, action);
+    // (set -E: the ERR trap too.)
+    for (const [signal, action] of this.traps)
+      if (action === '' || (signal === 'ERR' && this.option('errtrace'))) copy.traps.set(signal, action);
     copy.fds = this.fds.copy();
     copy.funcNames = [...this.funcNames];
     copy.subshell = this.subshell + 1;

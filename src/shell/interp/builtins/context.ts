@@ -4,6 +4,7 @@ import type { Bytes } from '../../syntax/source.js';
 import type { RunnerApi } from '../api.js';
 import type { FdRef } from '../fds.js';
 import { writeTo } from '../output.js';
+import { type Input, inputOf } from '../read-bytes.js';
 
 // Thrown by a builtin asked for what safe-run's interpreter does not do as bash would: the command is
 // refused when it is reached (run-builtin.ts), never answered otherwise.
@@ -53,6 +54,16 @@ export class BuiltinContext {
   async fail(message: string, status = 1): Promise<number> {
     await this.err(`${this.sh.arg0}: line ${this.sh.lineno}: ${this.name}: ${message}\n`);
     return status;
+  }
+
+  // Where the builtin reads descriptor `fd`. (Not a pipe that has no data yet: see FdRef's pending.)
+  input(fd: number): Input {
+    const ref = this.sh.fds.get(fd);
+    if (ref.kind === 'run' && ref.pending)
+      this.refuse(
+        "reads the pipe from the command before it in its pipeline, which has no data yet while safe-run expands this command's words",
+      );
+    return inputOf(this.r.rt, ref);
   }
 
   // The command is refused when reached: `why` says what bash would do that safe-run does not.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { stdioAlias } from '../../../engine/stdio-alias.js';
 import { scalarOf } from '../../expand/variable.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
-import { inputOf, readRecord } from '../read-bytes.js';
+import { readRecord } from '../read-bytes.js';
 import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from '../signals.js';
 import type { BuiltinContext } from './context.js';
 
@@ -90,7 +90,7 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
   const where = name.startsWith('/') ? name : `${ctx.sh.cwd === '/' ? '' : ctx.sh.cwd}/${name}`;
   const alias = name.includes('/') ? stdioAlias(fromBytes(where)) : null;
   if (alias !== null) {
-    const input = inputOf(ctx.r.rt, ctx.sh.fds.get(alias));
+    const input = ctx.input(alias);
     if (input.fd === null && input.why === 'closed')
       return { status: await ctx.fail(`${name}: No such file or directory`) };
     return input.fd === null ? '' : (await readRecord(input.fd, () => false)).bytes.toString('latin1');

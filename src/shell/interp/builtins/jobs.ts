@@ -163,6 +163,11 @@ export async function kill(ctx: BuiltinContext): Promise<number> {
 async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Promise<number> {
   const { rt } = ctx.r;
   const ownGroup = target === '0' || target === `-${rt.pid}`;
+  // The shell's process group is the shell and every job it started (bash has no job control
+  // here): they all get the signal.
+  if (ownGroup && signal !== 'EXIT')
+    for (const job of rt.jobs.running())
+      if (!job.ignored.has(signal)) job.cancel(`SIG${signal}` as NodeJS.Signals);
   if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
   const spec = target.startsWith('-') ? target.slice(1) : target;
   // %N is one of this shell's jobs; a process id may be any job's of the run.

@@ -1,5 +1,5 @@
 import type { Bytes } from '../../syntax/source.js';
-import { inputOf, readRecord } from '../read-bytes.js';
+import { readRecord } from '../read-bytes.js';
 import type { BuiltinContext } from './context.js';
 
 // mapfile / readarray [-d delim] [-n count] [-O origin] [-s skip] [-t] [-u fd] [array]: the records
@@ -29,7 +29,7 @@ export async function mapfile(ctx: BuiltinContext): Promise<number> {
       else fd = Number(value);
     } else name = arg;
   }
-  const input = inputOf(ctx.r.rt, ctx.sh.fds.get(fd));
+  const input = ctx.input(fd);
   if (input.fd === null && input.why === 'closed')
     return ctx.fail(`${fd}: invalid file descriptor: Bad file descriptor`);
   const records: Bytes[] = [];

@@ -1,6 +1,6 @@
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
-import { inputOf, readRecord } from '../read-bytes.js';
+import { readRecord } from '../read-bytes.js';
 import { readWithHelper } from '../read-helper.js';
 import type { BuiltinContext } from './context.js';
 
@@ -21,7 +21,7 @@ interface ReadOptions {
 export async function read(ctx: BuiltinContext): Promise<number> {
   const options = parseOptions(ctx);
   if (options instanceof Promise) return options;
-  const input = inputOf(ctx.r.rt, ctx.sh.fds.get(options.fd));
+  const input = ctx.input(options.fd);
   if (input.fd === null) {
     if (input.why === 'closed') return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
     assignFields(ctx, options, []);

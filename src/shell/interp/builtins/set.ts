@@ -3,16 +3,7 @@ import type { BuiltinContext } from './context.js';
 
 const BY_LETTER = new Map(OPTION_LETTERS.map(([name, letter]) => [letter, name]));
 // Options that change how commands run in ways this interpreter does not do: refused, not ignored.
-const UNSUPPORTED = new Set([
-  'verbose',
-  'monitor',
-  'posix',
-  'privileged',
-  'onecmd',
-  'keyword',
-  'functrace',
-  'errtrace',
-]);
+const UNSUPPORTED = new Set(['verbose', 'monitor', 'posix', 'privileged', 'onecmd', 'keyword']);
 
 // set [-+abefhkmnptuvxBCEHPT] [-+o name] [--] [args]: options, and the positional parameters.
 export async function set(ctx: BuiltinContext): Promise<number> {
