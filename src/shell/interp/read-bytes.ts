@@ -3,7 +3,7 @@ import type { FdRef } from './fds.js';
 import type { Runtime } from './runtime.js';
 
 // Where a builtin reads its input: a descriptor, or nothing (EOF at once).
-type Input = { fd: number } | { fd: null; why: 'closed' | 'empty' };
+export type Input = { fd: number } | { fd: null; why: 'closed' | 'empty' };
 
 // The descriptor behind a shell descriptor for reading: safe-run's own stdin (as --stdin says),
 // or one the text opened.
