@@ -155,6 +155,10 @@ function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
 // (the steps before it ran, so the advice is the whole text given to bash, as one supervised stage).
 function stopAdvice(rt: Runtime): Advice | null {
   if (rt.timedOutBefore !== null) return { kind: 'steps-timed-out', step: rt.timedOutBefore };
-  if (!rt.refused) return null;
-  return { kind: 'refused-step', step: rt.refused.step, policy: rt.settings.policy };
+  if (rt.refused) return { kind: 'refused-step', step: rt.refused.step, policy: rt.settings.policy };
+  // Text the shell ran (eval, source, a trap) held a construct safe-run does not run: the step that
+  // ran it is the last one that ran.
+  if (rt.stoppedBy?.kind !== 'refused') return null;
+  const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
+  return last ? { kind: 'refused-step', step: last.index, policy: rt.settings.policy } : null;
 }
