@@ -28,26 +28,7 @@ const KNOWN_DEBT: Debt = {
   backArrows: [],
   longFiles: [],
   longFunctions: [],
-  // Issue 22: in the shell's syntax room, which other work was changing at the time; each is an
-  // export to drop, or dead code to delete.
-  unusedExports: [
-    'src/shell/syntax/commands.ts: Assign',
-    'src/shell/syntax/commands.ts: DECLARATION_BUILTINS',
-    'src/shell/syntax/commands.ts: Redirect',
-    'src/shell/syntax/commands.ts: atWordEnd',
-    'src/shell/syntax/commands.ts: withRedirects',
-    'src/shell/syntax/param.ts: isAll',
-    'src/shell/syntax/redirects.ts: heredocDelimiter',
-    'src/shell/syntax/scanner.ts: Grammar',
-    'src/shell/syntax/scanner.ts: NAME_CHAR',
-    'src/shell/syntax/scanner.ts: NAME_START',
-    'src/shell/syntax/scanner.ts: describeToken',
-    'src/shell/syntax/source.ts: bytesBuffer',
-    'src/shell/syntax/walk.ts: Visitor',
-    'src/shell/syntax/walk.ts: walkCommand',
-    'src/shell/syntax/words.ts: DOUBLE_MODE',
-    'src/shell/syntax/words.ts: readBackquote',
-  ],
+  unusedExports: [],
 };
 
 // Whose every export is used from outside src/: the library (package.json "main") and the command

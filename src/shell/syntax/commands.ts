@@ -1,13 +1,13 @@
 import type { BuiltinName } from '../../model/bash-builtins.js';
 import { assignOf, readArrayAssign, readSubscriptAssignWord } from './assigns.js';
-import type { Assign, Command, Compound, FunctionDef, Redirect, SimpleCommand, Word } from './nodes.js';
+import type { Command, Compound, FunctionDef, SimpleCommand, Word } from './nodes.js';
 import { atRedirect, readRedirect } from './redirects.js';
-import { isMetaChar, reservedAt, type Scanner } from './scanner.js';
+import { reservedAt, type Scanner } from './scanner.js';
 import { readWord } from './words.js';
 
 // Builtins whose NAME=value arguments are assignments (no splitting or globbing; arrays allowed),
 // decided by the command word as written, as bash decides at parse time.
-export const DECLARATION_BUILTINS: ReadonlySet<string> = new Set<BuiltinName>([
+const DECLARATION_BUILTINS: ReadonlySet<string> = new Set<BuiltinName>([
   'declare',
   'typeset',
   'export',
@@ -31,7 +31,7 @@ export function readCommand(s: Scanner): Command | null {
   return readSimple(s);
 }
 
-export function withRedirects<T extends Compound>(s: Scanner, compound: T): T {
+function withRedirects<T extends Compound>(s: Scanner, compound: T): T {
   for (;;) {
     s.skipBlanks();
     if (!atRedirect(s)) break;
@@ -114,10 +114,3 @@ export function readFunctionBody(s: Scanner, name: string, keyword: boolean, ope
   const body = withRedirects(s, s.grammar.compound(s, word ?? '(') as Compound);
   return { kind: 'function', name, keyword, body, start: s.pos(open), end: body.end };
 }
-
-// Whether the cursor is on a metacharacter or the end (a word cannot start here).
-export function atWordEnd(s: Scanner): boolean {
-  return isMetaChar(s.peek());
-}
-
-export type { Assign, Redirect };

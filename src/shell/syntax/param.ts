@@ -120,7 +120,7 @@ function readIndex(s: Scanner): Word {
   return word;
 }
 
-export function isAll(index: Word): boolean {
+function isAll(index: Word): boolean {
   const only = index.parts.length === 1 ? index.parts[0]! : null;
   return only?.kind === 'lit' && (only.value === '@' || only.value === '*');
 }

@@ -42,7 +42,7 @@ export function readRedirect(s: Scanner): Redirect {
 
 // The delimiter word after << as bash reads it: any quote or backslash in it means a literal body;
 // the delimiter is the word after quote removal.
-export function heredocDelimiter(raw: string): { delimiter: string; quoted: boolean } {
+function heredocDelimiter(raw: string): { delimiter: string; quoted: boolean } {
   const quoted = /['"\\]/.test(raw);
   let delimiter = '';
   for (let i = 0; i < raw.length; i++) {

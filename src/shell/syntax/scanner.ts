@@ -27,7 +27,7 @@ export interface ListEnd {
 
 // The grammar's recursive entry points, wired by parse.ts: the grammar is recursive, and each of its
 // files reaches the others through these instead of importing them in a cycle.
-export interface Grammar {
+interface Grammar {
   list(s: Scanner, end?: ListEnd): Stmt[];
   command(s: Scanner): Command | null;
   compound(s: Scanner, word: string): Compound | FunctionDef;
@@ -171,7 +171,7 @@ const OPERATORS = [
 ];
 
 // What bash would call the token at `offset`, for "unexpected ...".
-export function describeToken(text: Bytes, offset: number): string {
+function describeToken(text: Bytes, offset: number): string {
   if (offset >= text.length) return 'end of text';
   const op = OPERATORS.find((o) => text.startsWith(o, offset));
   if (op) return `"${op}"`;
@@ -186,9 +186,6 @@ export function describeToken(text: Bytes, offset: number): string {
 export function isMetaChar(c: string): boolean {
   return c === '' || c === ' ' || c === '\t' || c === '\n' || '|&;()<>'.includes(c);
 }
-
-export const NAME_START = /[A-Za-z_]/;
-export const NAME_CHAR = /[A-Za-z0-9_]/;
 
 export function isName(text: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);

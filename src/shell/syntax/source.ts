@@ -14,7 +14,7 @@ export function fromBytes(bytes: Bytes): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-export function bytesBuffer(bytes: Bytes): Buffer {
+function bytesBuffer(bytes: Bytes): Buffer {
   return Buffer.from(bytes, 'latin1');
 }
 

@@ -2,7 +2,7 @@ import type { Command, CondExpr, Redirect, Stmt, Word, WordPart } from './nodes.
 
 // What a walk meets: every command (simple, compound, function), every redirection, every word and
 // every part of a word, nested command substitutions included, in source order.
-export interface Visitor {
+interface Visitor {
   command?(command: Command): void;
   redirect?(redirect: Redirect): void;
   word?(word: Word): void;
@@ -18,7 +18,7 @@ export function walkStmts(stmts: readonly Stmt[], visit: Visitor): void {
   }
 }
 
-export function walkCommand(command: Command, visit: Visitor): void {
+function walkCommand(command: Command, visit: Visitor): void {
   visit.command?.(command);
   if (command.kind === 'function') {
     walkCommand(command.body, visit);

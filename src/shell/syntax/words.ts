@@ -166,7 +166,7 @@ function readDouble(s: Scanner, quote: number, locale: boolean): WordPart {
   return { kind: 'dq', parts, locale, start: s.pos(open), end: s.pos() };
 }
 
-export const DOUBLE_MODE: PartMode = {
+const DOUBLE_MODE: PartMode = {
   stop: (s) => s.peek() === '"',
   singleQuotes: false,
   doubleQuotes: false,
@@ -175,7 +175,7 @@ export const DOUBLE_MODE: PartMode = {
 
 // `...`: the text up to the closing backquote, with \\ \` \$ (and \" inside double quotes) unescaped,
 // parsed as a list of its own.
-export function readBackquote(s: Scanner, inDouble: boolean): WordPart {
+function readBackquote(s: Scanner, inDouble: boolean): WordPart {
   const open = s.i;
   let j = open + 1;
   let inner = '';
