@@ -260,6 +260,12 @@ describe('builtins that were refused', () => {
 
 describe('known gaps closed', () => {
   it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    [
+      'PIPESTATUS is unset until a pipeline ran',
+      'echo "[$PIPESTATUS]"; false | true; echo ${PIPESTATUS[@]}',
+      '[]\n1 0\n',
+    ],
     [
       '$_, $BASH_VERSION and BASH_VERSINFO',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template

@@ -88,7 +88,7 @@ export class Shell {
   cwd = '/';
   dirStack: Bytes[] = [];
   status = 0;
-  pipestatus: number[] = [0];
+  pipestatus: number[] = [];
   lastArg: Bytes = '';
   lastBackground: number | null = null;
   // The jobs this shell started (wait, jobs, %N); a subshell's are its own. A simple command of a
