@@ -27,3 +27,13 @@ export function terminalAdvice(command: string): string {
   if (program === 'sudo') return 'run sudo -n so that it fails instead of asking for a password';
   return 'it reads the terminal directly, not its stdin, so --stdin cannot answer it: use its non-interactive option';
 }
+
+// What keeps a process with a pending timer alive, said in its runtime's words where they are known.
+export function timerAdvice(command: string): string {
+  const program = (command.split(' ')[0] ?? '').split('/').pop() ?? '';
+  if (program === 'node' || program === 'nodejs' || program === 'deno' || program === 'bun')
+    return 'if it should have exited, a timer keeps it alive (clearInterval/clearTimeout, or unref() it)';
+  if (/^python[0-9.]*$/.test(program))
+    return 'if it should have exited, a scheduled callback or a timeout keeps it alive (asyncio call_later, a selector timeout)';
+  return 'if it should have exited, it is waiting with a time limit of its own (a poll or select timeout)';
+}

@@ -1,5 +1,5 @@
 import type { PipePeer } from '../types.js';
-import { terminalAdvice } from './advice.js';
+import { terminalAdvice, timerAdvice } from './advice.js';
 import type { Analysis, TreeData } from './analyze.js';
 import type { CallAnalysis } from './graph-types.js';
 
@@ -92,11 +92,11 @@ export function describeCall(call: CallAnalysis, entry: Analysis, ctx: ExplainCo
     case 'terminal-output':
       return `blocked writing to the terminal (${call.open?.link}): output may be paused (Ctrl-S; Ctrl-Q resumes)`;
     default:
-      return describeOther(call, fd);
+      return describeOther(call, fd, view.command);
   }
 }
 
-function describeOther(call: CallAnalysis, fd: string): string {
+function describeOther(call: CallAnalysis, fd: string, command: string): string {
   const { blocked, detail, open } = call;
   const verb = blocked?.op === 'read' ? 'reading' : 'writing';
   switch (call.wait) {
@@ -110,7 +110,7 @@ function describeOther(call: CallAnalysis, fd: string): string {
         : `waiting for a lock on ${detail.path}; /proc/locks names no other holder`;
     case 'timer': {
       const after = detail.timeoutMs === undefined ? '' : ` (next in ${detail.timeoutMs} ms)`;
-      return `idle with a timer pending${after}: it wakes by itself; if it should have exited, a timer keeps it alive (clearInterval/clearTimeout, or unref() it)`;
+      return `idle with a timer pending${after}: it wakes by itself; ${timerAdvice(command)}`;
     }
     case 'server':
       return `an open server (listening on ${detail.address}) keeps it alive: it runs until the server is closed (server.close(), or unref() it)`;

@@ -162,4 +162,16 @@ describe('what a wait is on, named', () => {
     });
     expect(look.explanation).toMatch(/^idle with a timer pending \(next in \d+ ms\): .*clearInterval/);
   }, 40_000);
+
+  it('gives the Node timer advice to Node only: a select with a timeout in perl is its own time limit', async () => {
+    const root = start('perl', ['-e', 'select(undef, undef, undef, 600)']);
+    const look = await waitFor('the select to be all that is left', () => {
+      const entry = inspectTree(root).processes[0];
+      return entry?.wait === 'timer' && entry;
+    });
+    expect(look.explanation).toMatch(
+      /^idle with a timer pending.*: it wakes by itself; .*a time limit of its own/,
+    );
+    expect(look.explanation).not.toContain('clearInterval');
+  }, 40_000);
 });
