@@ -113,7 +113,7 @@ function describeOther(call: CallAnalysis, fd: string, command: string): string 
       return `idle with a timer pending${after}: it wakes by itself; ${timerAdvice(command)}`;
     }
     case 'server':
-      return `an open server (listening on ${detail.address}) keeps it alive: it runs until the server is closed (server.close(), or unref() it)`;
+      return `kept alive by an open server (listening on ${detail.address}): it runs until the server is closed (server.close(), or unref() it)`;
     case 'events':
       return `waiting for events in ${call.syscall ?? 'poll'} (${blocked?.target ?? 'which fds /proc does not show'})`;
     case 'peer':

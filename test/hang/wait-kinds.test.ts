@@ -150,7 +150,7 @@ describe('what a wait is on, named', () => {
       return entry?.wait === 'server' && entry;
     });
     expect(look.explanation).toMatch(
-      /^an open server \(listening on 127\.0\.0\.1:\d+\) keeps it alive: .*server\.close\(\)/,
+      /^kept alive by an open server \(listening on 127\.0\.0\.1:\d+\): .*server\.close\(\)/,
     );
   }, 40_000);
 
