@@ -137,7 +137,7 @@ const ADVICE: Wordings['advice'] = {
   'steps-timed-out': (a) =>
     `step ${a.step} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`,
   'refused-step': (a) =>
-    `the steps before step ${a.step} ran, it and the steps after it did not: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${a.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c'} 'TEXT'`,
+    `${a.step > 1 ? `the steps before step ${a.step} ran, it and the steps after it did not` : 'step 1 and the steps after it did not run'}: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${a.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c'} 'TEXT'`,
   negated: (a) =>
     `nothing failed: the last step (${a.step}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`,
 };
