@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 import { newRunnerJob, type RunnerJob, type StepResult } from '../helpers/github-runner.js';
 import { readValidJunit } from '../helpers/junit-schema.js';
-import { type LocalRegistry, startLocalRegistry } from '../helpers/local-registry.js';
+import { type LocalRegistry, serveThisCheckout } from '../helpers/local-registry.js';
 import { readWorkflowJob, runWorkflowJob, type StepOutcome } from '../helpers/workflow-runner.js';
 
 // The GitHub workflow and the .gitlab-ci.yml of docs/ci.md, read out of the page and run as the
@@ -22,12 +22,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-ci-docs-'));
 let registry: LocalRegistry;
 
 beforeAll(async () => {
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', root], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  registry = await startLocalRegistry(path.join(root, packed.stdout.trim().split('\n').at(-1)!));
+  registry = await serveThisCheckout(root);
 }, 120_000);
 afterAll(async () => {
   await registry?.close();

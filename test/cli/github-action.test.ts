@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { readAction, runCompositeAction } from '../helpers/composite-action.js';
 import { newRunnerJob, type RunnerJob, runStep } from '../helpers/github-runner.js';
-import { type LocalRegistry, startLocalRegistry } from '../helpers/local-registry.js';
+import { type LocalRegistry, serveThisCheckout } from '../helpers/local-registry.js';
 
 // The repository's GitHub Action (action.yml): its steps run as the runner runs them, in a simulated
 // job (RUNNER_TEMP, GITHUB_PATH, GITHUB_OUTPUT), installing safe-run from a stand-in for the npm
@@ -20,12 +19,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-action-'));
 let registry: LocalRegistry;
 
 beforeAll(async () => {
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', root], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  registry = await startLocalRegistry(path.join(root, packed.stdout.trim().split('\n').at(-1)!));
+  registry = await serveThisCheckout(root);
 }, 120_000);
 afterAll(async () => {
   await registry?.close();

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -121,4 +122,14 @@ export async function startLocalRegistry(tarball: string): Promise<LocalRegistry
     url,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+// This checkout packed (`npm pack`, into `dir`) and served by a stand-in registry.
+export async function serveThisCheckout(dir: string): Promise<LocalRegistry> {
+  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  return startLocalRegistry(path.join(dir, packed.stdout.trim().split('\n').at(-1)!));
 }

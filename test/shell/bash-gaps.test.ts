@@ -260,9 +260,9 @@ describe('builtins that were refused', () => {
 
 describe('known gaps closed', () => {
   it.each([
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     [
       'PIPESTATUS is unset until a pipeline ran',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
       'echo "[$PIPESTATUS]"; false | true; echo ${PIPESTATUS[@]}',
       '[]\n1 0\n',
     ],
