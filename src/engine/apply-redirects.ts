@@ -9,11 +9,14 @@ export type StdioSlot = number | 'inherit' | 'ignore';
 
 // What a stage's stdin, stdout and stderr became after its redirections, and where each went in words.
 interface RedirectOutcome {
-  fds: [StdioSlot, StdioSlot, StdioSlot];
+  // The stage's descriptors from 0 on: stdin, stdout, stderr, then any further one the -c text gives
+  // it ('ignore' above 2: not open).
+  fds: StdioSlot[];
   // Descriptors opened here: the caller closes them once the stage holds them (or did not start).
   opened: number[];
-  // Where stdin, stdout and stderr finally went, when a redirection moved them.
-  to: [StreamTarget | null, StreamTarget | null, StreamTarget | null];
+  // Where each descriptor finally went, when a redirection moved it (stdin, stdout and stderr are
+  // reported).
+  to: (StreamTarget | null)[];
   // The first redirection that failed, as bash reports it; later ones were not attempted.
   failure: { code: string; message: string } | null;
   // Set when a FIFO's open was still waiting for its other end as the run stopped.
@@ -38,10 +41,17 @@ export const STRERROR: Record<string, string> = {
 
 const STDIO_NAMES = ['stdin', 'stdout', 'stderr'] as const;
 
+// Where the stage's own descriptor `fd` leads before any redirection, in the report's words.
+function standardName(fd: number): StreamTarget | null {
+  const name = STDIO_NAMES[fd];
+  return name ? { kind: name } : null;
+}
+
 const FLAGS = {
   read: fs.constants.O_RDONLY,
   write: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC,
   append: fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND,
+  readwrite: fs.constants.O_RDWR | fs.constants.O_CREAT,
 };
 
 // Opens without blocking the event loop (a here-document's file is never a FIFO).
@@ -67,30 +77,43 @@ async function openBody(body: string): Promise<number> {
 // relative to the stage's directory with bash's flags and mode 0666 (less the umask); a failure
 // stops there, with the files opened so far already created or truncated, as in bash.
 export async function applyRedirects(
-  initial: [StdioSlot, StdioSlot, StdioSlot],
+  initial: readonly StdioSlot[],
   redirects: readonly StageRedirect[],
   cwd: string,
   stop: Promise<OpenStop> | null = null,
-  runStdout: StdioSlot = initial[1],
+  runStdout: StdioSlot = initial[1] ?? 'ignore',
+  runStdin: StdioSlot = initial[0] ?? 'ignore',
 ): Promise<RedirectOutcome> {
-  const fds: RedirectOutcome['fds'] = [...initial];
+  const fds: StdioSlot[] = [...initial];
   const to: RedirectOutcome['to'] = [null, null, null];
   const opened: number[] = [];
+  const moved = (fd: number, slot: StdioSlot, target: StreamTarget | null) => {
+    while (fds.length < fd) fds.push('ignore');
+    fds[fd] = slot;
+    to[fd] = target;
+  };
   for (const redirect of redirects) {
     if (redirect.kind === 'dup') {
-      fds[redirect.fd] = fds[redirect.from];
-      to[redirect.fd] = to[redirect.from] ?? { kind: STDIO_NAMES[redirect.from] };
+      const slot = fds[redirect.from];
+      if (slot === undefined || (redirect.from > 2 && slot === 'ignore')) {
+        const message = `${where(redirect.line)}${redirect.from}: Bad file descriptor`;
+        return fail(fds, opened, to, { code: 'EBADF', message }, stop);
+      }
+      moved(redirect.fd, slot, to[redirect.from] ?? standardName(redirect.from));
       continue;
     }
-    if (redirect.kind === 'run-stdout') {
-      fds[redirect.fd] = runStdout;
-      to[redirect.fd] = { kind: 'stdout' };
+    if (redirect.kind === 'close') {
+      moved(redirect.fd, 'ignore', null);
+      continue;
+    }
+    if (redirect.kind === 'run-stdout' || redirect.kind === 'run-stdin') {
+      const stdout = redirect.kind === 'run-stdout';
+      moved(redirect.fd, stdout ? runStdout : runStdin, { kind: stdout ? 'stdout' : 'stdin' });
       continue;
     }
     if (redirect.kind === 'descriptor') {
-      fds[redirect.fd] = redirect.from;
+      moved(redirect.fd, redirect.from, redirect.what);
       if (redirect.owned) opened.push(redirect.from);
-      to[redirect.fd] = redirect.what;
       continue;
     }
     if (redirect.kind === 'ambiguous') {
@@ -111,9 +134,11 @@ export async function applyRedirects(
       const got = await openOne(target, fds, cwd, stop);
       if (!('fd' in got)) return { fds, opened, to, failure: null, stopped: got };
       if (got.opened) opened.push(got.fd);
-      fds[target.fd] = got.fd;
-      to[target.fd] =
-        target.kind === 'heredoc' ? { kind: 'here-document' } : { kind: 'file', path: target.path };
+      moved(
+        target.fd,
+        got.fd,
+        target.kind === 'heredoc' ? { kind: 'here-document' } : { kind: 'file', path: target.path },
+      );
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
       const name = target.kind === 'file' ? target.path : 'here-document';
@@ -160,7 +185,7 @@ async function fail(
   failure: { code: string; message: string },
   stop: Promise<OpenStop> | null,
 ): Promise<RedirectOutcome> {
-  await sayOnStderr(fds[2], failure.message, stop);
+  await sayOnStderr(fds[2] ?? 'ignore', failure.message, stop);
   return { fds, opened, to, failure };
 }
 

@@ -103,5 +103,6 @@ export function stageStdio(pipes: PipelinePipes, i: number): StageFds {
     stdin: i === 0 ? pipes.stdin : pipes.links[i - 1]!.readFd,
     stdout: last ? pipes.outPipe.writeFd : pipes.links[i]!.writeFd,
     stderr: pipes.errPipes[i]!.writeFd,
+    further: [],
   };
 }

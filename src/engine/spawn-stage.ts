@@ -9,6 +9,8 @@ export interface StageFds {
   stdin: StdioSlot;
   stdout: StdioSlot;
   stderr: StdioSlot;
+  // Descriptors 3 and above a -c text gives the program ('ignore': not open).
+  further: StdioSlot[];
 }
 
 interface SpawnedStage {
@@ -41,9 +43,15 @@ export function spawnStage(
     argv0: via ? 'perl' : argv0,
     ...(spec.cwd === null ? {} : { cwd: spec.cwd }),
     env: via ? {} : stageEnv,
-    stdio: [fds.stdin, fds.stdout, fds.stderr],
+    stdio: [fds.stdin, fds.stdout, fds.stderr, ...withoutTrailingGaps(fds.further)],
     detached: true,
     windowsHide: true,
   });
   return { child, pid: child.pid ?? null };
+}
+
+function withoutTrailingGaps(slots: StdioSlot[]): StdioSlot[] {
+  let end = slots.length;
+  while (end > 0 && slots[end - 1] === 'ignore') end--;
+  return slots.slice(0, end);
 }

@@ -48,8 +48,9 @@ async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<Sta
     run.cwd,
     ctx.stop,
     runStdout,
+    stageStdio(ctx.pipes, 0).stdin,
   );
-  run.redirectedTo = redirected.to;
+  run.redirectedTo = redirected.to.slice(0, 3);
   run.openedFds = redirected.opened;
   if (redirected.stopped) {
     // Under bash the stage would have started and waited in its open: it is stopped as it would be.
@@ -63,12 +64,12 @@ async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<Sta
     return null;
   }
   if (!redirected.failure && !run.preflightError) {
-    const [stdin, stdout, stderr] = redirected.fds;
-    return { stdin, stdout, stderr };
+    const [stdin = 'ignore', stdout = 'ignore', stderr = 'ignore', ...further] = redirected.fds;
+    return { stdin, stdout, stderr, further };
   }
   run.spawnError = redirected.failure
     ? { ...redirected.failure, exitCode: 1, during: 'redirect' }
-    : await notFoundAsBash(run, redirected.fds[2], ctx.stop);
+    : await notFoundAsBash(run, redirected.fds[2] ?? 'ignore', ctx.stop);
   run.preflightError = null;
   ctx.pipes.closeLinkReader(i);
   return null;

@@ -58,13 +58,14 @@ function aliasAt(full: string): number | null {
 // flags (O_TRUNC truncates it). A descriptor the stage will not have fails as the kernel fails it.
 export async function openAlias(
   n: number,
-  // The stage's stdin, stdout and stderr so far (apply-redirects.ts's StdioSlot).
+  // The stage's descriptors so far (apply-redirects.ts's StdioSlot; 'ignore' above 2: not open).
   fds: readonly (number | 'inherit' | 'ignore')[],
   flags: number,
   stop: Promise<OpenStop> | null,
 ): Promise<{ fd: number; opened: boolean } | OpenStop> {
-  const slot = n <= 2 ? fds[n] : undefined;
-  if (slot === undefined) throw Object.assign(new Error(`no descriptor ${n}`), { code: 'ENOENT' });
+  const slot = fds[n];
+  if (slot === undefined || (n > 2 && slot === 'ignore'))
+    throw Object.assign(new Error(`no descriptor ${n}`), { code: 'ENOENT' });
   if (slot === 'ignore') return fresh(await openTarget('/dev/null', flags, stop));
   // The stage inherits safe-run's own descriptor n: opening safe-run's is opening the stage's.
   if (slot === 'inherit') return fresh(await openTarget(`/proc/self/fd/${n}`, flags, stop));

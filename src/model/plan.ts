@@ -12,28 +12,37 @@ import type { StreamTarget } from './stream-target.js';
 // What every input (argv, -c text, a spec file, the library) becomes before anything runs.
 
 // A redirection of one stage, applied left to right before it starts (src/engine/apply-redirects.ts).
+// `fd` is the stage's descriptor: 0-2 its stdin, stdout and stderr, 3 and above the further ones a
+// -c text gives its programs (`exec 3>log`, `cmd 3>&1`), as bash's children inherit them.
 // `path` is relative to the stage's directory; `ambiguous` is a target that expanded to other than
 // one word, which fails the stage when reached, as in bash.
 export type StageRedirect =
   | {
       kind: 'file';
-      fd: 0 | 1 | 2;
+      fd: number;
       path: string;
-      mode: 'read' | 'write' | 'append';
+      mode: 'read' | 'write' | 'append' | 'readwrite';
       line?: number;
       // A -c target whose pathname expansion can see a file an earlier redirection creates: expanded
       // when the engine reaches it, as bash does (one field expected; `path` is then the word as written).
       expand?: () => Promise<string[]>;
     }
-  | { kind: 'dup'; fd: 0 | 1 | 2; from: 0 | 1 | 2 }
+  // A copy of the stage's descriptor `from` as redirected so far; one that is not open fails the
+  // stage as bash fails it ("3: Bad file descriptor").
+  | { kind: 'dup'; fd: number; from: number; line?: number }
+  // `3>&-`: the stage does not get descriptor `fd` (3 and above; 0-2 are always open).
+  | { kind: 'close'; fd: number }
   // A descriptor the -c interpreter holds (a redirection of a group, a pipe into a compound command):
   // the stage gets it as its `fd`; `owned`: the engine closes it once the stage holds it.
-  | { kind: 'descriptor'; fd: 0 | 1 | 2; from: number; owned: boolean; what: StreamTarget }
-  | { kind: 'heredoc'; fd: 0 | 1 | 2; body: string }
+  | { kind: 'descriptor'; fd: number; from: number; owned: boolean; what: StreamTarget }
+  | { kind: 'heredoc'; fd: number; body: string }
   // The run's own stdout (what the last stage's stdout becomes): a -c stage's stderr sent there by a
-  // `2>&1` around a pipeline whose other stages it writes through (`{ a | b; } 2>&1`).
-  | { kind: 'run-stdout'; fd: 1 | 2 }
-  | { kind: 'ambiguous'; fd: 0 | 1 | 2; word: string; line?: number };
+  // `2>&1` around a pipeline whose other stages it writes through (`{ a | b; } 2>&1`), or a
+  // descriptor the text copied from it (`exec 3>&1`).
+  | { kind: 'run-stdout'; fd: number }
+  // The run's own stdin (what the first stage reads), copied by the text (`exec 3<&0`).
+  | { kind: 'run-stdin'; fd: number }
+  | { kind: 'ambiguous'; fd: number; word: string; line?: number };
 
 export type StdinSource = { kind: 'inherit' } | { kind: 'null' } | { kind: 'file'; path: string };
 

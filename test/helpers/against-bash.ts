@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Report } from '../../src/types.js';
 import { runCli } from './cli.js';
 
@@ -24,4 +26,22 @@ export async function againstBash(
   const report = JSON.parse(result.stdout) as Report;
   const stdout = report.stages.map((stage) => stage.stdout.text).join('');
   return { bash: { code: bash.status, stdout: bash.stdout }, ours: { code: result.code, stdout }, report };
+}
+
+// bash -o pipefail and `safe-run -q` on the same text, each in a fresh directory under `root`: their
+// real stdout and exit code (safe-run's table goes to stderr). bash runs in a session of its own:
+// `kill 0` in a text signals bash's process group, never the tests'.
+export async function stdoutBothWays(
+  text: string,
+  root: string,
+  env: Record<string, string>,
+): Promise<{ bash: { code: number | null; stdout: string }; ours: { code: number | null; stdout: string } }> {
+  const dir = () => fs.mkdtempSync(path.join(root, 'case-'));
+  const bash = spawnSync('setsid', ['-w', 'bash', '--norc', '-o', 'pipefail', '-c', text], {
+    cwd: dir(),
+    env: { ...env, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  const ours = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir(), env });
+  return { bash: { code: bash.status, stdout: bash.stdout }, ours: { code: ours.code, stdout: ours.stdout } };
 }

@@ -8,8 +8,9 @@ import { expandTarget, targetFds } from './redirect-target.js';
 
 // The descriptors a program of the text starts with, as engine redirections: what the shell's 0, 1
 // and 2 lead to (a held descriptor is handed over; the run's own streams are the engine's default),
-// then the command's own redirections, its words expanded here, in order. `runStdout`: where the run
-// of programs this one is part of writes its last stdout (the shell's, or a substitution's).
+// and every further descriptor the shell has open (`exec 3>log`: bash's children inherit them), then
+// the command's own redirections, its words expanded here, in order. `runStdout`: where the run of
+// programs this one is part of writes its last stdout (the shell's, or a substitution's).
 export async function stageRedirects(
   r: RunnerApi,
   fds: FdTable,
@@ -18,17 +19,22 @@ export async function stageRedirects(
   runStdout: FdRef,
 ): Promise<StageRedirect[] | string> {
   const out: StageRedirect[] = [];
-  for (const fd of [0, 1, 2] as const) {
-    const ref = fds.get(fd);
-    const base = baseOf(fd, ref, fds, runStdout);
-    if (typeof base === 'string') return base;
-    if (base) out.push(base);
+  // Further descriptors the shell has open that safe-run cannot hand a program, with why: a program
+  // that names one (`>&3`) is refused, one that does not starts without it.
+  const unavailable = new Map<number, string>();
+  for (const [fd, ref] of fds.entries()) {
+    const base = low(fd) ? baseOf(fd, ref, fds, runStdout) : furtherOf(fd, ref, fds, runStdout);
+    if (typeof base === 'string') {
+      if (low(fd)) return base;
+      unavailable.set(fd, base);
+    } else if (base) out.push(base);
   }
   for (const redirect of redirects) {
     const target = await expandTarget(r, redirect);
-    const made = await redirectOf(redirect, target, fds, line);
+    const made = await redirectOf(redirect, target, unavailable, line);
     if (typeof made === 'string') return made;
     out.push(...made);
+    for (const moved of made) unavailable.delete(moved.fd);
   }
   return out;
 }
@@ -58,48 +64,64 @@ function sameStdout(ref: FdRef, runStdout: FdRef): boolean {
   return ref.kind === 'capture' && runStdout.kind === 'capture' && ref.sink === runStdout.sink;
 }
 
+// A descriptor above 2 as the program gets it: a held file, the run's stdin, stdout or stderr, or
+// nothing (closed). Anything else is said in words.
+function furtherOf(fd: number, ref: FdRef, fds: FdTable, runStdout: FdRef): StageRedirect | string | null {
+  if (ref.kind === 'closed') return null;
+  if (ref.kind === 'file')
+    return { kind: 'descriptor', fd, from: ref.file.fd, owned: false, what: ref.file.what };
+  if (sameStdout(ref, runStdout)) return { kind: 'run-stdout', fd };
+  if (ref.kind === 'run' && ref.fd === 0 && !ref.pending) return { kind: 'run-stdin', fd };
+  const stderr = fds.get(2);
+  if (ref.kind === 'run' && ref.fd === 2 && stderr.kind === 'run' && stderr.fd === 2)
+    return { kind: 'dup', fd, from: 2 };
+  const what = ref.kind === 'capture' ? "a command substitution's output" : `the run's descriptor ${ref.fd}`;
+  return `descriptor ${fd} leads to ${what}, which safe-run cannot give a program yet`;
+}
+
 const low = (fd: number): fd is 0 | 1 | 2 => fd === 0 || fd === 1 || fd === 2;
 
 async function redirectOf(
   redirect: Redirect,
   target: Awaited<ReturnType<typeof expandTarget>>,
-  fds: FdTable,
+  unavailable: ReadonlyMap<number, string>,
   line: number,
 ): Promise<StageRedirect[] | string> {
   const dest = targetFds(redirect, target);
-  if (!dest.every(low))
-    return `a redirection of descriptor ${dest.find((fd) => !low(fd))} (above 2), which safe-run does not give programs yet`;
-  const targets = dest as (0 | 1 | 2)[];
+  const fd = dest[0]!;
   switch (target.kind) {
     case 'ambiguous':
-      return [{ kind: 'ambiguous', fd: targets[0]!, word: target.word, line }];
+      return [{ kind: 'ambiguous', fd, word: target.word, line }];
     case 'close':
-      return `${redirect.op}- closes descriptor ${targets[0]}, which safe-run cannot give a program`;
-    case 'dup': {
-      if (low(target.from)) return targets.map((fd) => ({ kind: 'dup', fd, from: target.from as 0 | 1 | 2 }));
-      const held = fds.get(target.from);
-      if (held.kind !== 'file')
-        return [{ kind: 'ambiguous', fd: targets[0]!, word: `${target.from}: Bad file descriptor`, line }];
-      return targets.map((fd) => ({
-        kind: 'descriptor',
-        fd,
-        from: held.file.fd,
-        owned: false,
-        what: held.file.what,
-      }));
-    }
+      if (low(fd)) return `${redirect.op}- closes descriptor ${fd}, which safe-run cannot give a program`;
+      return [{ kind: 'close', fd }];
+    case 'dup':
+      return copyOf(redirect, target, dest, unavailable.get(target.from), line);
     case 'text': {
       const file = await textFile(target.body);
-      return [
-        { kind: 'descriptor', fd: targets[0]!, from: file.fd, owned: true, what: { kind: 'here-document' } },
-      ];
+      return [{ kind: 'descriptor', fd, from: file.fd, owned: true, what: { kind: 'here-document' } }];
     }
     default: {
-      if (target.mode === 'readwrite')
-        return '<> opens a file for reading and writing, which safe-run does not give programs yet';
       const path = fromBytes(target.path);
-      const file: StageRedirect = { kind: 'file', fd: targets[0]!, path, mode: target.mode, line };
-      return targets.length === 2 ? [file, { kind: 'dup', fd: 2, from: 1 }] : [file];
+      const file: StageRedirect = { kind: 'file', fd, path, mode: target.mode, line };
+      return dest.length === 2 ? [file, { kind: 'dup', fd: 2, from: 1 }] : [file];
     }
   }
+}
+
+// `>&N` (and `>&N-`, which also closes N): a copy of the stage's descriptor N as redirected so far;
+// the engine fails it as bash does when N is not open.
+function copyOf(
+  redirect: Redirect,
+  target: { from: number; move: boolean },
+  dest: number[],
+  why: string | undefined,
+  line: number,
+): StageRedirect[] | string {
+  if (why !== undefined) return why;
+  const copies = dest.map((fd): StageRedirect => ({ kind: 'dup', fd, from: target.from, line }));
+  if (!target.move) return copies;
+  if (low(target.from))
+    return `${redirect.op}${target.from}- closes descriptor ${target.from}, which safe-run cannot give a program`;
+  return [...copies, { kind: 'close', fd: target.from }];
 }
