@@ -10,6 +10,8 @@ import type { Supervisor } from './supervisor.js';
 export interface RunClock {
   startedAt: Date;
   t0: number;
+  // What the pipeline's time limit counts from (RunIO.limitSince; the run's start without one).
+  limitT0: number;
 }
 
 // The report of a run that started its stages: leftovers dealt with, every stream finished and its

@@ -54,7 +54,8 @@ export function startRun(plan: Plan, io: RunIO = {}, shared: SharedSupport | nul
     );
   }
   const marker = createMarker();
-  const clock: RunClock = { startedAt: new Date(), t0: monotonicMs() };
+  const t0 = monotonicMs();
+  const clock: RunClock = { startedAt: new Date(), t0, limitT0: io.limitSince ?? t0 };
   const control = new RunControl();
   const report = runPhases(plan, io, { marker, clock, control }, shared).finally(() =>
     marker.window?.close(),
@@ -134,7 +135,7 @@ async function wireStages(
   const { clock, control } = ctx;
   // Opened after preflight: opening a FIFO is already a side effect on its writer.
   const shared = ctx.sharedStdin;
-  const stdin = shared?.fd ?? (await openStdin(plan, control.interrupt, clock.t0));
+  const stdin = shared?.fd ?? (await openStdin(plan, control.interrupt, clock.limitT0));
   if (shared && typeof stdin === 'number') shared.fd = stdin;
   if (typeof stdin === 'object') {
     for (const run of runs) {

@@ -36,7 +36,7 @@ export async function superviseStages(
 ): Promise<Report> {
   const { settings } = resolved.plan;
   const { watchdog } = ctx;
-  const supervisor = newSupervisor(resolved, runs, ctx.marker, watchdog);
+  const supervisor = newSupervisor(resolved, runs, ctx.marker, watchdog, ctx.clock.limitT0);
   const { groups } = supervisor;
   let streams: StreamWiring | null = null;
   let finished = false;
@@ -53,7 +53,7 @@ export async function superviseStages(
     });
     // Pipes handed in from outside the run (an interpreter's pipe to a builtin) are links too.
     const links = [...pipes.linkIds, ...handedPipes(runs)];
-    const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.t0);
+    const stopper = openStopper(ctx.control.interrupt, settings, ctx.clock.limitT0);
     try {
       await startStages(runs, { pipes, supervisor, watchdog, groups, facts: ctx.facts, stop: stopper.stop });
     } finally {
@@ -104,6 +104,7 @@ function newSupervisor(
   runs: readonly StageRun[],
   marker: Marker,
   watchdog: Watchdog,
+  limitT0: number,
 ): Supervisor {
   const groups = new OwnGroups(marker);
   groups.onGone((pgid) => watchdog.unwatchGroup(pgid, { gone: true }));
@@ -114,7 +115,7 @@ function newSupervisor(
     };
     groups.cgroup = openRunCgroup(`safe-run-${marker.value}`, claim);
   }
-  const supervisor = new Supervisor(resolved.plan.settings, runs, marker, groups);
+  const supervisor = new Supervisor(resolved.plan.settings, runs, marker, groups, limitT0);
   if (!hasProc()) {
     supervisor.warnings.push(
       'no /proc on this platform: processes that escaped their stage group and holders of open pipes cannot be found',

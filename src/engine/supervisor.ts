@@ -41,6 +41,8 @@ export class Supervisor implements DrainWatcher {
     runs: readonly StageRun[],
     marker: Marker,
     readonly groups: OwnGroups,
+    // What the pipeline's time limit counts from (monotonicMs).
+    private readonly limitT0: number = monotonicMs(),
   ) {
     this.settings = settings;
     this.runs = runs;
@@ -63,7 +65,8 @@ export class Supervisor implements DrainWatcher {
   start(): void {
     const { timeoutMs, idleTimeoutMs } = this.settings;
     if (timeoutMs !== null) {
-      this.after(timeoutMs, () => this.stopAll('timeout', { kind: 'pipeline-timeout', limitMs: timeoutMs }));
+      const left = timeoutMs - (monotonicMs() - this.limitT0);
+      this.after(left, () => this.stopAll('timeout', { kind: 'pipeline-timeout', limitMs: timeoutMs }));
     }
     if (idleTimeoutMs !== null) {
       const tick = Math.max(20, Math.min(1000, Math.floor(idleTimeoutMs / 4)));

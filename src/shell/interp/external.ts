@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { startRun } from '../../engine/run-pipeline.js';
 import { assignStageNames } from '../../inputs/stage-names.js';
-import { monotonicMs } from '../../monotonic-ms.js';
 import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
 import { stageShellCode } from '../bash-status.js';
 import { scalarOf } from '../expand/variable.js';
@@ -141,11 +140,11 @@ function membersPlan(r: RunnerApi, members: readonly Member[]): Plan {
     redirects: member.redirects,
     line: member.command.start.line,
   }));
-  const left = rt.deadline === null ? null : Math.max(1, Math.ceil(rt.deadline - monotonicMs()));
+  // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's.
   return {
     source: 'inline',
     stages,
-    settings: { ...rt.settings, timeoutMs: left },
+    settings: rt.settings,
     env: {},
     startEach: true,
   };

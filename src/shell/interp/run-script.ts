@@ -82,12 +82,14 @@ function newRuntime(
 ): { rt: Runtime; interrupt: (signal: NodeJS.Signals) => void; dispose: () => Promise<void> } {
   let scratch: string | null = null;
   let interrupt: (signal: NodeJS.Signals) => void = () => {};
+  // The text's time limit counts from one moment, for every step (each is an engine run of its own).
+  const limitSince = io.limitSince ?? monotonicMs();
   const stopper = openStopper(
     new Promise<NodeJS.Signals>((resolve) => {
       interrupt = resolve;
     }),
     settings,
-    monotonicMs(),
+    limitSince,
   );
   const rt: Runtime = {
     settings,
@@ -95,11 +97,11 @@ function newRuntime(
     command: fromBytes(plan.source),
     support,
     oracle: new Oracle(initial.env),
-    io,
+    io: { ...io, limitSince },
     recorder: new Recorder(),
     stdin: { fd: null },
     pid: process.pid,
-    deadline: settings.timeoutMs === null ? null : monotonicMs() + settings.timeoutMs,
+    deadline: settings.timeoutMs === null ? null : limitSince + settings.timeoutMs,
     cancelled: null,
     stoppedBy: null,
     refused: null,
