@@ -9,7 +9,7 @@ export const SECRET = { API_TOKEN: 'abcdefgh123' };
 const NEAR_MISS = 'abcdefgh12';
 
 // Stands for the safe-run being measured in argv; withBin puts in the real path after display is made.
-const SR = 'safe-run';
+export const SR = 'safe-run';
 // Stands for the single-file binary next to the measured dist/ (dist/safe-run).
 const BINARY = 'safe-run-binary';
 
@@ -45,7 +45,7 @@ function expectReportBytes(bytes, streams) {
 }
 
 // A case. display is the command as a user would type it, and what the table shows.
-function make(id, label, argv, rest = {}) {
+export function make(id, label, argv, rest = {}) {
   const envText = Object.entries(rest.env ?? {})
     .map(([k, v]) => `${k}=${v} `)
     .join('');

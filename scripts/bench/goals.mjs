@@ -3,6 +3,7 @@
 // MCP) ask for: one table, printed after the cases. A ratio is the median of per-round ratios (the
 // two cases ran in the same round), with the spread of those ratios over the rounds beside it.
 import { ITERATIONS, perUnit, STEPS } from './cost-cases.mjs';
+import { limitRows } from './limit-cases.mjs';
 import { formatSize } from './options.mjs';
 import { formatMs } from './rounds.mjs';
 import { median, pairedRatios, range } from './stats.mjs';
@@ -205,10 +206,11 @@ export function renderGoals(sections, options, extras) {
     ...goalList(options).map((goal) => ratioRow(goal, sections, ran)),
     reportRow(extras.reportSize),
     ...mcpRows(extras.mcp),
+    ...limitRows(sections, ran),
   ];
   const header = ['goal', 'target', 'measured: median (min–max over rounds)', 'medians compared', 'met'];
   const cell = (text) => String(text).replaceAll('|', '\\|');
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
-  return `Goals (issue 28; issues 23 and 24 for the last rows):\n\n${lines.join('\n')}\n`;
+  return `Goals (issue 28; issues 23, 24 and 26 for the last rows):\n\n${lines.join('\n')}\n`;
 }

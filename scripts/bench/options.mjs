@@ -1,6 +1,6 @@
 // What a benchmark run was asked to do, parsed and validated before anything runs.
 
-export const SECTIONS = ['startup', 'pipe', 'data', 'rss', 'procs', 'stages', 'text', 'mcp'];
+export const SECTIONS = ['startup', 'pipe', 'data', 'rss', 'procs', 'stages', 'text', 'limits', 'mcp'];
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

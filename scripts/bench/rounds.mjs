@@ -14,7 +14,8 @@ function commandOf(kase, context) {
 }
 
 function problemWith(kase, sample) {
-  if (sample.code !== 0 || sample.signal) {
+  // `codes`: the exit codes that mean the case did what it measures (a time limit's 124).
+  if (!(kase.codes ?? [0]).includes(sample.code) || sample.signal) {
     const how = sample.signal ? `signal ${sample.signal}` : `exit ${sample.code}`;
     return `${how}; stderr: ${sample.stderr.trim().slice(-300) || '(none captured)'}`;
   }
