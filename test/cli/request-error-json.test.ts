@@ -16,7 +16,7 @@ const cases: { args: string[]; env?: Record<string, string>; code: string; colum
   { args: ['-f', 'no-such-spec.yaml'], code: 'spec.not-found', column: null },
   { args: ['-c', 'select x in a; do :; done'], code: 'syntax.select', column: 1 },
   { args: ['-c', 'echo "open'], code: 'syntax.unterminated', column: 6 },
-  { args: ['-c', 'cat <(echo b)'], code: 'syntax.process-substitution', column: 5 },
+  { args: ['-c', 'f=<(echo b)'], code: 'syntax.process-substitution', column: 3 },
   { args: ['--', 'true'], env: { SAFE_RUN_OPTIONS: '-c x' }, code: 'usage.env-options', column: null },
 ];
 

@@ -20,8 +20,8 @@ describe('bad requests', () => {
     ],
     [
       'shell syntax in -c that safe-run does not interpret',
-      ['-c', 'ls; diff <(echo a) <(echo b)'],
-      /<\( \.\.\. \) at column 10 is a process substitution/,
+      ['-c', 'ls; f=<(echo a) <(echo b)'],
+      /<\( \.\.\. \) at column 7 is a process substitution/,
     ],
   ];
   for (const [what, args, message] of cases) {

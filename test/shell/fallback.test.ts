@@ -4,11 +4,11 @@ import { runCli, runJson } from '../helpers/cli.js';
 // --fallback bash: a construct safe-run does not interpret runs under bash as one supervised stage,
 // marked as such; without the flag it is refused.
 describe('--fallback bash', () => {
-  it('runs a process substitution under bash -o pipefail as one stage, marked with the construct and column', async () => {
-    const text = 'cat <(printf "1\\n2\\n3\\n") | sort -r | head -n 1';
+  it('runs a descriptor allocated into a variable under bash -o pipefail as one stage, marked with the construct and column', async () => {
+    const text = 'exec {fd}>&1; printf "1\\n2\\n3\\n" | sort -r | head -n 1';
     const { result, report } = await runJson(['--fallback', 'bash', '-c', text]);
     expect(result.code).toBe(0);
-    expect(report.fallback).toEqual({ construct: '<( ... )', column: 5 });
+    expect(report.fallback).toEqual({ construct: '{fd}>&', column: 6 });
     expect(report.stages.map((stage) => stage.argv)).toEqual([['bash', '-o', 'pipefail', '-c', text]]);
     expect(report.stages[0]!.stdout.text).toBe('3\n');
     expect(report.steps).toEqual([
@@ -38,10 +38,10 @@ describe('--fallback bash', () => {
   });
 
   it('is never silent: without the flag the construct is refused, with the way out', async () => {
-    const result = await runCli(['--no-facts', '-c', 'diff <(echo a) <(echo b)']);
+    const result = await runCli(['--no-facts', '-c', 'f=<(echo a); diff $f <(echo b)']);
     expect(result.code).toBe(125);
     expect(result.stderr).toBe(
-      'safe-run: -c: <( ... ) at column 6 is a process substitution, which safe-run does not run yet; add --fallback bash to run the whole text as one supervised bash stage\n',
+      "safe-run: -c: <( ... ) at column 3 is a process substitution where safe-run does not run one (it runs them in a command's words and a redirection's target); add --fallback bash to run the whole text as one supervised bash stage\n",
     );
   });
 });

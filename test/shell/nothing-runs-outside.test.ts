@@ -12,7 +12,7 @@ import { testSize } from '../helpers/sizes.js';
 
 // Nothing of a -c text runs outside a supervised stage, and nothing at all under --dry-run: a
 // substitution of any kind, wherever it hides inside ${...}, never runs in a dry run, a process
-// substitution never runs at all (refused), and a command substitution runs only as a step of its own.
+// substitution there never runs at all (refused), and a command substitution runs only as a step of its own.
 // Each case would create the file `pwned` if any of it ran.
 
 const scratch = scratchDir('nothing-outside-');

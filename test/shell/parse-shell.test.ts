@@ -97,7 +97,7 @@ describe('the syntax tree', () => {
 
 describe('refusals', () => {
   const cases: Array<[string, number, RegExp]> = [
-    ['diff <(sort a) b', 6, /<\( \.\.\. \) at column 6 is a process substitution/],
+    ['f=<(sort a) b', 3, /<\( \.\.\. \) at column 3 is a process substitution/],
     ['select x in a b; do echo $x; done', 1, /select loop at column 1/],
     ['coproc cat', 1, /coproc at column 1/],
     ['exec {fd}>x', 6, /\{fd\}> at column 6/],

@@ -5,7 +5,7 @@ import type { StageRedirect } from '../../types.js';
 import type { AndOr } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
-import { OpenFile } from './fds.js';
+import { type FdTable, OpenFile } from './fds.js';
 import { giveStandIn } from './job-stand-in.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
@@ -20,17 +20,29 @@ const PID_WAIT_MS = 2000;
 // without job control). Returns 0 once the job's first process started ($! its id), ended, or waits on
 // a FIFO, as bash returns at once after its fork.
 export async function startBackground(r: RunnerApi, body: AndOr): Promise<number> {
-  const job = r.sh.jobs.create(sourceOf(r, body));
-  job.ignored = new Set([...r.sh.traps].filter(([, action]) => action === '').map(([signal]) => signal));
-  r.rt.jobs.add(job);
   const fds = r.sh.fds.copy();
   const empty = new OpenFile(fs.openSync('/dev/null', 'r'), { kind: 'file', path: '/dev/null' });
   fds.set(0, { kind: 'file', file: empty });
   empty.release();
+  await startJob(r, sourceOf(r, body), fds, (sub) => sub.andOr(body));
+  return 0;
+}
+
+// Runs `work` in a subshell with `fds` as a job of the shell's, and returns once its first process
+// started ($! its id), it ended, or it waits on a FIFO.
+export async function startJob(
+  r: RunnerApi,
+  source: string,
+  fds: FdTable,
+  work: (sub: RunnerApi) => Promise<number>,
+): Promise<void> {
+  const job = r.sh.jobs.create(source);
+  job.ignored = new Set([...r.sh.traps].filter(([, action]) => action === '').map(([signal]) => signal));
+  r.rt.jobs.add(job);
   const sub = r.subshell(fds, { job });
   job.done = (async () => {
     try {
-      return await sub.andOr(body);
+      return await work(sub);
     } catch (error) {
       if (error instanceof ExitSignal) return error.status;
       throw error;
@@ -49,7 +61,6 @@ export async function startBackground(r: RunnerApi, body: AndOr): Promise<number
     void job.firstPid.then((pid) => {
       if (pid !== null && r.sh.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
     });
-  return 0;
 }
 
 // A job about to run a command inside safe-run (a builtin, a function, a compound command) before any

@@ -2,7 +2,8 @@ import { bashPath } from '../bash-path.js';
 import { bashVersionInfo } from '../bash-version.js';
 import type { ExpandEnv } from '../expand/env.js';
 import type { RunnerApi } from './api.js';
-import { processSubstitute, substitute } from './substitution.js';
+import { processSubstitute } from './process-subst.js';
+import { substitute } from './substitution.js';
 
 // What expansion sees of a runner's shell: its variables and parameters, options, directory, and the
 // runner itself for command and process substitutions.

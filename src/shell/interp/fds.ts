@@ -73,8 +73,13 @@ export class FdTable {
     return this.slots[fd] ?? { kind: 'closed' };
   }
 
+  // What ends the process substitutions (`<(cmd)`) expanded while this table was the shell's: bash
+  // lets go of them once the command that expanded them is done (closeSubstitutions).
+  readonly substitutions: (() => void)[] = [];
+
   // Points `fd` at `ref` (retaining a held descriptor), letting go of what it pointed at.
   set(fd: number, ref: FdRef): void {
+    while (this.slots.length < fd) this.slots.push({ kind: 'closed' });
     if (ref.kind === 'file') ref.file.retain();
     const old = this.slots[fd];
     this.slots[fd] = ref;
@@ -90,13 +95,19 @@ export class FdTable {
     return new FdTable(slots);
   }
 
-  // Lets go of every held descriptor (the copy is done with).
+  // Lets go of every held descriptor (the copy is done with), and of its process substitutions.
   release(): void {
+    this.closeSubstitutions(0);
     for (let fd = 0; fd < this.slots.length; fd++) {
       const ref = this.slots[fd]!;
       if (ref.kind === 'file') ref.file.release();
       this.slots[fd] = { kind: 'closed' };
     }
+  }
+
+  // Ends the process substitutions expanded since `mark` (a length of `substitutions` taken before).
+  closeSubstitutions(mark: number): void {
+    for (const end of this.substitutions.splice(mark)) end();
   }
 
   // The lowest free descriptor from 10 on, for {name}> (bash starts there).

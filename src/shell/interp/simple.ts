@@ -18,6 +18,17 @@ import { traceCommand } from './trace.js';
 // A simple command, in bash's order: its words expanded, then its redirections, then its assignments;
 // then a function, a builtin, or a program, looked up in that order.
 export async function runSimple(r: RunnerApi, command: SimpleCommand): Promise<number> {
+  // A process substitution of its words (`diff <(a) <(b)`) is held while it runs, then closed.
+  const table = r.sh.fds;
+  const mark = table.substitutions.length;
+  try {
+    return await runExpanded(r, command);
+  } finally {
+    table.closeSubstitutions(mark);
+  }
+}
+
+async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number> {
   const { sh } = r;
   sh.lineno = command.start.line;
   sh.substStatus = null;

@@ -1,4 +1,4 @@
-import type { CmdSubst, ProcSubst, Redirect } from '../syntax/nodes.js';
+import type { CmdSubst, Redirect } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { CaptureSink } from './fds.js';
@@ -51,9 +51,4 @@ function readFile(sub: RunnerApi, redirect: Redirect, sink: CaptureSink): Promis
     if (input.fd !== null) sink.append((await readRecord(input.fd, () => false)).bytes);
     return 0;
   });
-}
-
-export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<Bytes> {
-  await r.error(`process substitution ${part.op}( ... ) is not supported here`);
-  throw new ExitSignal(1, 'error');
 }

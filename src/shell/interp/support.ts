@@ -36,6 +36,7 @@ export function checkSupported(script: Script, multiline: boolean): void {
       `${escapeText(construct)} at ${place(pos, multiline)} ${why}; ${WAY_OUT}`,
     );
   };
+  const runnable = runnableSubstitutions(script);
   walkStmts(script.stmts, {
     command: (command) => checkCommand(command, refuse),
     redirect: (redirect) => {
@@ -47,8 +48,29 @@ export function checkSupported(script: Script, multiline: boolean): void {
           'allocates a file descriptor into a variable, which safe-run does not do yet',
         );
     },
-    part: (part) => checkPart(part, refuse),
+    part: (part) => {
+      if (!runnable.has(part)) checkPart(part, refuse);
+    },
   });
+}
+
+// The process substitutions the interpreter runs: a word of a simple command (`diff <(a) <(b)`) or
+// a redirection's target (`done < <(cmd)`). Elsewhere (an assignment, `[[ ]]`, `case`, a `for`
+// list, a declaration's argument) one is refused.
+function runnableSubstitutions(script: Script): Set<WordPart> {
+  const found = new Set<WordPart>();
+  const add = (word: Word) => {
+    for (const part of word.parts) if (part.kind === 'procsubst') found.add(part);
+  };
+  walkStmts(script.stmts, {
+    command: (command) => {
+      if (command.kind === 'simple' && !command.declArgs) for (const word of command.words) add(word);
+    },
+    redirect: (redirect) => {
+      if (redirect.op !== '<<' && redirect.op !== '<<-') add(redirect.target);
+    },
+  });
+  return found;
 }
 
 type Refuse = (code: RequestErrorCode, construct: string, pos: Pos, why: string) => never;
@@ -112,7 +134,7 @@ function checkPart(part: WordPart, refuse: Refuse): void {
       'syntax.process-substitution',
       `${part.op}( ... )`,
       part.start,
-      'is a process substitution, which safe-run does not run yet',
+      "is a process substitution where safe-run does not run one (it runs them in a command's words and a redirection's target)",
     );
   if (part.kind === 'extglob')
     refuse('syntax.extglob', `${part.op}(...)`, part.start, 'is an extended pattern');

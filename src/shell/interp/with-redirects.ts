@@ -13,9 +13,12 @@ export async function withRedirects(
 ): Promise<number> {
   if (redirects.length === 0) return work();
   const saved = r.sh.fds;
+  // `done < <(cmd)`: the substitution's end is the shell's while the command runs, and closed after.
+  const mark = saved.substitutions.length;
   const applied = await applyRedirects(r, redirects, saved.copy());
   if (applied.failed) {
     applied.fds.release();
+    saved.closeSubstitutions(mark);
     failed?.(applied.failed);
     return 1;
   }
@@ -26,6 +29,7 @@ export async function withRedirects(
   } finally {
     // `exec` may have made new descriptors the shell's own: they stay, but for the ones these
     // redirections changed, which get back what they were (bash undoes the command's own).
+    saved.closeSubstitutions(mark);
     if (r.sh.fds === applied.fds) {
       r.sh.fds = saved;
       applied.fds.release();

@@ -81,7 +81,13 @@ function elementOf(s: Scanner, word: Word, start: number): ArrayElem {
 }
 
 const SUBSCRIPT_MODE: PartMode = { stop: () => false, singleQuotes: true, doubleQuotes: true, braces: false };
-const VALUE_MODE: PartMode = { stop: () => false, singleQuotes: true, doubleQuotes: true, braces: false };
+const VALUE_MODE: PartMode = {
+  stop: () => false,
+  singleQuotes: true,
+  doubleQuotes: true,
+  braces: false,
+  procSubst: true,
+};
 
 // Reads the parts of the text between two offsets of the source again.
 function readRegion(s: Scanner, from: number, to: number, mode: PartMode): Word {

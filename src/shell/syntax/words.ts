@@ -10,6 +10,8 @@ export interface PartMode {
   singleQuotes: boolean;
   // Double quotes start a quoted part (false inside a here-document body).
   doubleQuotes: boolean;
+  // <( and >( start a process substitution (in a word, and in an assignment's value, as in bash).
+  procSubst?: boolean;
   // Count { and } so that a nested `{...}` does not end a ${...} operand.
   braces: boolean;
 }
@@ -40,6 +42,7 @@ const WORD_MODE: PartMode = {
   singleQuotes: true,
   doubleQuotes: true,
   braces: false,
+  procSubst: true,
 };
 
 // How many characters open a group the word keeps whole (blanks, | and ; in it included): an
@@ -122,7 +125,7 @@ function readQuoted(s: Scanner, mode: PartMode): WordPart | null {
     return s.grammar.dollar(s, !mode.singleQuotes);
   }
   if (c === '`') return readBackquote(s, !mode.singleQuotes);
-  if ((c === '<' || c === '>') && s.peek(1) === '(' && mode === WORD_MODE) return readProcSubst(s);
+  if ((c === '<' || c === '>') && s.peek(1) === '(' && mode.procSubst) return readProcSubst(s);
   return null;
 }
 

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { openTarget } from '../../engine/fifo-open.js';
+import { closeQuietly } from '../../engine/kernel-pipes.js';
+import type { ProcSubst } from '../syntax/nodes.js';
+import { type Bytes, toBytes } from '../syntax/source.js';
+import type { RunnerApi } from './api.js';
+import { startJob } from './background.js';
+import { OpenFile } from './fds.js';
+import { sourceOf } from './record-step.js';
+
+// How often a job still waiting in its FIFO's open is let go once its command is done.
+const LET_GO_EVERY_MS = 50;
+
+// <(LIST) and >(LIST) as bash runs them where it has no /dev/fd: the word becomes the path of a FIFO
+// of the run's, and LIST runs as a job of the shell's (supervised like any other: its programs are
+// stages of the report) that opens the FIFO itself, for writing (<) or reading (>), so that whoever
+// opens the path finds the other side there. (A pipe at /dev/fd/63, as bash gives on Linux, cannot be
+// had: Node makes no anonymous pipes, and a FIFO reopened through /dev/fd/63 after LIST has ended
+// would wait for a writer for ever.) Once the command that expanded the word is done, a job still
+// waiting in its open (nobody opened the path) is let go, and the FIFO removed.
+export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<Bytes> {
+  const order = r.rt.support.take(1);
+  await order.made;
+  const file = order.batch.paths[0]!;
+  const writing = part.op === '<';
+  let opened: Promise<unknown> = Promise.resolve();
+  await startJob(r, sourceOf(r, part), r.sh.fds.copy(), async (sub) => {
+    sub.place.job?.mayWait();
+    const flags = writing ? fs.constants.O_WRONLY : fs.constants.O_RDONLY;
+    const open = openTarget(file, flags, sub.rt.openStop);
+    opened = open.catch(() => null);
+    const fd = await open;
+    if (typeof fd !== 'number') return 1;
+    const end = new OpenFile(fd, { kind: 'pipe' });
+    sub.sh.fds.set(writing ? 1 : 0, { kind: 'file', file: end });
+    end.release();
+    return sub.list(part.stmts);
+  });
+  r.sh.fds.substitutions.push(() => letGo(file, writing, opened, () => r.rt.support.release(order)));
+  return toBytes(file);
+}
+
+// Opens the other end for a moment, again until the job's own open returns, then removes the FIFO.
+// Harmless when the command did open the path: the job's open has returned, or is about to, and a
+// reader (or writer) that comes and goes changes nothing for the data.
+function letGo(file: string, writing: boolean, opened: Promise<unknown>, remove: () => void): void {
+  const other = (writing ? fs.constants.O_RDONLY : fs.constants.O_WRONLY) | fs.constants.O_NONBLOCK;
+  const poke = () => {
+    try {
+      closeQuietly(fs.openSync(file, other));
+    } catch {
+      // no reader yet for a writer's open (ENXIO), or gone: the next poke, or the run's end
+    }
+  };
+  let settled = false;
+  void opened.finally(() => {
+    settled = true;
+  });
+  // A microtask later: an open that returned meanwhile needs no poke.
+  void Promise.resolve().then(() => {
+    if (settled) return remove();
+    poke();
+    const timer = setInterval(poke, LET_GO_EVERY_MS);
+    void opened.finally(() => {
+      clearInterval(timer);
+      remove();
+    });
+  });
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stdoutBothWays } from '../helpers/against-bash.js';
+import { runCli, runJson } from '../helpers/cli.js';
+
+// <(LIST) and >(LIST) in a command's words and a redirection's target run as jobs of the shell, their
+// programs supervised stages of the run, and give bash's output and statuses. They were refused.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'process-subst-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+// bash's stdout is in the row: a machine whose bash does otherwise fails the row.
+async function same(text: string, expected: string): Promise<void> {
+  const { bash, ours } = await stdoutBothWays(text, root, env);
+  expect(bash.stdout).toBe(expected);
+  expect(ours).toEqual(bash);
+}
+
+describe('process substitution, as bash', () => {
+  it.each([
+    ['a program reads one', 'cat <(echo hi)', 'hi\n'],
+    [
+      'two, compared',
+      'diff <(printf "a\\nb\\n") <(printf "a\\nc\\n"); echo "diff=$?"',
+      '2c2\n< b\n---\n> c\ndiff=1\n',
+    ],
+    ['side by side', 'paste <(seq 3) <(seq 4 6)', '1\t4\n2\t5\n3\t6\n'],
+    [
+      'a loop reads one',
+      'while read l; do echo "[$l]"; done < <(printf "1\\n2\\n"); echo $?',
+      '[1]\n[2]\n0\n',
+    ],
+    ['a builtin reads one', 'read x < <(echo val); echo "x=$x"', 'x=val\n'],
+    ['a function gets its path', 'f() { cat "$1"; }; f <(echo fn)', 'fn\n'],
+    ['exec keeps the descriptor', 'exec 3< <(echo three); cat <&3', 'three\n'],
+    [
+      'a loop that stops early lets the writer go',
+      'while read l; do break; done < <(yes); echo after',
+      'after\n',
+    ],
+    ['a reader that stops early', 'head -1 <(yes); echo $?', 'y\n0\n'],
+    ['a word nobody opens', 'echo <(sleep 1) >/dev/null; echo quick', 'quick\n'],
+    ['inside a pipeline', 'cat <(echo a) | tr a b', 'b\n'],
+    ['inside a command substitution', 'x=$(cat <(echo sub)); echo $x', 'sub\n'],
+    ["the list's status is not the command's", 'cat <(exit 3); echo $?', '0\n'],
+    ['output into one', 'echo hi > >(cat); wait', 'hi\n'],
+    ['tee into two', 'printf abc | tee >(wc -c) >/dev/null; wait', '3\n'],
+    ['common lines', 'comm -12 <(printf "a\\nb\\n") <(printf "b\\nc\\n")', 'b\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
+describe('process substitution is supervised', () => {
+  it("shows the list's programs as stages of the run", async () => {
+    const { result, report } = await runJson(['--no-facts', '-c', 'diff <(/bin/echo a) <(/bin/echo b)'], {
+      cwd: root,
+      env,
+    });
+    expect(result.code).toBe(1);
+    const argvs = report.stages.map((stage) => stage.argv);
+    expect(argvs).toContainEqual(['/bin/echo', 'a']);
+    expect(argvs).toContainEqual(['/bin/echo', 'b']);
+    expect(report.stages.find((stage) => stage.argv[0] === 'diff')?.exitCode).toBe(1);
+  });
+
+  it('runs nothing under --dry-run', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'dry-'));
+    const result = await runCli(['--no-facts', '--dry-run', '-c', 'cat <(touch pwned) > >(touch pwned2)'], {
+      cwd: dir,
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('is refused where safe-run does not run one (an assignment), with the way out', async () => {
+    const result = await runCli(['--no-facts', '-c', 'f=<(echo a); cat $f'], { cwd: root, env });
+    expect(result.code).toBe(125);
+    expect(result.stderr).toContain(
+      '<( ... ) at column 3 is a process substitution where safe-run does not run one',
+    );
+    expect(result.stderr).toContain('--fallback bash');
+  });
+});
