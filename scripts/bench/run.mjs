@@ -16,6 +16,7 @@ import {
   textSection,
 } from './cost-cases.mjs';
 import { renderGoals } from './goals.mjs';
+import { inspectSection } from './inspect-cases.mjs';
 import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
 import { hasGnuTime } from './measure.mjs';
 import { parseOptions, USAGE, UsageError } from './options.mjs';
@@ -39,6 +40,7 @@ function plannedSections(options) {
     }),
     stages: () => ({ section: stagesSection(), rounds: options.startupRuns, warmup: true }),
     text: () => ({ section: textSection(), rounds: options.startupRuns, warmup: true, refusal: textRefusal }),
+    inspect: () => ({ section: inspectSection(), rounds: options.startupRuns, warmup: true, bareWall: true }),
   };
   // mcp is not a section of cases: mcp-calls.mjs measures it after them (agentCalls below).
   return options.only.filter((id) => id !== 'mcp').map((id) => all[id]());
