@@ -1,6 +1,7 @@
 // The goals of issue 28, each with its target, what it is measured against and whether this run met
-// it, plus the figures issues 23 (a loop's iteration, a long loop's report) and 24 (agent calls over
-// MCP) ask for: one table, printed after the cases. A ratio is the median of per-round ratios (the
+// it, plus the goal of issue 27 (inspect of a small tree) and the figures issues 23 (a loop's
+// iteration, a long loop's report) and 24 (agent calls over MCP) ask for: one table, printed after
+// the cases. A ratio is the median of per-round ratios (the
 // two cases ran in the same round), with the spread of those ratios over the rounds beside it.
 import { ITERATIONS, perUnit, STEPS } from './cost-cases.mjs';
 import { limitRows } from './limit-cases.mjs';
@@ -79,6 +80,13 @@ function goalList(options) {
       target: 1.25,
       measure: against('procs-churn', 'procs-quiet'),
       floor: against('procs-bare-churn', 'procs-bare-quiet'),
+    },
+    // issue 27: the hang report of a small tree within 2x the floor of a Node program (quiet machine).
+    {
+      section: 'inspect',
+      what: '`safe-run inspect` of a 10-process tree (bash with 9 sleeps) / `node -e 0`',
+      target: 2,
+      measure: against('inspect-tree', 'inspect-node-0'),
     },
     {
       section: 'text',
@@ -212,5 +220,5 @@ export function renderGoals(sections, options, extras) {
   const cell = (text) => String(text).replaceAll('|', '\\|');
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
-  return `Goals (issue 28; issues 23, 24 and 26 for the last rows):\n\n${lines.join('\n')}\n`;
+  return `Goals (issue 28; issue 27 for inspect; issues 23, 24 and 26 for the last rows):\n\n${lines.join('\n')}\n`;
 }

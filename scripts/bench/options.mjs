@@ -1,6 +1,17 @@
 // What a benchmark run was asked to do, parsed and validated before anything runs.
 
-export const SECTIONS = ['startup', 'pipe', 'data', 'rss', 'procs', 'stages', 'text', 'limits', 'mcp'];
+export const SECTIONS = [
+  'startup',
+  'pipe',
+  'data',
+  'rss',
+  'procs',
+  'stages',
+  'text',
+  'inspect',
+  'limits',
+  'mcp',
+];
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -37,7 +48,7 @@ and ratios on stdout (progress goes to stderr).
   --quick               short run: smaller sizes, fewer repeats (under a minute)
   --only LIST           sections to run, comma-separated: ${SECTIONS.join(',')} (default: all)
   --runs N              repeats for the pipe, data and rss sections (default: ${FULL.runs}; rss ${FULL.rssRuns})
-  --startup-runs N      repeats for the start-up section (default: ${FULL.startupRuns})
+  --startup-runs N      repeats for the start-up, stages, text and inspect sections (default: ${FULL.startupRuns})
   --pipe-size SIZE      bytes through the kernel pipe (default: 2GiB; --quick 256MiB)
   --data-size SIZE      bytes read by safe-run itself (default: 1GiB; --quick 64MiB)
   --rss-sizes LIST      bytes written to stdout and to stderr each, for peak RSS (default: 10MiB,1GiB)

@@ -24,9 +24,13 @@ function problemWith(kase, sample) {
 
 // Start-up is a few milliseconds, where GNU time's own exec would show: time it bare, and take CPU
 // and RSS from a second run of the same round under GNU time.
-// A case with `around` (start 2,000 idle processes, say) has each of its samples taken inside it.
+// A case with `around` (start 2,000 idle processes, say) has each of its samples taken inside it;
+// `around` may rewrite the command line for that sample (put in the pid of a tree it started).
 function sampleCase(kase, context) {
-  return kase.around ? kase.around(() => sampleBare(kase, context)) : sampleBare(kase, context);
+  if (!kase.around) return sampleBare(kase, context);
+  return kase.around((rewrite) =>
+    sampleBare(rewrite ? { ...kase, argv: rewrite(kase.argv) } : kase, context),
+  );
 }
 
 async function sampleBare(kase, context) {

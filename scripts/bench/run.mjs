@@ -16,6 +16,7 @@ import {
   textSection,
 } from './cost-cases.mjs';
 import { renderGoals } from './goals.mjs';
+import { inspectSection } from './inspect-cases.mjs';
 import { limitsSection } from './limit-cases.mjs';
 import { benchEnvironment, describeBuild, describeMachine, snapshotBuild } from './machine.mjs';
 import { hasGnuTime } from './measure.mjs';
@@ -40,6 +41,7 @@ function plannedSections(options) {
     }),
     stages: () => ({ section: stagesSection(), rounds: options.startupRuns, warmup: true }),
     text: () => ({ section: textSection(), rounds: options.startupRuns, warmup: true, refusal: textRefusal }),
+    inspect: () => ({ section: inspectSection(), rounds: options.startupRuns, warmup: true, bareWall: true }),
     limits: () => ({
       section: limitsSection(),
       rounds: Math.max(3, Math.min(options.runs, 8)),

@@ -28,12 +28,28 @@ export function terminalAdvice(command: string): string {
   return 'it reads the terminal directly, not its stdin, so --stdin cannot answer it: use its non-interactive option';
 }
 
+// The runtime whose words the advice for an idle event loop uses, from the program's name.
+function runtimeOf(command: string): 'node' | 'python' | null {
+  const program = (command.split(' ')[0] ?? '').split('/').pop() ?? '';
+  if (program === 'node' || program === 'nodejs' || program === 'deno' || program === 'bun') return 'node';
+  return /^python[0-9.]*$/.test(program) ? 'python' : null;
+}
+
 // What keeps a process with a pending timer alive, said in its runtime's words where they are known.
 export function timerAdvice(command: string): string {
-  const program = (command.split(' ')[0] ?? '').split('/').pop() ?? '';
-  if (program === 'node' || program === 'nodejs' || program === 'deno' || program === 'bun')
+  const runtime = runtimeOf(command);
+  if (runtime === 'node')
     return 'if it should have exited, a timer keeps it alive (clearInterval/clearTimeout, or unref() it)';
-  if (/^python[0-9.]*$/.test(program))
+  if (runtime === 'python')
     return 'if it should have exited, a scheduled callback or a timeout keeps it alive (asyncio call_later, a selector timeout)';
   return 'if it should have exited, it is waiting with a time limit of its own (a poll or select timeout)';
+}
+
+// How a program with a listening socket stops serving, in its runtime's words.
+export function serverAdvice(command: string): string {
+  const runtime = runtimeOf(command);
+  if (runtime === 'node') return 'it runs until the server is closed (server.close(), or unref() it)';
+  if (runtime === 'python')
+    return 'it runs until the server is closed (asyncio: server.close(); socketserver: shutdown())';
+  return 'it runs until it closes its listening socket';
 }

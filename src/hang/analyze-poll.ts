@@ -1,6 +1,6 @@
-import type { CallAnalysis, CallContext } from './graph-types.js';
+import type { CallAnalysis, CallContext, WatchedFd } from './graph-types.js';
 import { otherEnd, socketOf } from './holders.js';
-import type { ThreadView } from './proc-view.js';
+import type { OpenFd, ThreadView } from './proc-view.js';
 import type { DecodedCall } from './syscalls.js';
 
 type Partial = Omit<CallAnalysis, 'wait'>;
@@ -34,7 +34,7 @@ export function analyzePoll(
   here: Partial,
   ctx: CallContext,
 ): CallAnalysis {
-  const { view, data, index } = ctx;
+  const { view, data } = ctx;
   const watched = call.fd !== null ? view.epolls[call.fd] : (thread.polled ?? undefined);
   const timeout = timeoutOf(call);
   if (watched !== undefined)
@@ -48,31 +48,52 @@ export function analyzePoll(
   if (timeout !== null)
     return { ...here, wait: 'timer', detail: timeout === undefined ? {} : { timeoutMs: timeout } };
   if (watched === undefined) return { ...here, wait: 'events' };
+  return fromWatched(fds, thread, here, ctx);
+}
+
+// An endless wait on the fds it watches: who could write to them, and whether that is all inside the
+// tree (then it is part of the wait-for graph) or something outside can too.
+function fromWatched(fds: OpenFd[], thread: ThreadView, here: Partial, ctx: CallContext): CallAnalysis {
+  const { view, data, index } = ctx;
   const wakers = new Set(ctx.children.map((child) => child.pid));
   const members = new Set(data.members.map((member) => member.pid));
+  const watching: WatchedFd[] = [];
   let external = false;
   let input = false;
   for (const open of fds) {
-    if (open.kind === 'other' && !open.link.includes('timerfd')) continue;
-    if (open.kind === 'terminal' || open.kind === 'file' || open.kind === 'other') {
+    // eventfds, signalfds and the like are the program's own wake-ups; a timerfd is time.
+    if (open.kind === 'other') {
+      if (open.link.includes('timerfd')) external = true;
+      continue;
+    }
+    const safeRunStdin = open.key === data.safeRunStdin;
+    if (open.kind === 'terminal' || open.kind === 'file') {
       external = true;
+      watching.push({ fd: open.fd, kind: open.kind, link: open.link, from: null, safeRunStdin });
       continue;
     }
     const other = otherEnd(index, open, view.pid, 'write', data.sockets);
-    if (other === null) {
-      external = true;
-      continue;
-    }
+    const from = other?.peers ?? null;
     // A pipe only this process writes is a self-pipe (a signal handler's): a child's exit wakes it.
-    for (const peer of other.peers) {
+    if (from?.length === 0 && selfPipe(open, view.fds ?? [])) continue;
+    watching.push({ fd: open.fd, kind: open.kind, link: open.link, from, safeRunStdin });
+    if (from === null || from.length === 0) external = true;
+    for (const peer of from ?? []) {
+      peer.safeRun = peer.pid === data.safeRunPid;
       wakers.add(peer.pid);
       input = true;
-      if (peer.pid === data.safeRunPid || !members.has(peer.pid)) external = true;
+      if (peer.safeRun || !members.has(peer.pid)) external = true;
     }
   }
   // A helper thread's loop with nothing from outside to watch (V8's task runner) waits for its own
   // process: the other threads wake it, as a futex would.
   if (!external && !input && thread.tid !== view.pid) return { ...here, wait: 'thread' };
   const free = external || wakers.size === 0;
-  return { ...here, wakers: [...wakers], external: free, wait: free ? 'events' : input ? 'input' : 'child' };
+  const wait = free ? 'events' : input ? 'input' : 'child';
+  return { ...here, wakers: [...wakers], external: free, wait, detail: { watching } };
+}
+
+// The process holds this pipe on another fd as well: it writes to itself.
+function selfPipe(open: OpenFd, fds: readonly OpenFd[]): boolean {
+  return fds.some((other) => other.fd !== open.fd && other.key === open.key);
 }

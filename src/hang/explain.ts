@@ -1,7 +1,7 @@
 import type { PipePeer } from '../types.js';
-import { terminalAdvice, timerAdvice } from './advice.js';
+import { serverAdvice, terminalAdvice, timerAdvice } from './advice.js';
 import type { Analysis, TreeData } from './analyze.js';
-import type { CallAnalysis } from './graph-types.js';
+import type { CallAnalysis, WatchedFd } from './graph-types.js';
 
 export interface ExplainContext {
   data: TreeData;
@@ -92,11 +92,12 @@ export function describeCall(call: CallAnalysis, entry: Analysis, ctx: ExplainCo
     case 'terminal-output':
       return `blocked writing to the terminal (${call.open?.link}): output may be paused (Ctrl-S; Ctrl-Q resumes)`;
     default:
-      return describeOther(call, fd, view.command);
+      // safe-run's own timers and servers are its work: advice on closing them is not for the reader.
+      return describeOther(call, fd, entry.role === null ? view.command : null);
   }
 }
 
-function describeOther(call: CallAnalysis, fd: string, command: string): string {
+function describeOther(call: CallAnalysis, fd: string, command: string | null): string {
   const { blocked, detail, open } = call;
   const verb = blocked?.op === 'read' ? 'reading' : 'writing';
   switch (call.wait) {
@@ -110,12 +111,16 @@ function describeOther(call: CallAnalysis, fd: string, command: string): string 
         : `waiting for a lock on ${detail.path}; /proc/locks names no other holder`;
     case 'timer': {
       const after = detail.timeoutMs === undefined ? '' : ` (next in ${detail.timeoutMs} ms)`;
-      return `idle with a timer pending${after}: it wakes by itself; ${timerAdvice(command)}`;
+      return `idle with a timer pending${after}: it wakes by itself${command === null ? '' : `; ${timerAdvice(command)}`}`;
     }
     case 'server':
-      return `kept alive by an open server (listening on ${detail.address}): it runs until the server is closed (server.close(), or unref() it)`;
+      return command === null
+        ? `serving (listening on ${detail.address})`
+        : `kept alive by an open server (listening on ${detail.address}): ${serverAdvice(command)}`;
     case 'events':
-      return `waiting for events in ${call.syscall ?? 'poll'} (${blocked?.target ?? 'which fds /proc does not show'})`;
+      return detail.watching && detail.watching.length > 0
+        ? `waiting for input in ${call.syscall ?? 'poll'} on ${watchedList(detail.watching)}`
+        : `waiting for events in ${call.syscall ?? 'poll'} (${blocked?.target ?? 'which fds /proc does not show'})`;
     case 'peer':
       return `${verb} ${fd}, a socket (${open?.link})${unread(call)}: waiting for the other side, which is not in this tree`;
     case 'sleep':
@@ -134,6 +139,26 @@ function describeOther(call: CallAnalysis, fd: string, command: string): string 
   }
 }
 
+// "stdin (a pipe from pid 7 `sleep 600`), fd 3 (the terminal /dev/pts/1) and 2 more".
+function watchedList(watching: readonly WatchedFd[]): string {
+  const named = watching.slice(0, 3).map((one) => `${fdName(one.fd)} (${watchedWhat(one)})`);
+  if (watching.length > 3) named.push(`${watching.length - 3} more`);
+  return named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+}
+
+function watchedWhat(one: WatchedFd): string {
+  const what = one.kind === 'socket' ? 'a socket' : one.kind === 'fifo' ? 'a FIFO' : 'a pipe';
+  if (one.kind === 'terminal') return `the terminal ${one.link}`;
+  // script, tmux, an IDE: the side of a pseudo-terminal that reads what the program in it prints.
+  if (one.link === '/dev/ptmx') return 'the master side of a pseudo-terminal, /dev/ptmx';
+  if (one.kind === 'file') return `the file ${one.link}`;
+  if (one.safeRunStdin) return "safe-run's stdin";
+  if (one.from?.some((peer) => peer.safeRun)) return `${what} from safe-run`;
+  if (one.from && one.from.length > 0) return `${what} from ${listPeers(one.from)}`;
+  if (one.kind === 'socket') return `a socket, ${one.link}, whose other side is not in this tree`;
+  return `${what}, ${one.link}, whose writer is not among the processes read`;
+}
+
 function unreadOutput(call: CallAnalysis, fd: string, what: string, ctx: ExplainContext): string {
   const peers = call.peers ?? [];
   const where = `${fd}, ${what}`;
@@ -149,10 +174,8 @@ function unreadOutput(call: CallAnalysis, fd: string, what: string, ctx: Explain
 
 function input(call: CallAnalysis, fd: string, what: string, ctx: ExplainContext): string {
   const peers = call.peers ?? [];
-  if (call.blocked?.op === 'poll') {
-    const writers = call.wakers.map((pid) => ctx.byPid.get(pid)?.view).filter((v) => v !== undefined);
-    return `waiting for input in an event loop (${call.blocked.target}) from ${writers.map((v) => nameProcess(v.pid, v.command)).join(', ')}`;
-  }
+  if (call.blocked?.op === 'poll' && call.detail.watching)
+    return `waiting for input in ${call.syscall ?? 'poll'} on ${watchedList(call.detail.watching)}`;
   if (peers.some((peer) => peer.safeRun)) return `waiting for input on ${fd}, the pipe from safe-run`;
   const stages = new Set(
     peers.map((peer) => ctx.data.members.find((m) => m.pid === peer.pid)?.stage ?? null),

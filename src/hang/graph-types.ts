@@ -27,14 +27,27 @@ export interface TreeData {
   complete: boolean;
 }
 
+// One fd an event loop or a poll/select watches, as the sentence names it: what it is, and who
+// holds its other end (null for a socket whose peer is unknown; empty when no holder was read).
+export interface WatchedFd {
+  fd: number;
+  kind: OpenFd['kind'];
+  link: string;
+  from: PipePeer[] | null;
+  // It is safe-run's own stdin: only safe-run's writer can end it.
+  safeRunStdin: boolean;
+}
+
 // Facts a sentence needs beyond the kind: the file of a FIFO or a lock, a timer's timeout, a
-// server's address, whether a terminal was opened directly (/dev/tty) rather than given as stdin.
+// server's address, whether a terminal was opened directly (/dev/tty) rather than given as stdin,
+// the fds a poll watches.
 interface WaitDetail {
   path?: string;
   timeoutMs?: number;
   address?: string;
   direct?: boolean;
   forWriting?: boolean;
+  watching?: WatchedFd[];
 }
 
 // What one thread's system call means in the wait-for graph.

@@ -4,6 +4,7 @@ import type { Marker } from '../teardown/marker.js';
 import { listPids } from '../teardown/proc-read.js';
 import { findProcesses } from '../teardown/proc-scan.js';
 import type { MemberView, TreeData } from './analyze.js';
+import { threadsOf } from './holders.js';
 import { type LockTable, lockKey, readLocks } from './locks.js';
 import { type ProcView, readProcView } from './proc-view.js';
 import { readSockets } from './sockets.js';
@@ -124,12 +125,15 @@ function socketsOf(view: ProcView): Set<number> {
 }
 
 // The sockets worth asking the kernel about: those of processes blocked in a read, write, accept or
-// poll (a process that runs, sleeps or waits for a child is told without them).
+// poll (a process that runs, sleeps or waits for a child is told without them). poll and select name
+// no fd in their first argument, but watch sockets all the same (socketserver's listening socket).
 function waitedSockets(views: readonly ProcView[]): Set<number> {
   const wanted = new Set<number>();
   for (const view of views) {
     const calls = [view.syscall, ...view.threads.map((thread) => thread.syscall)];
-    const waits = calls.some((call) => call !== null && call !== 'running' && call.fd !== null);
+    const waits = calls.some(
+      (call) => call !== null && call !== 'running' && (call.fd !== null || call.op === 'poll'),
+    );
     if (waits) for (const inode of socketsOf(view)) wanted.add(inode);
   }
   return wanted;
@@ -157,13 +161,21 @@ function lockHolders(views: readonly ProcView[], locks: LockTable, known: Set<nu
   return found;
 }
 
+// The pipes and FIFOs members are blocked on: read or written, or watched by a poll, select or
+// epoll (a pipe the process also holds on another fd is its own wake-up, and is left out).
 function blockedPipeKeys(views: readonly ProcView[]): string[] {
   const keys: string[] = [];
   for (const view of views) {
-    for (const call of [view.syscall, ...view.threads.map((thread) => thread.syscall)]) {
-      if (call === null || call === 'running' || call.fd === null) continue;
-      const open = view.fds?.find((entry) => entry.fd === call.fd);
-      if (open && (open.kind === 'pipe' || open.kind === 'fifo')) keys.push(open.key);
+    const pipe = (fd: number) => view.fds?.find((open) => open.fd === fd && /pipe|fifo/.test(open.kind));
+    for (const thread of threadsOf(view)) {
+      const call = thread.syscall;
+      if (call === null || call === 'running') continue;
+      const watched = call.op !== 'poll' ? [] : call.fd !== null ? view.epolls[call.fd] : thread.polled;
+      const fds = call.op === 'poll' ? (watched ?? []) : call.fd === null ? [] : [call.fd];
+      for (const open of fds.map(pipe)) {
+        const own = open && view.fds?.some((other) => other.key === open.key && other.fd !== open.fd);
+        if (open && !(call.op === 'poll' && own)) keys.push(open.key);
+      }
     }
   }
   return keys;

@@ -1,8 +1,21 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, runJson } from '../helpers/cli.js';
+import type { Report } from '../../src/types.js';
+import { BIN, FIXTURES, runJson } from '../helpers/cli.js';
+import { waitFor } from '../helpers/poll.js';
 
 const SEED = path.join(FIXTURES, 'hang', 'socket-seed.mjs');
+const LATE_SEED = path.join(FIXTURES, 'hang', 'late-seed.mjs');
+
+// "running for 2.48s" / "running for 335ms" in a heartbeat line: the stage's age at that look.
+function ageOf(line: string): number {
+  const [, amount, unit] = /running for ([\d.]+)(ms|s)\b/.exec(line) ?? [];
+  if (amount === undefined) throw new Error(`no age in heartbeat line: ${line}`);
+  return Number(amount) * (unit === 's' ? 1000 : 1);
+}
 
 describe('--on-deadlock stop', () => {
   it('stops the run once a look sees the deadlock, with the deadlock as the reason, long before the time limit', async () => {
@@ -29,5 +42,47 @@ describe('--on-deadlock stop', () => {
     expect(told.report.settings.onDeadlock).toBe('wait');
     const outside = await runJson(['--', 'true'], { env: { CI: undefined } });
     expect(outside.report.settings.onDeadlock).toBe('wait');
+  }, 120_000);
+
+  it('stops at the heartbeat that saw the deadlock, not at a later look', async () => {
+    // The run's own looks come at 1, 2, 4, 8 and 16 s of silence; the heartbeat every second. The
+    // deadlock is let form once a heartbeat says the stage is 10 s old: after the 8 s look, so the
+    // first look to see it is a heartbeat, with the run's next own look some 6 s away.
+    const go = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sr-deadlock-')), 'go');
+    const args = ['--json', '--on-deadlock', 'stop', '--heartbeat', '1s', '--timeout', '10m'];
+    const child = spawn(process.execPath, [BIN, ...args, '--', 'node', LATE_SEED, go], {
+      env: { ...process.env, NO_COLOR: '1', CI: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const beats = () => err.split('\n').filter((line) => line.startsWith('safe-run: heartbeat: '));
+    await waitFor('a heartbeat at 10 s', () => beats().some((line) => ageOf(line) >= 10_000), 60_000);
+    fs.writeFileSync(go, '');
+    expect(await code).toBe(124);
+    const report = JSON.parse(out) as Report;
+    const stage = report.stages[0]!;
+    expect(stage.stop?.reason).toBe('--on-deadlock stop: its processes were deadlocked');
+    const lines = beats();
+    const seen = lines.findIndex((line) => /: deadlock: /.test(line));
+    expect(seen, err).toBeGreaterThanOrEqual(0);
+    // When the stop came, as the stage's age. The report's afterMs counts from the run's clock,
+    // which starts before the stage (by at most the gap between the run's and the stage's
+    // startedAt, to the millisecond).
+    const head = Date.parse(stage.startedAt!) - Date.parse(report.startedAt) + 2;
+    const stopAge = { earliest: stage.stop!.afterMs - head, latest: stage.stop!.afterMs };
+    // The look that saw it came before the stop, and every later heartbeat after the stop: no other
+    // look came between (a heartbeat that saw it and did not stop would be followed by more heartbeats
+    // saying so, every second, until the run's own look at 16 s).
+    expect(ageOf(lines[seen]!)).toBeLessThanOrEqual(stopAge.latest);
+    for (const later of lines.slice(seen + 1))
+      expect(ageOf(later), err).toBeGreaterThanOrEqual(stopAge.earliest);
   }, 120_000);
 });

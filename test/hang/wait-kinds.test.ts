@@ -100,6 +100,29 @@ describe('sockets', () => {
   }, 40_000);
 });
 
+const hasPython = spawnSync('sh', ['-c', 'command -v python3']).status === 0;
+
+describe.skipIf(!hasPython)('TCP in one tree', () => {
+  it('a server and its client each waiting for the other to speak first is a deadlock', async () => {
+    const root = start('python3', [fixture('tcp-pair.py')]);
+    const report = await waitFor(
+      'both ends to wait in recv',
+      () => {
+        const look = inspectTree(root);
+        return look.deadlock !== null && look;
+      },
+      40_000,
+    );
+    const client = report.processes.find((entry) => entry.pid !== root)!.pid;
+    expect(report.deadlock?.pids).toEqual([root, client].sort((a, b) => a - b));
+    expect(report.deadlock?.kind).toBe('silent-peer');
+    const server = report.processes.find((entry) => entry.pid === root)!;
+    expect(server.explanation).toMatch(
+      new RegExp(`^deadlock: waiting for input on fd \\d+, a socket from pid ${client} \``),
+    );
+  }, 60_000);
+});
+
 describe('what a wait is on, named', () => {
   it('names the path of a FIFO whose open waits for the other side', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-fifo-'));
