@@ -58,13 +58,23 @@ export function listenForSignals(io: CliIO): RunSignals {
   };
 }
 
-// The stages of a run that was just attached may still be starting: the look is taken once they are.
-function showHangOnceArmed(handle: RunHandle, io: CliIO, tries = 100): void {
-  if (handle.inspect() !== null || tries === 0) {
-    void showHang(handle, io);
-    return;
-  }
-  setTimeout(() => showHangOnceArmed(handle, io, tries - 1), 20).unref();
+// The stages of a run that was just attached may still be starting: the look is taken once they are,
+// however long a loaded machine takes to start them, or said to be empty if the run ends first.
+function showHangOnceArmed(handle: RunHandle, io: CliIO): void {
+  let ended = false;
+  void handle.report.then(
+    () => {
+      ended = true;
+    },
+    () => {
+      ended = true;
+    },
+  );
+  const look = () => {
+    if (handle.inspect() !== null || ended) void showHang(handle, io);
+    else setTimeout(look, 20).unref();
+  };
+  look();
 }
 
 async function showHang(handle: RunHandle | null, io: CliIO): Promise<void> {

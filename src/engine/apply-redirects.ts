@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { StageError, StageRedirect, StreamTarget } from '../types.js';
+import type { StageRedirect, StreamTarget } from '../types.js';
+import { STRERROR, sayOnStderr, where } from './bash-messages.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
 import { openAlias, stdioAlias } from './stdio-alias.js';
-
-export type StdioSlot = number | 'inherit' | 'ignore';
+import type { StdioSlot } from './stdio-slot.js';
 
 // What a stage's stdin, stdout and stderr became after its redirections, and where each went in words.
 interface RedirectOutcome {
@@ -22,22 +22,6 @@ interface RedirectOutcome {
   // Set when a FIFO's open was still waiting for its other end as the run stopped.
   stopped?: OpenStop;
 }
-
-export const STRERROR: Record<string, string> = {
-  ENOENT: 'No such file or directory',
-  EACCES: 'Permission denied',
-  EPERM: 'Operation not permitted',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-  EROFS: 'Read-only file system',
-  ELOOP: 'Too many levels of symbolic links',
-  ENXIO: 'No such device or address',
-  ETXTBSY: 'Text file busy',
-  ENAMETOOLONG: 'File name too long',
-  ENOSPC: 'No space left on device',
-  EEXIST: 'File exists',
-  ENOEXEC: 'cannot execute binary file: Exec format error',
-};
 
 const STDIO_NAMES = ['stdin', 'stdout', 'stderr'] as const;
 
@@ -84,70 +68,102 @@ export async function applyRedirects(
   runStdout: StdioSlot = initial[1] ?? 'ignore',
   runStdin: StdioSlot = initial[0] ?? 'ignore',
 ): Promise<RedirectOutcome> {
-  const fds: StdioSlot[] = [...initial];
-  const to: RedirectOutcome['to'] = [null, null, null];
-  const opened: number[] = [];
-  const moved = (fd: number, slot: StdioSlot, target: StreamTarget | null) => {
-    while (fds.length < fd) fds.push('ignore');
-    fds[fd] = slot;
-    to[fd] = target;
-  };
+  const slots: Slots = { fds: [...initial], to: [null, null, null], opened: [] };
+  const { fds, to, opened } = slots;
   for (const redirect of redirects) {
-    if (redirect.kind === 'dup') {
-      const slot = fds[redirect.from];
-      if (slot === undefined || (redirect.from > 2 && slot === 'ignore')) {
-        const message = `${where(redirect.line)}${redirect.from}: Bad file descriptor`;
-        return fail(fds, opened, to, { code: 'EBADF', message }, stop);
-      }
-      moved(redirect.fd, slot, to[redirect.from] ?? standardName(redirect.from));
-      continue;
-    }
-    if (redirect.kind === 'close') {
-      moved(redirect.fd, 'ignore', null);
-      continue;
-    }
-    if (redirect.kind === 'run-stdout' || redirect.kind === 'run-stdin') {
-      const stdout = redirect.kind === 'run-stdout';
-      moved(redirect.fd, stdout ? runStdout : runStdin, { kind: stdout ? 'stdout' : 'stdin' });
-      continue;
-    }
-    if (redirect.kind === 'descriptor') {
-      moved(redirect.fd, redirect.from, redirect.what);
-      if (redirect.owned) opened.push(redirect.from);
-      continue;
-    }
-    if (redirect.kind === 'ambiguous') {
-      const message = `${where(redirect.line)}${redirect.word}: ambiguous redirect`;
-      return fail(fds, opened, to, { code: 'EAMBIGUOUS', message }, stop);
-    }
-    let target = redirect;
-    if (redirect.kind === 'file' && redirect.expand) {
-      const fields = await redirect.expand().catch(() => null);
-      if (fields?.length !== 1) {
-        const why = fields === null ? 'could not be expanded' : 'ambiguous redirect';
-        const message = `${where(redirect.line)}${redirect.path}: ${why}`;
-        return fail(fds, opened, to, { code: 'EAMBIGUOUS', message }, stop);
-      }
-      target = { ...redirect, path: fields[0]! };
-    }
-    try {
-      const got = await openOne(target, fds, cwd, stop);
-      if (!('fd' in got)) return { fds, opened, to, failure: null, stopped: got };
-      if (got.opened) opened.push(got.fd);
-      moved(
-        target.fd,
-        got.fd,
-        target.kind === 'heredoc' ? { kind: 'here-document' } : { kind: 'file', path: target.path },
-      );
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-      const name = target.kind === 'file' ? target.path : 'here-document';
-      const line = target.kind === 'file' ? target.line : undefined;
-      const message = `${where(line)}${name}: ${STRERROR[code] ?? code}`;
-      return fail(fds, opened, to, { code, message }, stop);
-    }
+    const done = applyInPlace(redirect, slots, { stdout: runStdout, stdin: runStdin });
+    if (done === null) continue;
+    if (done !== 'open') return fail(fds, opened, to, done, stop);
+    const file = redirect as Extract<StageRedirect, { kind: 'file' | 'heredoc' }>;
+    const got = await openRedirect(file, slots, cwd, stop);
+    if (got === null) continue;
+    if ('as' in got) return { fds, opened, to, failure: null, stopped: got };
+    return fail(fds, opened, to, got, stop);
   }
   return { fds, opened, to, failure: null };
+}
+
+// The stage's descriptors as the redirections so far left them.
+interface Slots {
+  fds: StdioSlot[];
+  to: (StreamTarget | null)[];
+  opened: number[];
+}
+
+function place(slots: Slots, fd: number, slot: StdioSlot, target: StreamTarget | null): void {
+  while (slots.fds.length < fd) slots.fds.push('ignore');
+  slots.fds[fd] = slot;
+  slots.to[fd] = target;
+}
+
+type Failure = { code: string; message: string };
+
+// A redirection that opens nothing (a copy, a close, the run's own stream, a held descriptor, a word
+// that was not one name): applied here. 'open' for a file or here-document; a failure as bash says it.
+function applyInPlace(
+  redirect: StageRedirect,
+  slots: Slots,
+  run: { stdout: StdioSlot; stdin: StdioSlot },
+): Failure | null | 'open' {
+  switch (redirect.kind) {
+    case 'dup': {
+      const slot = slots.fds[redirect.from];
+      if (slot === undefined || (redirect.from > 2 && slot === 'ignore'))
+        return { code: 'EBADF', message: `${where(redirect.line)}${redirect.from}: Bad file descriptor` };
+      place(slots, redirect.fd, slot, slots.to[redirect.from] ?? standardName(redirect.from));
+      return null;
+    }
+    case 'close':
+      place(slots, redirect.fd, 'ignore', null);
+      return null;
+    case 'run-stdout':
+      place(slots, redirect.fd, run.stdout, { kind: 'stdout' });
+      return null;
+    case 'run-stdin':
+      place(slots, redirect.fd, run.stdin, { kind: 'stdin' });
+      return null;
+    case 'descriptor':
+      place(slots, redirect.fd, redirect.from, redirect.what);
+      if (redirect.owned) slots.opened.push(redirect.from);
+      return null;
+    case 'ambiguous':
+      return { code: 'EAMBIGUOUS', message: `${where(redirect.line)}${redirect.word}: ambiguous redirect` };
+    default:
+      return 'open';
+  }
+}
+
+// Opens a file or here-document redirection: null once it is in place, the stop that ended a FIFO's
+// wait, or the failure as bash says it.
+async function openRedirect(
+  redirect: Extract<StageRedirect, { kind: 'file' | 'heredoc' }>,
+  slots: Slots,
+  cwd: string,
+  stop: Promise<OpenStop> | null,
+): Promise<Failure | OpenStop | null> {
+  let target = redirect;
+  if (redirect.kind === 'file' && redirect.expand) {
+    const fields = await redirect.expand().catch(() => null);
+    if (fields?.length !== 1) {
+      const why = fields === null ? 'could not be expanded' : 'ambiguous redirect';
+      return { code: 'EAMBIGUOUS', message: `${where(redirect.line)}${redirect.path}: ${why}` };
+    }
+    target = { ...redirect, path: fields[0]! };
+  }
+  try {
+    const got = await openOne(target, slots.fds, cwd, stop);
+    if (!('fd' in got)) return got;
+    if (got.opened) slots.opened.push(got.fd);
+    const named: StreamTarget =
+      target.kind === 'heredoc' ? { kind: 'here-document' } : { kind: 'file', path: target.path };
+    place(slots, target.fd, got.fd, named);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    const name = target.kind === 'file' ? target.path : 'here-document';
+    const line = target.kind === 'file' ? target.line : undefined;
+    return { code, message: `${where(line)}${name}: ${STRERROR[code] ?? code}` };
+  }
 }
 
 // One file or here-document redirection's descriptor, and whether it was opened here (a name for the
@@ -173,10 +189,6 @@ function inDirectory(cwd: string, file: string): string {
   return cwd.endsWith('/') ? `${cwd}${file}` : `${cwd}/${file}`;
 }
 
-function where(line: number | undefined): string {
-  return line === undefined ? 'bash: ' : `bash: line ${line}: `;
-}
-
 // bash says why on the stage's stderr as redirected so far (a file, or the captured pipe).
 async function fail(
   fds: RedirectOutcome['fds'],
@@ -187,49 +199,4 @@ async function fail(
 ): Promise<RedirectOutcome> {
   await sayOnStderr(fds[2] ?? 'ignore', failure.message, stop);
   return { fds, opened, to, failure };
-}
-
-// Writes bash's one-line message to a stage's stderr without ever blocking the event loop: the
-// descriptor is often the captured pipe that only this process reads, and a message over the pipe's
-// 64 KiB (a long command name) would wait for that reader for ever. The write goes through libuv's
-// pool; the wait for it ends with the run (its time limit or a signal), and the message is in the
-// report either way.
-async function sayOnStderr(
-  stderr: StdioSlot,
-  message: string,
-  stop: Promise<OpenStop> | null,
-): Promise<void> {
-  if (typeof stderr !== 'number') return;
-  const written = writeAll(stderr, Buffer.from(`${message}\n`)).catch(() => {});
-  await (stop ? Promise.race([written, stop]) : written);
-}
-
-function writeAll(fd: number, data: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const from = (offset: number) =>
-      fs.write(fd, data, offset, data.length - offset, null, (error, count) => {
-        if (error) reject(error);
-        else if (offset + count < data.length) from(offset + count);
-        else resolve();
-      });
-    from(0);
-  });
-}
-
-// A -c stage whose program cannot start: bash's message on its stderr as redirected, and the stage
-// fails alone with bash's code while the others run.
-export async function notFoundAsBash(
-  run: { spec: { argv: string[]; line?: number }; preflightError: StageError | null },
-  stderr: StdioSlot,
-  stop: Promise<OpenStop> | null,
-): Promise<StageError> {
-  const error = run.preflightError!;
-  const program = run.spec.argv[0] ?? '';
-  const why =
-    error.exitCode === 127 && !program.includes('/')
-      ? 'command not found'
-      : (STRERROR[error.code] ?? error.message);
-  // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
-  await sayOnStderr(stderr, `${where(run.spec.line)}${program}: ${why}`, stop);
-  return { ...error, during: 'command' };
 }

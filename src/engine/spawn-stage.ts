@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { StageSpec } from '../types.js';
-import type { StdioSlot } from './apply-redirects.js';
 import { trampolineFor, undecodableEnvironment } from './raw-environment.js';
 import type { Resolved } from './resolve/resolve-program.js';
+import type { StdioSlot } from './stdio-slot.js';
 
 export interface StageFds {
   stdin: StdioSlot;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { STRERROR } from '../../engine/apply-redirects.js';
+import { STRERROR } from '../../engine/bash-messages.js';
 import { type OpenStop, openTarget } from '../../engine/fifo-open.js';
 import { stdioAlias } from '../../engine/stdio-alias.js';
 import { ExpansionError } from '../expand/env.js';
