@@ -50,7 +50,6 @@ export const REQUEST_ERROR_CODES = [
   'syntax.operator',
   'syntax.parameter',
   'syntax.process-substitution',
-  'syntax.redirect-fd',
   'syntax.reserved',
   'syntax.select',
   'syntax.tilde',

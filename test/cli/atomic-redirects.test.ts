@@ -175,8 +175,8 @@ describe('--atomic-redirects refused with 125 when nothing qualifies, before any
     const cases: [string[], RegExp][] = [
       [['--', 'echo', 'x'], /it stages a redirection of -c text; for a command or a spec, use --output FILE/],
       [
-        ['--fallback', 'bash', '-c', 'exec {fd}>&1; echo > out.txt'],
-        /runs under --fallback bash \(\{fd\}>& at column 6\)/,
+        ['--fallback', 'bash', '-c', 'f=<(true); echo > out.txt'],
+        /runs under --fallback bash \(<\( \.\.\. \) at column 3\)/,
       ],
       [
         ['--output', 'o.txt', '-c', 'echo x > out.txt'],

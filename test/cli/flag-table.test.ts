@@ -133,7 +133,7 @@ describe('CLI-only flags in SAFE_RUN_OPTIONS, end to end', () => {
 
   it('runs -c text under bash with --fallback bash from the environment', async () => {
     const env = { SAFE_RUN_OPTIONS: '--fallback bash' };
-    const { result, report } = await runJson(['-c', 'exec {fd}>&1; { echo a; echo b; } >&$fd'], { env });
+    const { result, report } = await runJson(['-c', 'f=<(true); echo a; echo b'], { env });
     expect(result.code).toBe(0);
     expect(report.stages[0]!.stdout.text).toBe('a\nb\n');
   });

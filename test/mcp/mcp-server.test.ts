@@ -125,18 +125,18 @@ describe('safe-run mcp over stdio', () => {
   });
 
   it('hands text the front end refuses to bash as one stage, and still carries its directory', async () => {
-    const text = 'exec {fd}>/dev/null; mkdir -p deeper && cd deeper; pwd';
+    const text = 'f=<(true); mkdir -p deeper && cd deeper; pwd';
     const result = await run({ command: text });
     expect(result.structured.report.stages.map((stage) => stage.name)).toEqual(['bash']);
-    expect(result.structured.report.fallback?.construct).toBe('{fd}>');
-    expect(result.structured.fallback?.reason).toContain('{fd}>');
+    expect(result.structured.report.fallback?.construct).toBe('<( ... )');
+    expect(result.structured.fallback?.reason).toContain('<( ... )');
     expect(result.structured.report.stages[0]!.argv.at(-1)).toBe(text);
-    expect(result.text).toContain('run by bash (--fallback bash): {fd}> at column 6');
+    expect(result.text).toContain('run by bash (--fallback bash): <( ... ) at column 3');
     expect(result.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
     const where = await run({ command: 'pwd' });
     expect(where.structured.report.stages[0]!.stdout.text).toBe(`${path.join(dir, 'src', 'deeper')}\n`);
     // A fallback whose EXIT trap is replaced leaves no state: the result says so.
-    const lost = await run({ command: 'trap "" EXIT; exec {fd}>/dev/null; cd /' });
+    const lost = await run({ command: 'trap "" EXIT; f=<(true); cd /' });
     expect(lost.structured.cwd).toBe(path.join(dir, 'src', 'deeper'));
     expect(lost.text).toContain('(unchanged: bash left no state behind');
     expect((await run({ command: 'cd ..' })).structured.cwd).toBe(path.join(dir, 'src'));

@@ -27,8 +27,8 @@ describe('--session FILE', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('carries what a line bash ran left (a descriptor in a variable, unset), under --agent without --fallback', async () => {
-    const loop = await agent('exec {fd}>/dev/null; cd ..; export N=2; unset GREETING');
+  it('carries what a line bash ran left (a process substitution in an assignment, unset), under --agent without --fallback', async () => {
+    const loop = await agent('f=<(true); cd ..; export N=2; unset GREETING');
     expect(loop.code, loop.stderr).toBe(0);
     expect(JSON.parse(loop.stdout).stages.map((stage: { name: string }) => stage.name)).toEqual(['bash']);
     const after = await agent('echo "$PWD [$GREETING] $N"');

@@ -91,6 +91,34 @@ describe("a program's own redirections of descriptors above 2", () => {
   });
 });
 
+describe('{NAME}> puts a new descriptor of the shell in NAME', () => {
+  it.each([
+    [
+      'exec, then builtins and programs use it',
+      'exec {a}>out; echo "a=$a"; echo hi >&$a; cat out >&2; cat out',
+      'a=10\nhi\n',
+    ],
+    [
+      'a command keeps it after itself',
+      'echo x {b}>out; echo "b=$b"; echo more >&$b; cat out',
+      'x\nb=10\nmore\n',
+    ],
+    ['a closed one is taken again', 'exec {a}>o1; exec {a}>&-; exec {c}>o2; echo "c=$c"', 'c=10\n'],
+    ['flock on it', 'exec {lock}>lockfile; flock -n $lock && echo locked', 'locked\n'],
+    [
+      'a group keeps it too',
+      '{ echo grp; } {d}>o4; echo "d=$d"; echo again >&$d; cat o4',
+      'grp\nd=10\nagain\n',
+    ],
+    ['from a process substitution', 'exec {in}< <(echo from-ps); cat <&$in', 'from-ps\n'],
+    ['a copy of stdout', 'exec {a}>&1; printf "a=%s " $a; printf viaA >&$a; echo', 'a=10 viaA\n'],
+    ['a readonly name', 'readonly r; echo x {r}>o3 2>/dev/null; echo "rc=$?"', 'rc=1\n'],
+    ['closing an unset name', 'unset q; echo y {q}>&- 2>/dev/null; echo "rc=$?"', 'rc=1\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('what cannot be given yet is refused, never silently different', () => {
   it('a copy of the outer stdout named inside a command substitution', async () => {
     const text = 'exec 3>&1; x=$(sh -c "echo out; echo err >&2" 2>&1 1>&3); echo "got:$x"';

@@ -4,11 +4,11 @@ import { runCli, runJson } from '../helpers/cli.js';
 // --fallback bash: a construct safe-run does not interpret runs under bash as one supervised stage,
 // marked as such; without the flag it is refused.
 describe('--fallback bash', () => {
-  it('runs a descriptor allocated into a variable under bash -o pipefail as one stage, marked with the construct and column', async () => {
-    const text = 'exec {fd}>&1; printf "1\\n2\\n3\\n" | sort -r | head -n 1';
+  it('runs a process substitution in an assignment under bash -o pipefail as one stage, marked with the construct and column', async () => {
+    const text = 'f=<(true); printf "1\\n2\\n3\\n" | sort -r | head -n 1';
     const { result, report } = await runJson(['--fallback', 'bash', '-c', text]);
     expect(result.code).toBe(0);
-    expect(report.fallback).toEqual({ construct: '{fd}>&', column: 6 });
+    expect(report.fallback).toEqual({ construct: '<( ... )', column: 3 });
     expect(report.stages.map((stage) => stage.argv)).toEqual([['bash', '-o', 'pipefail', '-c', text]]);
     expect(report.stages[0]!.stdout.text).toBe('3\n');
     expect(report.steps).toEqual([

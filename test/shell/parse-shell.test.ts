@@ -100,7 +100,6 @@ describe('refusals', () => {
     ['f=<(sort a) b', 3, /<\( \.\.\. \) at column 3 is a process substitution/],
     ['select x in a b; do echo $x; done', 1, /select loop at column 1/],
     ['coproc cat', 1, /coproc at column 1/],
-    ['exec {fd}>x', 6, /\{fd\}> at column 6/],
     ['enable -n echo', 1, /builtin enable at column 1/],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
     ['echo ${x@P}', 6, /@P\} at column 6/],

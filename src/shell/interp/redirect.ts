@@ -11,6 +11,7 @@ import { type FdRef, type FdTable, OpenFile } from './fds.js';
 import { writeTo } from './output.js';
 import type { RedirectFailure } from './redirect-failure.js';
 import { expandTarget, type Target, targetFds } from './redirect-target.js';
+import { varDescriptor } from './var-redirects.js';
 
 const FLAGS = {
   read: fs.constants.O_RDONLY,
@@ -29,7 +30,16 @@ export async function applyRedirects(
   redirects: readonly Redirect[],
   fds: FdTable,
 ): Promise<{ fds: FdTable; failed: RedirectFailure | null }> {
-  for (const redirect of redirects) {
+  for (const written of redirects) {
+    // {NAME}>file: a descriptor of the shell's own, kept after the command (var-redirects.ts).
+    let redirect = written;
+    if (written.fdVar !== null) {
+      const fd = await varDescriptor(r, written, fds);
+      if (fd === 'skip') continue;
+      if (typeof fd !== 'number')
+        return { fds, failed: { kind: 'error', code: 'EBADF', message: fd.failed } };
+      redirect = { ...written, fd, fdVar: null };
+    }
     let target: Target;
     try {
       target = await expandTarget(r, redirect);
@@ -41,6 +51,8 @@ export async function applyRedirects(
       throw error;
     }
     const problem = await applyOne(r, redirect, target, fds);
+    if (problem === null && written.fdVar !== null && fds !== r.sh.fds)
+      r.sh.fds.set(redirect.fd!, fds.get(redirect.fd!));
     if (problem === null) continue;
     if ('stop' in problem) {
       r.rt.stoppedBy ??= { kind: 'limit' };

@@ -3,7 +3,7 @@ import type { Redirect } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import type { FdRef, FdTable } from './fds.js';
-import { textFile } from './redirect.js';
+import { applyRedirects, textFile } from './redirect.js';
 import { expandTarget, targetFds } from './redirect-target.js';
 
 // The descriptors a program of the text starts with, as engine redirections: what the shell's 0, 1
@@ -18,6 +18,17 @@ export async function stageRedirects(
   line: number,
   runStdout: FdRef,
 ): Promise<StageRedirect[] | string> {
+  // {NAME}>file: opened in the shell itself, which keeps it; the program inherits it with the rest.
+  const own = redirects.filter((redirect) => redirect.fdVar === null);
+  if (own.length < redirects.length) {
+    const held = await applyRedirects(
+      r,
+      redirects.filter((redirect) => redirect.fdVar !== null),
+      fds,
+    );
+    if (held.failed?.kind === 'error') return `a {NAME} redirection failed (${held.failed.message})`;
+    if (held.failed) return 'the run stopped while a {NAME} redirection waited for a FIFO';
+  }
   const out: StageRedirect[] = [];
   // Further descriptors the shell has open that safe-run cannot hand a program, with why: a program
   // that names one (`>&3`) is refused, one that does not starts without it.
@@ -29,7 +40,7 @@ export async function stageRedirects(
       unavailable.set(fd, base);
     } else if (base) out.push(base);
   }
-  for (const redirect of redirects) {
+  for (const redirect of own) {
     const target = await expandTarget(r, redirect);
     const made = await redirectOf(redirect, target, unavailable, line);
     if (typeof made === 'string') return made;
