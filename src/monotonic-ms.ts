@@ -4,9 +4,3 @@
 export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
-
-// When this process started, on the same clock (Node's own record: a reading taken when a module
-// loads would be the start-up snapshot's build time).
-export function processStartMs(): number {
-  return monotonicMs() - process.uptime() * 1000;
-}

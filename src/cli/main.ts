@@ -1,7 +1,7 @@
 import type { RunHandle } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
 import { isRequestError, isStoppedError, RequestError } from '../errors.js';
-import { monotonicMs, processStartMs } from '../monotonic-ms.js';
+import { monotonicMs } from '../monotonic-ms.js';
 import { stopReason } from '../outcome-text/render.js';
 import type { DeliveryPlan } from '../output/deliver.js';
 import { EXIT_REQUEST } from '../policy/verdict.js';
@@ -74,12 +74,7 @@ async function execute(
   const session = new CiSession(ci, io, json);
   const shown = session.prepare(plan);
   const stdout = staging?.stdout ?? io.stdout;
-  // --timeout counts from safe-run's own start, as coreutils `timeout` counts from its own: a limit
-  // of the whole command includes the time Node takes to start, which a loaded machine stretches.
-  const limitSince = processStartMs();
-  const runIO = json
-    ? { ...(staging?.stdout ? { stdout } : {}), masks: shown.masks, limitSince }
-    : { stdout, ...shown, limitSince };
+  const runIO = json ? { ...(staging?.stdout ? { stdout } : {}), masks: shown.masks } : { stdout, ...shown };
   // --atomic-redirects: the text's final `> FILE` writes the staged file instead.
   const staged = staging?.shell ? { ...plan, shell: staging.shell } : plan;
   const handle = startSupportedRun(staged, runIO, io.env, support);

@@ -16,8 +16,7 @@ export interface RunIO {
   // Show every stderr byte live instead of stopping the live view at --max-stderr (the MCP server's
   // transcript keeps the whole output itself; the report still keeps head and tail).
   wholeStderr?: boolean;
-  // The moment (monotonicMs) the pipeline's time limit counts from; absent: the run's own start. The
-  // CLI counts it from its own start, as coreutils `timeout` does; every step of a -c text from the
-  // text's.
+  // The moment (monotonicMs) the pipeline's time limit counts from; absent: the run's own start. Every
+  // step of a -c text counts from the text's start.
   limitSince?: number;
 }
