@@ -205,8 +205,10 @@ async function prepare(
   const { sub } = element;
   const first = k === 0;
   const last = k === size - 1;
-  if (first) sub.sh.fds.set(0, typeof stdin === 'number' ? { kind: 'run', fd: 0 } : stdin);
-  if (last) sub.sh.fds.set(1, typeof stdout === 'number' ? { kind: 'run', fd: 1 } : stdout);
+  // A pipe between two members is the engine's to plug in: the shell's own 0 or 1 (a held file when
+  // the pipeline's group is redirected: `f() { a | b; }; f > out`) must not be handed over there.
+  sub.sh.fds.set(0, first && typeof stdin !== 'number' ? stdin : { kind: 'run', fd: 0 });
+  sub.sh.fds.set(1, last && typeof stdout !== 'number' ? stdout : { kind: 'run', fd: 1 });
   const member = await memberOf(sub, element.member.command, element.member.args, runStdout);
   if (typeof member === 'string') throw new MemberRefused(member);
   if (first && typeof stdin === 'number')
