@@ -75,6 +75,7 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     stoppedBy: null,
     refused: null,
     timedOutBefore: null,
+    stepsOfText: null,
     openStop: new Promise(() => {}),
     running: new Set(),
     jobs: new Jobs(),

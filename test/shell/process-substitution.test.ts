@@ -49,12 +49,32 @@ describe('process substitution, as bash', () => {
     ['output into one', 'echo hi > >(cat); wait', 'hi\n'],
     ['tee into two', 'printf abc | tee >(wc -c) >/dev/null; wait', '3\n'],
     ['common lines', 'comm -12 <(printf "a\\nb\\n") <(printf "b\\nc\\n")', 'b\n'],
+    // Each waiting job once held one of libuv's four threads: five deadlocked until the time limit.
+    ['five at once', 'cat <(echo a) <(echo b) <(echo c) <(echo d) <(echo e)', 'a\nb\nc\nd\ne\n'],
+    [
+      'ten at once',
+      'paste -d, <(seq 2) <(seq 2) <(seq 2) <(seq 2) <(seq 2) <(seq 2) <(seq 2) <(seq 2) <(seq 2) <(seq 2)',
+      '1,1,1,1,1,1,1,1,1,1\n2,2,2,2,2,2,2,2,2,2\n',
+    ],
+    // source read the FIFO with a blocking read: safe-run hung for ever, deaf to SIGTERM.
+    ['source reads one', 'source <(echo V=sourced); echo $V', 'sourced\n'],
+    ['. reads one', '. <(echo "f() { echo fn; }"); f', 'fn\n'],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
 });
 
 describe('process substitution is supervised', () => {
+  it('ends at the time limit with 124 and the limit as the reason, not as a signal to safe-run', async () => {
+    const { result, report } = await runJson(
+      ['--no-facts', '--timeout', '2s', '-c', 'cat <(sleep 300; echo never)'],
+      { cwd: root, env },
+    );
+    expect(result.code).toBe(124);
+    expect(report.verdict.reason).toContain('the pipeline timeout (2.00s)');
+    expect(report.verdict.reason).not.toContain('SIGTERM');
+  });
+
   it("shows the list's programs as stages of the run", async () => {
     const { result, report } = await runJson(['--no-facts', '-c', 'diff <(/bin/echo a) <(/bin/echo b)'], {
       cwd: root,

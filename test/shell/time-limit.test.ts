@@ -23,7 +23,8 @@ function expectConsistent(report: Report, exit: number): void {
     if (!step.ran) expect(step.skippedBecause).toBe('timeout');
     if (step.ran) expect(step.skippedBecause).toBeUndefined();
   }
-  if (byLimit.length > 0 || steps.some((step) => step.exitCode === 124)) {
+  const stopped = report.stages.some((stage) => stage.status === 'timeout');
+  if (byLimit.length > 0 || stopped || steps.some((step) => step.exitCode === 124)) {
     expect(exit).toBe(124);
     expect(report.verdict.reason).toMatch(/timeout/);
   } else {
@@ -89,6 +90,15 @@ describe('a -c list under --timeout', () => {
     expect(report.verdict.blamedStage).toBe(1);
     expect(report.stages[0]!.status).toBe('timeout');
     expect(report.steps!.map((step) => step.skippedBecause ?? 'ran')).toEqual(['ran', 'timeout', 'timeout']);
+    expectConsistent(report, exit);
+  });
+
+  it('is not ok when the limit stopped a background job, whatever the text did after', async () => {
+    // `wait` gives 0 once its job is gone: the run said "ok, exit 0" though the limit had fired.
+    const { exit, report } = await runSafeRun('sleep 300 & wait', dir, env, ['--timeout', '1s']);
+    expect(exit).toBe(124);
+    expect(report.stages[0]!.status).toBe('timeout');
+    expect(report.verdict.reason).toContain('the pipeline timeout');
     expectConsistent(report, exit);
   });
 

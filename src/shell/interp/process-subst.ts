@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { openTarget } from '../../engine/fifo-open.js';
+import { type OpenStop, openTarget } from '../../engine/fifo-open.js';
 import { closeQuietly } from '../../engine/kernel-pipes.js';
 import type { ProcSubst } from '../syntax/nodes.js';
 import { type Bytes, toBytes } from '../syntax/source.js';
@@ -10,6 +10,8 @@ import { sourceOf } from './record-step.js';
 
 // How often a job still waiting in its FIFO's open is let go once its command is done.
 const LET_GO_EVERY_MS = 50;
+// How often a <(list) job looks for a reader of its FIFO.
+const WRITER_POLL_MS = 5;
 
 // <(LIST) and >(LIST) as bash runs them where it has no /dev/fd: the word becomes the path of a FIFO
 // of the run's, and LIST runs as a job of the shell's (supervised like any other: its programs are
@@ -24,10 +26,12 @@ export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<
   const file = order.batch.paths[0]!;
   const writing = part.op === '<';
   let opened: Promise<unknown> = Promise.resolve();
+  const command = { done: false };
   await startJob(r, sourceOf(r, part), r.sh.fds.copy(), async (sub) => {
     sub.place.job?.mayWait();
-    const flags = writing ? fs.constants.O_WRONLY : fs.constants.O_RDONLY;
-    const open = openTarget(file, flags, sub.rt.openStop);
+    const open = writing
+      ? openWriter(file, command, sub.rt.openStop)
+      : openTarget(file, fs.constants.O_RDONLY, sub.rt.openStop);
     opened = open.catch(() => null);
     const fd = await open;
     if (typeof fd !== 'number') return 1;
@@ -36,8 +40,44 @@ export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<
     end.release();
     return sub.list(part.stmts);
   });
-  r.sh.fds.substitutions.push(() => letGo(file, writing, opened, () => r.rt.support.release(order)));
+  r.sh.fds.substitutions.push(() => {
+    command.done = true;
+    letGo(file, writing, opened, () => r.rt.support.release(order));
+  });
   return toBytes(file);
+}
+
+// The writing end of <(list)'s FIFO, opened without holding one of libuv's four threads while nobody
+// reads: a blocked open holds one until a reader comes, and five substitutions waiting at once would
+// leave none for the reads and writes that would end the waits (`cat <(a) <(b) <(c) <(d) <(e)`). So
+// the open is tried without blocking until a reader is there, then made for real (it returns at
+// once with a reader present). Null once the command is done or the run stopped, without a reader.
+async function openWriter(
+  file: string,
+  command: { done: boolean },
+  stop: Promise<OpenStop>,
+): Promise<number | null> {
+  let stopped = false;
+  void stop.then(() => {
+    stopped = true;
+  });
+  while (!stopped && !command.done) {
+    let probe: number;
+    try {
+      probe = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      await new Promise((resolve) => setTimeout(resolve, WRITER_POLL_MS));
+      continue;
+    }
+    try {
+      const fd = await openTarget(file, fs.constants.O_WRONLY, stop);
+      return typeof fd === 'number' ? fd : null;
+    } finally {
+      closeQuietly(probe);
+    }
+  }
+  return null;
 }
 
 // Opens the other end for a moment, again until the job's own open returns, then removes the FIFO.

@@ -106,6 +106,7 @@ function newRuntime(
     stoppedBy: null,
     refused: null,
     timedOutBefore: null,
+    stepsOfText: null,
     openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),
@@ -154,6 +155,7 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
     if (!(error instanceof ExitSignal)) throw error;
     ending = { status: error.status, why: error.why === 'stopped' ? 'stopped' : ending.why };
   }
+  runner.rt.stepsOfText = runner.rt.recorder.steps.length;
   await endJobs(runner);
   runner.sh.fds.release();
   return ending;

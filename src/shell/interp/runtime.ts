@@ -33,6 +33,9 @@ export interface Runtime {
   stoppedBy: { kind: 'limit' } | { kind: 'time' } | { kind: 'refused'; why: string } | null;
   // Set when the run's time ran out between commands: the step that could not start.
   timedOutBefore: number | null;
+  // How many steps the text itself had recorded when it ended (its EXIT trap included): the steps of
+  // background jobs stopped after it are the run's leftovers, never its last step.
+  stepsOfText: number | null;
   // Set when a command was refused when it was reached: its step, and why.
   refused: { step: number; why: string } | null;
   // What ends a builtin's wait in the open of a FIFO: the run's time limit or a signal to safe-run.

@@ -52,8 +52,25 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
 // The run's verdict, by what ended it: a signal to safe-run, a refusal, the time limit between steps,
 // else the last step that ran (negated, or judged by the policy), else the text's status.
 function runVerdict(rt: Runtime, ending: Ending): Verdict {
-  // The last step that ran (steps a stop kept from running come after it).
-  const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
+  const verdict = textVerdict(rt, ending);
+  return verdict.ok ? (limitVerdict(rt) ?? verdict) : verdict;
+}
+
+// One of safe-run's own limits stopped a stage somewhere in the text (a background job's, say, while
+// the text went on with `wait`): the run is not ok, whatever came after, as `timeout 2 bash -c` is not.
+function limitVerdict(rt: Runtime): Verdict | null {
+  if (rt.stoppedBy?.kind !== 'limit') return null;
+  const stopped = rt.recorder.steps.find((step) =>
+    step.stages.some((stage) => stage.status === 'timeout' || stage.status === 'limit'),
+  );
+  return stopped ? ownVerdict(rt, stopped.index) : null;
+}
+
+function textVerdict(rt: Runtime, ending: Ending): Verdict {
+  // The last step of the text that ran (steps a stop kept from running come after it, and so do the
+  // steps of background jobs ended with the text).
+  const ofText = rt.recorder.steps.slice(0, rt.stepsOfText ?? undefined);
+  const last = [...ofText].reverse().find((step) => step.skipped === undefined);
   const lastIndex = last?.index ?? 0;
   if (rt.cancelled) {
     const signal = rt.cancelled;

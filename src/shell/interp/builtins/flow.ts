@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { openTarget } from '../../../engine/fifo-open.js';
 import { stdioAlias } from '../../../engine/stdio-alias.js';
 import { scalarOf } from '../../expand/variable.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
@@ -98,7 +99,7 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
   const file = findSourced(ctx, name);
   if (file === null) return { status: await ctx.fail(`${name}: No such file or directory`) };
   try {
-    return fs.readFileSync(Buffer.from(file, 'latin1')).toString('latin1');
+    return await readWhole(ctx, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {
@@ -106,6 +107,18 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
         `${name}: ${code === 'EISDIR' ? 'is a directory' : 'No such file or directory'}`,
       ),
     };
+  }
+}
+
+// Read without ever blocking the event loop: the file may be a FIFO (`source <(cmd)`) whose writer is
+// a job of this very shell, which can only run while safe-run's thread is free.
+async function readWhole(ctx: BuiltinContext, file: Bytes): Promise<Bytes> {
+  const fd = await openTarget(fromBytes(file), fs.constants.O_RDONLY, ctx.r.rt.openStop);
+  if (typeof fd !== 'number') throw new ExitSignal(1, 'stopped');
+  try {
+    return (await readRecord(fd, () => false)).bytes.toString('latin1');
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
