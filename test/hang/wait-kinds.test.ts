@@ -105,11 +105,13 @@ const hasPython = spawnSync('sh', ['-c', 'command -v python3']).status === 0;
 describe.skipIf(!hasPython)('TCP in one tree', () => {
   it('a server and its client each waiting for the other to speak first is a deadlock', async () => {
     const root = start('python3', [fixture('tcp-pair.py')]);
+    // Waits for the settled state: while the pair connects, a look has been seen to claim another
+    // kind of deadlock with a third, passing pid (an open question of issue 27, not asserted here).
     const report = await waitFor(
       'both ends to wait in recv',
       () => {
         const look = inspectTree(root);
-        return look.deadlock !== null && look;
+        return look.deadlock?.kind === 'silent-peer' && look.processes.length === 2 && look;
       },
       40_000,
     );

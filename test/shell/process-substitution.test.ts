@@ -87,6 +87,12 @@ describe('process substitution is supervised', () => {
     expect(report.stages.find((stage) => stage.argv[0] === 'diff')?.exitCode).toBe(1);
   });
 
+  it("lists a list's stages when the substitution is in a pipeline's element", async () => {
+    // The job's steps were collected into the element's step, recorded before the job ended: lost.
+    const { report } = await runJson(['--no-facts', '-c', 'cat <(yes) | head -1'], { cwd: root, env });
+    expect(report.stages.map((stage) => stage.name).sort()).toEqual(['cat', 'head', 'yes']);
+  });
+
   it('runs nothing under --dry-run', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'dry-'));
     const result = await runCli(['--no-facts', '--dry-run', '-c', 'cat <(touch pwned) > >(touch pwned2)'], {

@@ -39,7 +39,9 @@ export async function startJob(
   const job = r.sh.jobs.create(source);
   job.ignored = new Set([...r.sh.traps].filter(([, action]) => action === '').map(([signal]) => signal));
   r.rt.jobs.add(job);
-  const sub = r.subshell(fds, { job });
+  // Its steps are its own, recorded when it runs them: never collected into the step of a pipeline
+  // element it was started from (`cat <(yes) | head -1`), which is recorded before the job ends.
+  const sub = r.subshell(fds, { job, collect: undefined });
   job.done = (async () => {
     try {
       return await work(sub);
