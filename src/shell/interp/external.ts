@@ -101,7 +101,9 @@ function stdoutStream(r: RunnerApi, ref: FdRef): NodeJS.WritableStream | null {
   if (ref.kind === 'capture') {
     return new Writable({
       write(chunk: Buffer, _encoding, done) {
-        ref.sink.append(chunk);
+        // A copy: the engine writes from pooled buffers, reused once `done` is called (a kept view
+        // read "cann" where ls had written "ls: ", overwritten by its next write).
+        ref.sink.append(Buffer.from(chunk));
         done();
       },
     });
