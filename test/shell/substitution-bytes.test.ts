@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the texts are bash source
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
