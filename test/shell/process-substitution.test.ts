@@ -48,6 +48,13 @@ describe('process substitution, as bash', () => {
     ["the list's status is not the command's", 'cat <(exit 3); echo $?', '0\n'],
     ['output into one', 'echo hi > >(cat); wait', 'hi\n'],
     ['tee into two', 'printf abc | tee >(wc -c) >/dev/null; wait', '3\n'],
+    // Each >(list) job waits in a FIFO's open on one of libuv's threads: with its default 4, four of
+    // them waited until the time limit.
+    [
+      'tee into six',
+      'printf abc | tee >(wc -c) >(wc -c) >(wc -c) >(wc -c) >(wc -c) >(wc -c) >/dev/null; wait',
+      '3\n3\n3\n3\n3\n3\n',
+    ],
     ['common lines', 'comm -12 <(printf "a\\nb\\n") <(printf "b\\nc\\n")', 'b\n'],
     // Each waiting job once held one of libuv's four threads: five deadlocked until the time limit.
     ['five at once', 'cat <(echo a) <(echo b) <(echo c) <(echo d) <(echo e)', 'a\nb\nc\nd\ne\n'],
