@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { Report } from '../../src/types.js';
 import { runCli } from './cli.js';
 
@@ -44,4 +45,18 @@ export async function stdoutBothWays(
   });
   const ours = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir(), env });
   return { bash: { code: bash.status, stdout: bash.stdout }, ours: { code: ours.code, stdout: ours.stdout } };
+}
+
+// `text` both ways, in fresh directories under `root`: bash's stdout must be `expected` (a machine
+// whose bash does otherwise fails the row instead of passing it), and safe-run's stdout and exit
+// code bash's.
+export async function expectSameAsBash(
+  text: string,
+  expected: string,
+  root: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const { bash, ours } = await stdoutBothWays(text, root, env);
+  expect(bash.stdout).toBe(expected);
+  expect(ours).toEqual(bash);
 }

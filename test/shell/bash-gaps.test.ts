@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stdoutBothWays } from '../helpers/against-bash.js';
+import { expectSameAsBash } from '../helpers/against-bash.js';
 import { runCli } from '../helpers/cli.js';
 
 // Texts on which safe-run's interpreter once answered differently from bash -o pipefail (found by
@@ -15,12 +15,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bash-gaps-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
 
-// bash's stdout is in the row: a machine whose bash does otherwise fails the row.
-async function same(text: string, expected: string): Promise<void> {
-  const { bash, ours } = await stdoutBothWays(text, root, env);
-  expect(bash.stdout).toBe(expected);
-  expect(ours).toEqual(bash);
-}
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
 
 describe('background jobs', () => {
   it.each([

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stdoutBothWays } from '../helpers/against-bash.js';
+import { expectSameAsBash } from '../helpers/against-bash.js';
 import { runCli } from '../helpers/cli.js';
 
 // Descriptors above 2 reach programs as bash's children get them: a descriptor the shell opened
@@ -15,12 +15,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'descriptors-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
 
-// bash's stdout is in the row: a machine whose bash does otherwise fails the row.
-async function same(text: string, expected: string): Promise<void> {
-  const { bash, ours } = await stdoutBothWays(text, root, env);
-  expect(bash.stdout).toBe(expected);
-  expect(ours).toEqual(bash);
-}
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
 
 describe('descriptors the shell opened reach its programs', () => {
   it.each([
