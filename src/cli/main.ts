@@ -27,6 +27,7 @@ import { maskRequestText, printRefusal } from './refusal.js';
 import { listenForSignals } from './run-signals.js';
 import { watchStdoutReader } from './stdout-state.js';
 import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
+import { widenThreadPool } from './thread-pool.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -202,6 +203,9 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
+    // Made here, not at start-up: --version, --help and the subcommands that run nothing do not pay
+    // for 32 threads (~3.6 ms); nothing before this line uses libuv's pool.
+    widenThreadPool();
     const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
     const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;

@@ -8,6 +8,7 @@ import type { Settings } from '../types.js';
 import type { CliIO } from './cli-io.js';
 import { requestErrorFrom } from './commander-error.js';
 import { serverSettingOptions, serverSettings } from './mcp-flags.js';
+import { widenThreadPool } from './thread-pool.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -64,6 +65,8 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const options = serverOptions(flags, io.env);
+  // Runs of the session may hold several >(list) jobs at once, each waiting on one of libuv's threads.
+  widenThreadPool();
   const session = new Session(process.cwd());
   const server = createServer(session, options);
   const transport = new LineTransport(process.stdin, io.stdout);

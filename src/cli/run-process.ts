@@ -2,7 +2,6 @@ import { listenForEarlySigusr1 } from './early-sigusr1.js';
 import { main } from './main.js';
 import { readRawInput } from './raw-bytes.js';
 import { isStdoutClosed } from './stdout-state.js';
-import { widenThreadPool } from './thread-pool.js';
 
 export { main };
 
@@ -21,7 +20,6 @@ export async function runAsProcess(): Promise<never> {
   // Node 20 opens its debugger on SIGUSR1 unless something listens (see early-sigusr1.ts): a
   // signal before the run can answer it is counted, and answered once it can.
   listenForEarlySigusr1();
-  widenThreadPool();
   // A reader that went away is the reader's choice; the run has already been reported on what remains.
   process.stdout.on('error', () => {});
   process.stderr.on('error', () => {});
