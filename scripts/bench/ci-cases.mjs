@@ -159,12 +159,16 @@ export function ciJobCost(done) {
   if (ratios.length === 0) return null;
   const [lo, hi] = range(ratios);
   const x = (v) => `${v.toFixed(2)}x`;
+  // CPU is GNU time's, of the whole job with its children: it does not stretch with the load as
+  // wall time does, so it says what a step costs in work.
+  const excess = (id, baseId) =>
+    `wall ${spread(perStep(byId, id, baseId, 'wallMs'))}, CPU ${spread(perStep(byId, id, baseId, 'cpuMs'))}`;
   return [
     `A CI job of ${CI_STEPS} run: steps (section ci, medians over rounds): safe-run shell ${formatMs(wall('ci-sr'))}, runner shell ${formatMs(wall('ci-plain'))}: ${x(median(ratios))} (${x(lo)}–${x(hi)})`,
-    `- per step, safe-run's excess over the runner shell: wall ${spread(perStep(byId, 'ci-sr', 'ci-plain', 'wallMs'))}, CPU ${spread(perStep(byId, 'ci-sr', 'ci-plain', 'cpuMs'))}`,
-    `- of which a Node start (\`node -e 0\`): wall ${spread(perStep(byId, 'ci-node', 'ci-plain', 'wallMs'))}`,
-    `- of which the command line's start-up (\`safe-run --version\`, Node's start included): wall ${spread(perStep(byId, 'ci-version', 'ci-plain', 'wallMs'))}`,
-    `- the rest, running the step's script: wall ${spread(perStep(byId, 'ci-sr', 'ci-version', 'wallMs'))}`,
+    `- per step, safe-run's excess over the runner shell: ${excess('ci-sr', 'ci-plain')}`,
+    `- of which a Node start (\`node -e 0\`): ${excess('ci-node', 'ci-plain')}`,
+    `- of which the command line's start-up (\`safe-run --version\`, Node's start included): ${excess('ci-version', 'ci-plain')}`,
+    `- the rest, running the step's script: ${excess('ci-sr', 'ci-version')}`,
     '',
   ].join('\n');
 }
