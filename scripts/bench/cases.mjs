@@ -203,15 +203,13 @@ export function rssSection(sizes) {
   return { id: 'rss', title: '4. Peak RSS (stage writes N to stdout and N to stderr)', cases };
 }
 
-// The section with argv[0] "safe-run" replaced by the executable to run (the table keeps "safe-run"),
-// and the binary's cases pointed at `binary`, or left out when there is none.
+// The section with every "safe-run" word of a case's argv replaced by the executable to run (the
+// table keeps "safe-run"): argv[0] mostly, a shell line's word in section ci. The binary's cases are
+// pointed at `binary`, or left out when there is none.
 export function withBin(section, bin, binary = null) {
+  const swap = (arg) => (arg === SR ? bin : arg === BINARY ? binary : arg);
   const cases = section.cases
-    .filter((kase) => kase.argv[0] !== BINARY || binary !== null)
-    .map((kase) => {
-      if (kase.argv[0] === SR) return { ...kase, argv: [bin, ...kase.argv.slice(1)] };
-      if (kase.argv[0] === BINARY) return { ...kase, argv: [binary, ...kase.argv.slice(1)] };
-      return kase;
-    });
+    .filter((kase) => !kase.argv.includes(BINARY) || binary !== null)
+    .map((kase) => ({ ...kase, argv: kase.argv.map(swap) }));
   return { ...section, cases };
 }

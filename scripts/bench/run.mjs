@@ -7,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { dataSection, pipeSection, rssSection, startupSection, withBin } from './cases.mjs';
+import { ciJobCost, ciSection } from './ci-cases.mjs';
 import {
   furtherStepCost,
   procsSection,
@@ -28,7 +29,7 @@ import { renderFailures, renderHeader, renderTable } from './table.mjs';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const log = (line) => process.stderr.write(`${line}\n`);
 
-function plannedSections(options) {
+function plannedSections(options, tmpDir) {
   const all = {
     startup: () => ({ section: startupSection(), rounds: options.startupRuns, warmup: true, bareWall: true }),
     pipe: () => ({ section: pipeSection(options.pipeSize), rounds: options.runs }),
@@ -47,6 +48,7 @@ function plannedSections(options) {
       rounds: Math.max(3, Math.min(options.runs, 8)),
       bareWall: true,
     }),
+    ci: () => ({ section: ciSection(tmpDir), rounds: options.runs, warmup: true }),
   };
   // mcp is not a section of cases: mcp-calls.mjs measures it after them (agentCalls below).
   return options.only.filter((id) => id !== 'mcp').map((id) => all[id]());
@@ -87,7 +89,7 @@ async function benchmark(options, tmpDir) {
   if (!hasBinary) log('no dist/safe-run (npm run build:binary): the binary rows are left out');
   const done = [];
   const notes = [];
-  for (const plan of plannedSections(options)) {
+  for (const plan of plannedSections(options, tmpDir)) {
     const refused = plan.refusal?.(bin, repoRoot);
     if (refused) {
       notes.push(`- ${plan.section.title}: ${refused}`);
@@ -121,6 +123,8 @@ async function benchmark(options, tmpDir) {
   process.stdout.write(`${renderHeader(machine, options)}${legend}\n\n${renderTable(done)}`);
   const stepCost = furtherStepCost(done);
   if (stepCost) process.stdout.write(`\n${stepCost}`);
+  const ciCost = ciJobCost(done);
+  if (ciCost) process.stdout.write(`\n${ciCost}`);
   if (notes.length > 0) process.stdout.write(`\nNot measured:\n${notes.join('\n')}\n`);
   if (mcp) process.stdout.write(`\n${mcp.text}`);
   process.stdout.write(`\n${renderGoals(done, options, { reportSize: size, mcp: mcp?.samples ?? null })}`);
