@@ -85,6 +85,17 @@ describe('GitHub Actions', () => {
     expect(fs.readFileSync(summary, 'utf8')).toMatch(/^### safe-run: ok, exit 0\n/);
   });
 
+  it("shows a script's steps as written in the summary, not joined as one pipeline", async () => {
+    const summary = path.join(scratch, 'github-script.md');
+    const result = await runCli(['--no-facts', '-c', 'echo hi\nls / | wc -l\necho done'], {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(result.code).toBe(0);
+    const text = fs.readFileSync(summary, 'utf8');
+    expect(text).toContain('`echo hi\\nls / | wc -l\\necho done`');
+    expect(text).not.toContain('echo hi | ls');
+  });
+
   it('is switched off with --ci none and on with --ci github', async () => {
     const off = await runCli(['--no-facts', '--ci', 'none', '--', 'false'], {
       env: { GITHUB_ACTIONS: 'true' },

@@ -3,7 +3,8 @@ import { statusText } from '../../outcome-text/render.js';
 import type { Report } from '../../types.js';
 import type { Reporter } from '../reporter.js';
 import { exitText, streamText } from '../table.js';
-import { commandText, pipelineText } from './command-text.js';
+import { commandText as runText } from '../table-steps.js';
+import { commandText } from './command-text.js';
 
 // Text in a table cell: no line breaks, no "|" that would end the cell, no HTML the page renders.
 function cell(text: string): string {
@@ -43,7 +44,9 @@ function renderSummaryMarkdown(report: Report): string {
   const out = [
     `### safe-run: ${verdict}, exit ${report.exitCode}`,
     '',
-    code(pipelineText(report.stages), false),
+    // What was run as the table's `command:` line says it: a -c text or a script as written (its
+    // steps are not one pipeline), else the pipeline.
+    code(runText(report), false),
     '',
     '| # | stage | command | status | exit | time | stdout | stderr |',
     '| --: | --- | --- | --- | --- | --: | --: | --: |',
