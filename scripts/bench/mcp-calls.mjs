@@ -21,8 +21,8 @@ const BIN = path.join(ROOT, 'bin', 'safe-run');
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 20;
 const jsonAt = process.argv.indexOf('--json');
 const jsonFile = jsonAt === -1 ? null : process.argv[jsonAt + 1];
-// The last line has a for loop, which the shell front end hands to bash (--fallback bash, on under
-// --agent and in the MCP server) as one stage.
+// The last line has a for loop, which safe-run's interpreter runs as the others (one row per pass;
+// it went to bash as one stage before the interpreter ran loops).
 const LINES = [
   'true',
   'echo one; echo two; echo three',
