@@ -117,7 +117,11 @@ export async function closeSession(
 
 function writeDocument(run: SessionRun, after: ShellState): void {
   const set: Record<string, string> = {};
-  for (const [name, value] of Object.entries(after.env)) if (run.baseline[name] !== value) set[name] = value;
+  // SHLVL, PWD and the like are the shell's own: each call starts from the harness's (bash -c would
+  // count SHLVL up from the same parent every time), so a change to them is not carried.
+  for (const [name, value] of Object.entries(after.env)) {
+    if (isCarried(name) && run.baseline[name] !== value) set[name] = value;
+  }
   const unset = Object.keys(run.baseline).filter((name) => isCarried(name) && !(name in after.env));
   const document: SessionDocument = { version: 1, cwd: after.cwd, set, unset };
   const temporary = `${run.file}.${process.pid}.tmp`;

@@ -74,6 +74,13 @@ describe('--session FILE', () => {
     expect(stdoutOf(after)).toBe('a\n');
   });
 
+  it('starts every process at the same SHLVL, as bash -c from the same harness would', async () => {
+    const levels: string[] = [];
+    for (let call = 0; call < 3; call += 1) levels.push(stdoutOf(await agent('echo $SHLVL')));
+    expect(new Set(levels).size, levels.join(',')).toBe(1);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).set).not.toHaveProperty('SHLVL');
+  });
+
   it('refuses a file that is not a session, and an input that is not -c text, before anything runs', async () => {
     const bad = path.join(dir, 'not-a-session.json');
     fs.writeFileSync(bad, '{"hello": 1}\n');

@@ -296,3 +296,23 @@ describe('known gaps closed', () => {
     await same(text, expected);
   });
 });
+
+describe('an inherited OLDPWD', () => {
+  // bash keeps one that names a directory (cd - goes there and prints it as it reads), and starts
+  // with OLDPWD unset otherwise; safe-run unset it always ("cd: OLDPWD not set").
+  it.each([
+    ['a directory', '/', 'echo "[$OLDPWD]"; cd - && pwd', '[/]\n/\n/\n'],
+    ['a relative directory', '.', 'echo "[$OLDPWD]"; cd -; echo $?', '[.]\n.\n0\n'],
+    [
+      'a missing directory',
+      '/nonexistent-oldpwd',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'echo "[${OLDPWD-unset}]"; cd - 2>/dev/null; echo $?',
+      '[unset]\n1\n',
+    ],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['a file', '/etc/hostname', 'echo "[${OLDPWD-unset}]"', '[unset]\n'],
+  ])('that is %s', async (_what, oldpwd, text, expected) => {
+    await expectSameAsBash(text, expected, root, { ...env, OLDPWD: oldpwd });
+  });
+});

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { ReadOnlyVariable } from '../../model/bash-variables.js';
 import type { Bytes } from '../syntax/source.js';
 import { toBytes } from '../syntax/source.js';
@@ -50,9 +52,12 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
     const value = vars.get(name)?.value;
     if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
   }
-  // bash starts with OLDPWD exported and unset, whatever the environment held.
-  vars.unset('OLDPWD');
-  vars.target('OLDPWD').attrs.exported = true;
+  // bash keeps an inherited OLDPWD that names a directory (so `cd -` works); otherwise it starts with
+  // OLDPWD exported and unset (variables.c, initialize_shell_variables).
+  if (!namesDirectory(state.env.OLDPWD, state.cwd)) {
+    vars.unset('OLDPWD');
+    vars.target('OLDPWD').attrs.exported = true;
+  }
   for (const [name, value] of Object.entries(state.vars)) vars.assign(name, toBytes(value));
   for (const name of state.exportedUnset ?? []) vars.target(name).attrs.exported = true;
   sh.arg0 = arg0;
@@ -68,4 +73,14 @@ function nextShellLevel(inherited: string | undefined): number {
   const level = /^[+-]?\d+$/.test(text) ? Number(text) : 0;
   const next = level < 0 ? 0 : level + 1;
   return next >= 1000 ? 1 : next;
+}
+
+// Whether a value names a directory, relative to the shell's directory (bash stats the value as given).
+function namesDirectory(value: string | undefined, cwd: string): boolean {
+  if (!value) return false;
+  try {
+    return fs.statSync(path.resolve(cwd, value)).isDirectory();
+  } catch {
+    return false;
+  }
 }

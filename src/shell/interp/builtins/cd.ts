@@ -51,7 +51,8 @@ export async function enter(
     print = true;
   }
   if (dir === '') return 0;
-  const viaCdpath = searchCdpath(ctx, dir);
+  // `cd -` goes to OLDPWD as it reads, without CDPATH, and prints it so (bash's cd.def).
+  const viaCdpath = given === '-' ? null : searchCdpath(ctx, dir);
   const target = viaCdpath ?? dir;
   if (viaCdpath !== null) print = true;
   const logical = target.startsWith('/') ? target : `${sh.cwd === '/' ? '' : sh.cwd}/${target}`;
@@ -63,7 +64,7 @@ export async function enter(
   sh.cwd = next;
   sh.vars.assign('OLDPWD', old);
   sh.vars.assign('PWD', next);
-  if (print) await ctx.out(`${next}\n`);
+  if (print) await ctx.out(`${viaCdpath === null ? dir : next}\n`);
   return ctx.finish(0);
 }
 
