@@ -46,5 +46,12 @@ export type {
   Policy,
   SigpipeMode,
 } from './model/setting-values.js';
-export type { FifoWait, StopCause, StopCauseKind, StopFacts } from './model/stop-cause.js';
+export type {
+  CancelSource,
+  FifoWait,
+  Interruption,
+  StopCause,
+  StopCauseKind,
+  StopFacts,
+} from './model/stop-cause.js';
 export type { StreamTarget } from './model/stream-target.js';

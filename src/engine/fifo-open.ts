@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { monotonicMs } from '../monotonic-ms.js';
-import type { Settings, StopCause } from '../types.js';
+import type { Interruption, Settings, StopCause } from '../types.js';
+import { interruptionCause } from './interruption.js';
 import { closeQuietly } from './kernel-pipes.js';
 
 // Why a stage's redirection stopped waiting for a FIFO's other end: the run's time limit ran out,
@@ -14,7 +15,7 @@ export interface OpenStop {
 // What ends the waits of the stages' FIFO redirections: a signal to safe-run or the run's time
 // limit, counted from the run's start (the stages' own timers start only once all are spawned).
 export function openStopper(
-  interrupt: Promise<NodeJS.Signals>,
+  interrupt: Promise<Interruption>,
   settings: Settings,
   t0: number,
 ): { stop: Promise<OpenStop>; dispose(): void } {
@@ -28,7 +29,11 @@ export function openStopper(
     timer = setTimeout(() => resolve({ as: 'timeout', cause, afterMs: afterMs() }), left);
   });
   const cancel = interrupt.then(
-    (signal): OpenStop => ({ as: 'cancelled', cause: { kind: 'signal', signal }, afterMs: afterMs() }),
+    (interruption): OpenStop => ({
+      as: 'cancelled',
+      cause: interruptionCause(interruption),
+      afterMs: afterMs(),
+    }),
   );
   return { stop: Promise.race([limit, cancel]), dispose: () => clearTimeout(timer) };
 }

@@ -1,5 +1,5 @@
 import type { RunFacts } from '../facts/run-facts.js';
-import type { Plan, Report, StopCause, StopFacts } from '../types.js';
+import type { Interruption, Plan, Report, StopCause, StopFacts } from '../types.js';
 import { buildReport } from './report/build-report.js';
 import { maskReport } from './report/mask-report.js';
 import type { ResolvedPlan } from './resolve-plan.js';
@@ -57,7 +57,7 @@ export function reportNothingStarted(
   resolved: ResolvedPlan,
   runs: readonly StageRun[],
   clock: RunClock,
-  ending: { interrupted: NodeJS.Signals | null; timeLimit: StopFacts | null; facts: RunFacts | null },
+  ending: { interrupted: Interruption | null; timeLimit: StopFacts | null; facts: RunFacts | null },
 ): Report {
   const built = buildReport(resolved.plan, runs, {
     ...clock,

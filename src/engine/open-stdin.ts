@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import { RequestError } from '../errors.js';
-import type { Plan, StopFacts } from '../types.js';
+import type { Interruption, Plan, StopFacts } from '../types.js';
 import { openStopper, openTarget } from './fifo-open.js';
 
 // The first stage's stdin. A FIFO is opened without blocking the event loop (its open waits for a
 // writer), and the wait is cut short by the pipeline timeout or a signal to safe-run.
 export async function openStdin(
   plan: Plan,
-  interrupt: Promise<NodeJS.Signals>,
+  interrupt: Promise<Interruption>,
   t0: number,
 ): Promise<number | 'inherit' | 'ignore' | { stopped: StopFacts }> {
   const source = plan.settings.stdin;

@@ -5,7 +5,7 @@ import { monotonicMs } from '../monotonic-ms.js';
 import { stopReason } from '../outcome-text/render.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
 import type { Watchdog } from '../teardown/watchdog.js';
-import type { Plan, Report, StopFacts } from '../types.js';
+import type { CancelSource, Plan, Report, StopFacts } from '../types.js';
 import { type RunClock, reportNothingStarted } from './finish-run.js';
 import { openStdin } from './open-stdin.js';
 import { PipelinePipes, pipeCount } from './pipeline-pipes.js';
@@ -23,7 +23,8 @@ export type { RunIO } from './run-io.js';
 export interface RunHandle {
   readonly report: Promise<Report>;
   // Forwards a signal to every stage, then escalates to SIGKILL after kill-after (safe-run was stopped).
-  cancel(signal: NodeJS.Signals): void;
+  // `by`: who asked, when it was not a signal to safe-run (the report says so instead).
+  cancel(signal: NodeJS.Signals, by?: CancelSource): void;
   // Who waits for whom right now, without stopping anything; null before the stages exist.
   inspect(): HangReport | null;
   // What each stage is doing now (for a live view or a heartbeat); empty before the stages exist.
@@ -62,7 +63,7 @@ export function startRun(plan: Plan, io: RunIO = {}, shared: SharedSupport | nul
   );
   return {
     report,
-    cancel: (signal) => control.cancel(signal),
+    cancel: (signal, by) => control.cancel(signal, by),
     inspect: () => control.inspect(),
     progress: () => control.progress(),
   };

@@ -6,9 +6,10 @@ import { LeftoverLog } from '../teardown/leftover-log.js';
 import type { Marker } from '../teardown/marker.js';
 import type { OwnGroups } from '../teardown/own-groups.js';
 import { dealWithLeftovers, findHolders, signalEscaped } from '../teardown/stage-teardown.js';
-import type { Leftover, Settings, StopCause } from '../types.js';
+import type { CancelSource, Interruption, Leftover, Settings, StopCause } from '../types.js';
 import { DeadlockWatch } from './deadlock-watch.js';
 import { IdleClock } from './idle-clock.js';
+import { interruptionCause } from './interruption.js';
 import { type DrainContext, drainLink, settleHeldPipe } from './pipe-drain.js';
 import type { PipeId } from './pipeline-pipes.js';
 import { ReopenWatch } from './reopen-watch.js';
@@ -26,7 +27,7 @@ export class Supervisor implements DrainWatcher {
   private readonly reopens: ReopenWatch;
   private readonly t0 = monotonicMs();
   private readonly idle = new IdleClock();
-  private interrupted: NodeJS.Signals | null = null;
+  private interrupted: Interruption | null = null;
   private timeLimit: StopCause | null = null;
   private readonly leftovers = new LeftoverLog();
   // Stage groups sent their first signal, so that the last sweep does not send it again.
@@ -142,10 +143,10 @@ export class Supervisor implements DrainWatcher {
     for (const run of this.runs) if (run !== refused) this.stop(run, 'cancelled', 'SIGTERM', cause);
   }
 
-  cancel(signal: NodeJS.Signals): void {
-    this.interrupted ??= signal;
+  cancel(signal: NodeJS.Signals, by?: CancelSource): void {
+    this.interrupted ??= { signal, by };
     // SIGQUIT to safe-run means "stop with a report", not "dump core" for every stage.
-    this.stopAll('cancelled', { kind: 'signal', signal }, signal === 'SIGQUIT' ? 'SIGTERM' : signal);
+    this.stopAll('cancelled', interruptionCause({ signal, by }), signal === 'SIGQUIT' ? 'SIGTERM' : signal);
   }
 
   // Who waits for whom right now, across every process of the run (docs/debugging-hangs.md).
@@ -163,7 +164,7 @@ export class Supervisor implements DrainWatcher {
     return this.timeLimit;
   }
 
-  interruptedBy(): NodeJS.Signals | null {
+  interruptedBy(): Interruption | null {
     return this.interrupted;
   }
 

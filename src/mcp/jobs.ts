@@ -71,8 +71,8 @@ export class Job {
   // ended, its teardown done (every process of the run seen gone or listed as a leftover).
   kill(): Promise<void> {
     if (this.running && !this.killTimer) {
-      this.start.handle.cancel('SIGTERM');
-      this.killTimer = setTimeout(() => this.start.handle.cancel('SIGKILL'), KILL_GRACE_MS);
+      this.start.handle.cancel('SIGTERM', 'job_kill');
+      this.killTimer = setTimeout(() => this.start.handle.cancel('SIGKILL', 'job_kill'), KILL_GRACE_MS);
     }
     return this.ended;
   }

@@ -158,8 +158,8 @@ async function untilYield(
 function cancelOn(signal: AbortSignal, handle: Pick<CommandHandle, 'cancel'>): () => void {
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
-    handle.cancel('SIGTERM');
-    timer = setTimeout(() => handle.cancel('SIGKILL'), 500);
+    handle.cancel('SIGTERM', 'client');
+    timer = setTimeout(() => handle.cancel('SIGKILL', 'client'), 500);
   };
   if (signal.aborted) stop();
   else signal.addEventListener('abort', stop, { once: true });

@@ -22,6 +22,9 @@ export const STOP_CAUSE_KINDS = [
   'start-refused',
   // A signal to safe-run itself (Ctrl-C, SIGTERM from a CI runner).
   'signal',
+  // A stop asked for on the user's behalf, not a signal to safe-run: the text's own `kill`, the MCP
+  // tool job_kill, the MCP client cancelling its call, a background job still running at the text's end.
+  'requested',
   // safe-run failed internally and stopped everything.
   'internal-error',
 ] as const;
@@ -41,7 +44,18 @@ export type StopCause =
   // `stage`: the 1-based index of the stage the kernel refused, `name` its name, `code` the error.
   | { kind: 'start-refused'; stage: number; name: string; code: string }
   | { kind: 'signal'; signal: string }
+  | { kind: 'requested'; signal: string; by: CancelSource }
   | { kind: 'internal-error' };
+
+// Who asked for a stop that is not a signal to safe-run (see 'requested' above).
+export type CancelSource = 'kill' | 'job_kill' | 'client' | 'text-end';
+
+// A run stopped as a whole: the signal its stages got, and who asked when it was not a signal to
+// safe-run itself.
+export interface Interruption {
+  signal: NodeJS.Signals;
+  by?: CancelSource;
+}
 
 // Why a stage was stopped, as the report keeps it (beside the reason rendered from it).
 export interface StopFacts {

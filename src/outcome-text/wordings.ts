@@ -3,6 +3,7 @@ import { deadlockAdvice } from '../hang/advice.js';
 import type {
   Advice,
   AdviceKind,
+  CancelSource,
   FifoWait,
   StageRef,
   StderrClue,
@@ -35,7 +36,8 @@ export interface Wordings {
   };
   // The verdict's reason around the blamed stage's outcome.
   verdict: {
-    interrupted(signal: string): string;
+    // `by`: who asked, when it was not a signal to safe-run.
+    interrupted(signal: string, by?: CancelSource): string;
     preflight(outcome: string): string;
     startRefused(outcome: string, started: readonly number[]): string;
     lateTimeLimit(limit: string): string;
@@ -93,6 +95,14 @@ function said(clue: StderrClue): string {
     ? `; its stderr (${formatBytes(clue.bytes)}) is not text${saved}`
     : `; it wrote nothing to stderr${saved}`;
 }
+
+// Who asked for a stop that was not a signal to safe-run.
+const REQUESTED: Record<CancelSource, string> = {
+  kill: "the text's kill",
+  job_kill: 'stopped with job_kill',
+  client: 'the MCP client cancelled the call',
+  'text-end': 'the text ended while this background job ran',
+};
 
 const ADVICE: Wordings['advice'] = {
   interrupted: () => 'safe-run was interrupted: run again when you mean to',
@@ -155,6 +165,7 @@ export const WORDINGS: Wordings = {
     'fail-fast': (c) => `--fail-fast: stage "${c.stage}" ${c.status}`,
     'start-refused': (c) => `stage ${c.stage} "${c.name}" could not be started (${c.code})`,
     signal: (c) => `safe-run received ${c.signal}`,
+    requested: (c) => REQUESTED[c.by],
     'internal-error': () => 'safe-run failed internally',
   },
   fifo: {
@@ -173,7 +184,10 @@ export const WORDINGS: Wordings = {
     endedAs: (w, status) => `${w} ended as ${status}`,
   },
   verdict: {
-    interrupted: (signal) => `safe-run was stopped by ${signal}; running stages were cancelled`,
+    interrupted: (signal, by) =>
+      by === undefined
+        ? `safe-run was stopped by ${signal}; running stages were cancelled`
+        : `${REQUESTED[by]} (${signal}); running stages were cancelled`,
     preflight: (outcome) => `preflight: ${outcome}; nothing was started`,
     startRefused: (outcome, started) => {
       if (started.length === 0) return `${outcome}: the kernel refused it; nothing else was started`;

@@ -1,6 +1,6 @@
 import { type Outcome, stageOutcome, startRefusedReason, timeoutReason } from '../outcome-text/render.js';
 import { WORDINGS } from '../outcome-text/wordings.js';
-import type { Policy, SigpipeMode, Verdict } from '../types.js';
+import type { CancelSource, Policy, SigpipeMode, Verdict } from '../types.js';
 import { shellStatus } from './signals.js';
 
 const EXIT_TIMEOUT = 124;
@@ -16,7 +16,7 @@ export interface VerdictInput {
   // True when the reader of safe-run's own stdout went away (EPIPE): the last stage's SIGPIPE was earned.
   stdoutReaderGone: boolean;
   // Set when safe-run itself was stopped by a signal (e.g. 'SIGINT').
-  interruptedBy: { signal: string; number: number } | null;
+  interruptedBy: { signal: string; number: number; by?: CancelSource } | null;
   // A time limit that fired (its reason), even when every leader had already exited.
   timeLimit?: string | null;
 }
@@ -77,7 +77,7 @@ function interrupted(input: VerdictInput): Verdict | null {
     ok: false,
     exitCode: 128 + input.interruptedBy.number,
     blamedStage: null,
-    reason: WORDINGS.verdict.interrupted(input.interruptedBy.signal),
+    reason: WORDINGS.verdict.interrupted(input.interruptedBy.signal, input.interruptedBy.by),
   };
 }
 

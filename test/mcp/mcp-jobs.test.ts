@@ -77,6 +77,9 @@ describe('jobs', () => {
     expect(log).toMatch(/"GET \/hello\.txt HTTP\/1\.1" 200/);
     const killed = await session.call('job_kill', { job: id });
     expect(killed.text).toContain(`job ${id} killed`);
+    // Killed as asked: said so, never as a signal to safe-run, and with nothing to do next.
+    expect(killed.text).toContain('stopped with job_kill (SIGTERM); running stages were cancelled');
+    expect(killed.text).not.toMatch(/safe-run received|safe-run was stopped by|\nnext: /);
     expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
     const refused = await session.call('run', {
       command: `python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:${port}/')"`,

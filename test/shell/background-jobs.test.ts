@@ -78,5 +78,18 @@ describe('a background job', () => {
     const stage = report.stages.find((s) => s.index === step?.stages[0]);
     expect(stage?.status).toBe('cancelled');
     expect(stage?.pid).toEqual(expect.any(Number));
+    // The text's end stopped it, not a signal to safe-run (which is what the report once said).
+    expect(stage?.stop?.cause).toEqual({ kind: 'requested', signal: 'SIGTERM', by: 'text-end' });
+    expect(stage?.stop?.reason).toBe('the text ended while this background job ran');
+  });
+
+  it("stopped by the text's own kill is told so, and the text goes on", async () => {
+    const { code, report } = await ours('sleep 1000 & kill $!; wait $!; echo "wait: $?"');
+    expect(code).toBe(0);
+    expect(printed(report)).toBe('wait: 143\n');
+    const stage = report.stages.find((s) => s.argv[0] === 'sleep');
+    expect(stage?.stop?.cause).toEqual({ kind: 'requested', signal: 'SIGTERM', by: 'kill' });
+    expect(stage?.stop?.reason).toBe("the text's kill");
+    expect(report.next).toBeNull();
   });
 });

@@ -5,7 +5,15 @@ import { stopReason, targetText } from '../../outcome-text/render.js';
 import { signalNumber } from '../../policy/signals.js';
 import { classifyEnding } from '../../policy/stage-status.js';
 import { decideVerdict, successes } from '../../policy/verdict.js';
-import type { Plan, Report, StageResult, StopFacts, StreamReport, StreamTarget } from '../../types.js';
+import type {
+  Interruption,
+  Plan,
+  Report,
+  StageResult,
+  StopFacts,
+  StreamReport,
+  StreamTarget,
+} from '../../types.js';
 import type { StageRun } from '../stage-run.js';
 import { nextStep } from './next-step.js';
 
@@ -26,7 +34,7 @@ interface RunEnding {
   // The reader of safe-run's stdout went away: the last stage's SIGPIPE was earned.
   stdoutReaderGone: boolean;
   // The signal that stopped safe-run itself, if any.
-  interrupted: NodeJS.Signals | null;
+  interrupted: Interruption | null;
   // A time limit that fired (its cause), if any.
   timeLimit: StopFacts | null;
   leftovers: Report['leftovers'];
@@ -41,7 +49,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
   // A -c stage whose redirection failed or whose program is missing fails alone, as in bash.
   const anyNotStarted = runs.some((run) => run.preflightError !== null || run.spawnError?.during === 'start');
   const stages = runs.map((run) => stageResult(run, anyNotStarted));
-  const interruptedBy = interrupted ? { signal: interrupted, number: signalNumber(interrupted) } : null;
+  const interruptedBy = interrupted && { ...interrupted, number: signalNumber(interrupted.signal) };
   const input = {
     policy: plan.settings.policy,
     sigpipe: plan.settings.sigpipe,

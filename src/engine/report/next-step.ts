@@ -91,7 +91,9 @@ export function chooseAdvice(report: ReportSoFar, streamedStdout = false): Advic
   const { verdict } = report;
   if (!verdict.ok) {
     if (verdict.blamedStage === null) {
-      return verdict.exitCode === 124 ? { kind: 'late-time-limit' } : { kind: 'interrupted' };
+      if (verdict.exitCode === 124) return { kind: 'late-time-limit' };
+      // Stopped on request (job_kill, the client's cancel), not by a signal to safe-run: as asked.
+      return onRequestOnly(report) ? null : { kind: 'interrupted' };
     }
     const stage = report.stages[verdict.blamedStage - 1]!;
     return forBlamed(stage, report.settings, report.stages.length);
@@ -103,6 +105,11 @@ export function chooseAdvice(report: ReportSoFar, streamedStdout = false): Advic
   );
   if (cut && !cut.stdout.logFile && !cut.stderr.logFile) return { kind: 'output-cut', stage: ref(cut) };
   return null;
+}
+
+function onRequestOnly(report: ReportSoFar): boolean {
+  const causes = report.stages.map((stage) => stage.stop?.cause.kind);
+  return causes.includes('requested') && !causes.includes('signal');
 }
 
 // One sentence for whoever reads the report next (an agent, most often): what to do now.

@@ -64,7 +64,7 @@ export async function runMembers(
   const io = { ...rt.io, stdout: stdoutStream(r, stdout) };
   const handle = startRun(plan, io, { support: rt.support, more: true, stdin: rt.stdin });
   rt.running.add(handle);
-  if (rt.cancelled) handle.cancel(rt.cancelled);
+  if (rt.cancelled) handle.cancel(rt.cancelled.signal, rt.cancelled.by);
   const untrack = trackInJob(r, handle, members);
   let report: Report;
   try {

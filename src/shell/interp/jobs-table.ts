@@ -1,4 +1,5 @@
 import type { RunHandle } from '../../engine/run-pipeline.js';
+import type { CancelSource, Interruption } from '../../types.js';
 
 // A command the text started with `&`: its number (%N), its processes, and its end.
 export class Job {
@@ -7,7 +8,7 @@ export class Job {
   // Every process the job started, in order (jobs -l, jobs -p; wait and kill find the job by any).
   readonly pids: number[] = [];
   status: number | null = null;
-  cancelled: NodeJS.Signals | null = null;
+  cancelled: Interruption | null = null;
   // Set once `wait` or `jobs` told the text of its end: bash forgets a job then.
   reported = false;
   // Signals ignored (trap '' SIG) when it started: its processes inherit that, so kill 0 spares it.
@@ -39,7 +40,7 @@ export class Job {
   // what to call once the run ended.
   track(handle: RunHandle): () => void {
     this.running.add(handle);
-    if (this.cancelled) handle.cancel(this.cancelled);
+    if (this.cancelled) handle.cancel(this.cancelled.signal, this.cancelled.by);
     let ended = false;
     void handle.report.then(
       () => this.notePids(handle),
@@ -86,9 +87,10 @@ export class Job {
     this.notePid(null);
   }
 
-  cancel(signal: NodeJS.Signals): void {
-    this.cancelled ??= signal;
-    for (const handle of this.running) handle.cancel(signal);
+  // `by`: who asked, when it is not a signal to safe-run (the text's kill, the text's end).
+  cancel(signal: NodeJS.Signals, by?: CancelSource): void {
+    this.cancelled ??= { signal, by };
+    for (const handle of this.running) handle.cancel(signal, by);
   }
 }
 

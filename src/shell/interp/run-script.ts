@@ -5,7 +5,7 @@ import { openStopper } from '../../engine/fifo-open.js';
 import type { RunHandle, RunIO } from '../../engine/run-pipeline.js';
 import { RunSupport } from '../../engine/run-support.js';
 import { monotonicMs } from '../../monotonic-ms.js';
-import type { Report, Settings, StepReport } from '../../types.js';
+import type { Interruption, Report, Settings, StepReport } from '../../types.js';
 import { Oracle } from '../expand/oracle.js';
 import type { Script, SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
@@ -60,11 +60,11 @@ export function startScript(
   return {
     result,
     report: result.then((r) => r.report),
-    cancel: (signal) => {
-      rt.cancelled ??= signal;
-      interrupt(signal);
-      for (const handle of rt.running) handle.cancel(signal);
-      for (const job of rt.jobs.list) job.cancel(signal);
+    cancel: (signal, by) => {
+      rt.cancelled ??= { signal, by };
+      interrupt({ signal, by });
+      for (const handle of rt.running) handle.cancel(signal, by);
+      for (const job of rt.jobs.list) job.cancel(signal, by);
     },
     inspect: () => [...rt.running].at(-1)?.inspect() ?? null,
     progress: () => [...rt.running].flatMap((handle) => handle.progress()),
@@ -79,13 +79,13 @@ function newRuntime(
   settings: Settings,
   io: RunIO,
   support: RunSupport,
-): { rt: Runtime; interrupt: (signal: NodeJS.Signals) => void; dispose: () => Promise<void> } {
+): { rt: Runtime; interrupt: (interruption: Interruption) => void; dispose: () => Promise<void> } {
   let scratch: string | null = null;
-  let interrupt: (signal: NodeJS.Signals) => void = () => {};
+  let interrupt: (interruption: Interruption) => void = () => {};
   // The text's time limit counts from one moment, for every step (each is an engine run of its own).
   const limitSince = io.limitSince ?? monotonicMs();
   const stopper = openStopper(
-    new Promise<NodeJS.Signals>((resolve) => {
+    new Promise<Interruption>((resolve) => {
       interrupt = resolve;
     }),
     settings,
@@ -165,7 +165,7 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
 // so), as every process is that outlives its stage.
 async function endJobs(runner: Runner): Promise<void> {
   const { rt } = runner;
-  for (const job of rt.jobs.running()) job.cancel('SIGTERM');
+  for (const job of rt.jobs.running()) job.cancel('SIGTERM', 'text-end');
   await Promise.all(rt.jobs.list.map((job) => job.done.catch(() => 1)));
 }
 

@@ -59,7 +59,7 @@ export class Runner implements RunnerApi {
   // the time is up; `unrun` (the rest of an and-or list) is shown as not run.
   private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Pipeline }[]): void {
     const { rt } = this;
-    if (this.place.job?.cancelled) throw jobEnded(this.place.job.cancelled);
+    if (this.place.job?.cancelled) throw jobEnded(this.place.job.cancelled.signal);
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused) {
       rt.stoppedBy = { kind: 'time' };

@@ -1,7 +1,7 @@
 import type { OpenStop } from '../../engine/fifo-open.js';
 import type { RunHandle, RunIO } from '../../engine/run-pipeline.js';
 import type { RunSupport } from '../../engine/run-support.js';
-import type { Settings } from '../../types.js';
+import type { Interruption, Settings } from '../../types.js';
 import type { Oracle } from '../expand/oracle.js';
 import type { SimpleCommand } from '../syntax/nodes.js';
 import type { Jobs } from './jobs-table.js';
@@ -26,8 +26,8 @@ export interface Runtime {
   readonly pid: number;
   // monotonicMs() at which the run's time limit runs out; null without one.
   readonly deadline: number | null;
-  // Set when safe-run was asked to stop: nothing more starts.
-  cancelled: NodeJS.Signals | null;
+  // Set when safe-run was asked to stop (a signal, or a request such as job_kill): nothing more starts.
+  cancelled: Interruption | null;
   // Set when one of safe-run's own limits stopped a command, or the time ran out between commands,
   // or a command was refused when reached (`why`, in words): the text stops there, not ok.
   stoppedBy: { kind: 'limit' } | { kind: 'time' } | { kind: 'refused'; why: string } | null;

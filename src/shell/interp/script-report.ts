@@ -73,8 +73,8 @@ function textVerdict(rt: Runtime, ending: Ending): Verdict {
   const last = [...ofText].reverse().find((step) => step.skipped === undefined);
   const lastIndex = last?.index ?? 0;
   if (rt.cancelled) {
-    const signal = rt.cancelled;
-    const reason = WORDINGS.verdict.interrupted(signal);
+    const { signal, by } = rt.cancelled;
+    const reason = WORDINGS.verdict.interrupted(signal, by);
     return { ok: false, exitCode: 128 + signalNumber(signal), blamedStage: null, reason };
   } else if (rt.refused) {
     const { step, why } = rt.refused;

@@ -167,13 +167,13 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
   // here): they all get the signal.
   if (ownGroup && signal !== 'EXIT')
     for (const job of rt.jobs.running())
-      if (!job.ignored.has(signal)) job.cancel(`SIG${signal}` as NodeJS.Signals);
+      if (!job.ignored.has(signal)) job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
   if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
   const spec = target.startsWith('-') ? target.slice(1) : target;
   // %N is one of this shell's jobs; a process id may be any job's of the run.
   const job = spec.startsWith('%') ? ctx.r.sh.jobs.find(spec) : rt.jobs.find(spec);
   if (job) {
-    if (signal !== 'EXIT') job.cancel(`SIG${signal}` as NodeJS.Signals);
+    if (signal !== 'EXIT') job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
     return job.status === null ? 0 : ctx.fail(`(${target}) - No such process`);
   }
   if (target.startsWith('%')) return ctx.fail(`${target}: no such job`);
