@@ -121,8 +121,12 @@ function describeOther(call: CallAnalysis, fd: string, command: string | null): 
       return detail.watching && detail.watching.length > 0
         ? `waiting for input in ${call.syscall ?? 'poll'} on ${watchedList(detail.watching)}`
         : `waiting for events in ${call.syscall ?? 'poll'} (${blocked?.target ?? 'which fds /proc does not show'})`;
-    case 'peer':
-      return `${verb} ${fd}, a socket (${open?.link})${unread(call)}: waiting for the other side, which is not in this tree`;
+    case 'peer': {
+      const what = open?.kind === 'socket' ? 'a socket' : open?.kind === 'fifo' ? 'a FIFO' : 'a pipe';
+      // peers null: a socket whose peer the kernel does not name; empty: nobody read holds it.
+      const where = call.peers === null ? 'which is not in this tree' : 'which no process of this tree holds';
+      return `${verb} ${fd}, ${what} (${open?.link})${unread(call)}: waiting for the other side, ${where}`;
+    }
     case 'sleep':
       return `sleeping (${call.syscall ?? 'sleep'}): not reading or writing anything; it wakes by itself`;
     case 'thread':
