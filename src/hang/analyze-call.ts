@@ -124,7 +124,8 @@ function onStream(op: 'read' | 'write', open: OpenFd, here: Partial, ctx: CallCo
   const socket = socketOf(open, data.sockets);
   if (socket?.listening) return { ...here, wait: 'server', detail: { address: socket.address ?? open.link } };
   const other = otherEnd(index, open, view.pid, op === 'write' ? 'read' : 'write', data.sockets);
-  if (other === null) return { ...here, wait: 'peer' };
+  if (other === null)
+    return { ...here, wait: 'peer', detail: socket?.unaccepted ? { address: socket.unaccepted } : {} };
   const peerSocket = open.kind === 'socket' ? data.sockets.get(Number(other.key.split(':')[1])) : undefined;
   const blocked = { ...here.blocked!, unread: op === 'write' ? (peerSocket?.queued ?? null) : null };
   const { peers } = other;

@@ -140,8 +140,10 @@ function describeOther(call: CallAnalysis, fd: string, command: string | null): 
     case 'peer': {
       const what = open?.kind === 'socket' ? 'a socket' : open?.kind === 'fifo' ? 'a FIFO' : 'a pipe';
       // peers null: a socket whose peer the kernel does not name; empty: nobody read holds it.
-      const where = call.peers === null ? 'which is not in this tree' : 'which no process of this tree holds';
-      return `${verb} ${fd}, ${what} (${open?.link})${unread(call)}: waiting for the other side, ${where}`;
+      const where = detail.address
+        ? `: its connection to ${detail.address} is not accepted yet`
+        : `, which ${call.peers === null ? 'is not in this tree' : 'no process of this tree holds'}`;
+      return `${verb} ${fd}, ${what} (${open?.link})${unread(call)}: waiting for the other side${where}`;
     }
     case 'sleep':
       return `sleeping (${call.syscall ?? 'sleep'}): not reading or writing anything; it wakes by itself`;

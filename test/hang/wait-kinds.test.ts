@@ -117,6 +117,26 @@ describe.skipIf(!hasPython)('TCP in one tree', () => {
     );
   }, 60_000);
 
+  it('a client whose connection the server has not accepted yet is told so, and is no deadlock', async () => {
+    const code = [
+      'import os, socket, time',
+      "server = socket.create_server(('127.0.0.1', 0))",
+      'if os.fork() == 0:',
+      "    socket.create_connection(('127.0.0.1', server.getsockname()[1])).recv(1)",
+      'time.sleep(600)',
+    ].join('\n');
+    const root = start('python3', ['-c', code]);
+    const client = await waitFor('the client to wait in recv', () => {
+      const entry = lookAt(root).processes.find((proc) => proc.ppid === root);
+      return entry?.blocked?.op === 'read' && /^socket:/.test(entry.blocked.target ?? '') && entry;
+    });
+    expect(client.wait).toBe('peer');
+    expect(client.explanation).toMatch(
+      /: waiting for the other side: its connection to 127\.0\.0\.1:\d+ is not accepted yet$/,
+    );
+    expect(lookAt(root).deadlock).toBeNull();
+  }, 40_000);
+
   it('a client waiting on a server outside the tree is not a deadlock: nobody in the tree can answer', async () => {
     const serve =
       "import socket; s = socket.create_server(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True); c, _ = s.accept(); c.recv(1)";
