@@ -124,7 +124,8 @@ function onStream(op: 'read' | 'write', open: OpenFd, here: Partial, ctx: CallCo
   const socket = socketOf(open, data.sockets);
   if (socket?.listening) return { ...here, wait: 'server', detail: { address: socket.address ?? open.link } };
   const other = otherEnd(index, open, view.pid, op === 'write' ? 'read' : 'write', data.sockets);
-  if (other === null) return { ...here, wait: 'peer' };
+  if (other === null)
+    return { ...here, wait: 'peer', detail: socket?.unaccepted ? { address: socket.unaccepted } : {} };
   const peerSocket = open.kind === 'socket' ? data.sockets.get(Number(other.key.split(':')[1])) : undefined;
   const blocked = { ...here.blocked!, unread: op === 'write' ? (peerSocket?.queued ?? null) : null };
   const { peers } = other;
@@ -134,6 +135,10 @@ function onStream(op: 'read' | 'write', open: OpenFd, here: Partial, ctx: CallCo
     // safe-run reads every stream it holds until end of file.
     peer.reading = peer.safeRun ? op === 'write' : holder ? isReading(holder.view, other.key) : false;
   }
+  // Nobody read holds the other end, not even itself: someone does (a pipe with no writer left reads
+  // end of file; a socket's peer exists), unseen: outside the tree, or not yet accepted.
+  if (peers.length === 0 && !holdsOtherEnd(view.fds ?? [], other.key, op, open.kind))
+    return { ...here, blocked, peers, wait: 'peer' };
   const members = new Set(data.members.map((member) => member.pid));
   const outside = peers.some((peer) => peer.safeRun || !members.has(peer.pid));
   // Alone on a pipe: nobody else can ever read (or write) it.
@@ -150,4 +155,13 @@ function onStream(op: 'read' | 'write', open: OpenFd, here: Partial, ctx: CallCo
     return holder !== undefined && isWriting(holder.view, other.key);
   });
   return writing ? { ...result, external: true, wait: 'working' } : { ...result, wait: 'input' };
+}
+
+// It holds the end that would wake it itself: a pipe's write end (or its read end, for a writer), a
+// FIFO opened for both, a socket's peer.
+function holdsOtherEnd(fds: readonly OpenFd[], key: string, op: 'read' | 'write', kind: OpenFd['kind']) {
+  const wanted = op === 'read' ? 'write' : 'read';
+  return fds.some(
+    (own) => own.key === key && (kind === 'socket' || own.end === wanted || own.end === 'both'),
+  );
 }

@@ -1,4 +1,4 @@
-import type { PipePeer } from '../types.js';
+import type { BlockedProcess, PipePeer } from '../types.js';
 import { serverAdvice, terminalAdvice, timerAdvice } from './advice.js';
 import type { Analysis, TreeData } from './analyze.js';
 import type { CallAnalysis, WatchedFd } from './graph-types.js';
@@ -47,12 +47,28 @@ export function explainProcess(entry: Analysis, ctx: ExplainContext): string {
 function withThreads(entry: Analysis, ctx: ExplainContext): string {
   const { main, lead, threads } = entry;
   const tell = (call: CallAnalysis) => describeCall(call, entry, ctx);
-  const named = (call: CallAnalysis) => `thread ${call.tid} \`${call.name}\``;
+  const named = (call: CallAnalysis) => threadName(call.tid, call.name);
   if (lead !== main) return `${named(lead)}: ${tell(lead)}; the main thread: ${tell(main)}`;
   const others = threads.filter((call) => call.wait !== 'thread');
   const said = others.slice(0, 2).map((call) => `; ${named(call)}: ${tell(call)}`);
   const more = others.length > 2 ? `; ${others.length - 2} more threads` : '';
   return `${tell(main)}${said.join('')}${more}`;
+}
+
+function threadName(tid: number, name: string): string {
+  return `thread ${tid} \`${name}\``;
+}
+
+// A process told by another of its threads than the main one: that thread, and the sentence without
+// its name in front, so that a sentence about the process names it after the pid ("its pid 7 (thread
+// 9 `node`) was running: ..."). null when it is told by its main thread.
+export function leadThread(proc: BlockedProcess): { thread: string; rest: string } | null {
+  for (const { tid, name } of proc.threads ?? []) {
+    const thread = threadName(tid, name);
+    if (proc.explanation.startsWith(`${thread}: `))
+      return { thread, rest: proc.explanation.slice(thread.length + 2) };
+  }
+  return null;
 }
 
 // The words for one call, by its kind of wait: the one place a WaitKind becomes a sentence.
@@ -121,8 +137,14 @@ function describeOther(call: CallAnalysis, fd: string, command: string | null): 
       return detail.watching && detail.watching.length > 0
         ? `waiting for input in ${call.syscall ?? 'poll'} on ${watchedList(detail.watching)}`
         : `waiting for events in ${call.syscall ?? 'poll'} (${blocked?.target ?? 'which fds /proc does not show'})`;
-    case 'peer':
-      return `${verb} ${fd}, a socket (${open?.link})${unread(call)}: waiting for the other side, which is not in this tree`;
+    case 'peer': {
+      const what = open?.kind === 'socket' ? 'a socket' : open?.kind === 'fifo' ? 'a FIFO' : 'a pipe';
+      // peers null: a socket whose peer the kernel does not name; empty: nobody read holds it.
+      const where = detail.address
+        ? `: its connection to ${detail.address} is not accepted yet`
+        : `, which ${call.peers === null ? 'is not in this tree' : 'no process of this tree holds'}`;
+      return `${verb} ${fd}, ${what} (${open?.link})${unread(call)}: waiting for the other side${where}`;
+    }
     case 'sleep':
       return `sleeping (${call.syscall ?? 'sleep'}): not reading or writing anything; it wakes by itself`;
     case 'thread':

@@ -1,5 +1,37 @@
 import type { DeadlockKind } from '../types.js';
 import type { Analysis } from './analyze.js';
+import type { TreeData } from './graph-types.js';
+import { threadsOf } from './holders.js';
+import type { ProcView, ThreadView } from './proc-view.js';
+
+// Whether this look can prove a deadlock at all: a claim rests on who does NOT hold the other end of
+// a pipe or socket, and a process that runs while its files are read may be passing that very pipe on
+// unseen (moving it to another fd, accepting the connection a moment later). So every member must
+// stand still: each thread off the CPU in a call (or stopped), its run mark and fds readable, and
+// a second reading, once made, must find none moved (src/hang/settle.ts). Anything else and the look
+// claims nothing; each process still gets its sentence, and a later look may prove it. An exited process holds
+// nothing and cannot move; the reading process itself, when its own tree is read, is only reading.
+export function provable(data: TreeData): boolean {
+  if (!data.complete || (data.unsettled?.length ?? 0) > 0) return false;
+  return data.members.every((view) => view.pid === process.pid || standsStill(view));
+}
+
+function standsStill(view: ProcView): boolean {
+  const live = liveThreads(view);
+  return live.length === 0 || (view.fds !== null && live.every(offCpu));
+}
+
+// Its threads that have not exited (a main thread may exit before the others).
+export function liveThreads(view: ProcView): ThreadView[] {
+  return threadsOf(view).filter((thread) => thread.state !== 'Z' && thread.state !== 'X');
+}
+
+// /proc/PID/syscall names a call only for a thread off the CPU; a stopped thread may be in none.
+function offCpu(thread: ThreadView): boolean {
+  if (thread.runMark === null) return false;
+  const inCall = thread.syscall !== null && thread.syscall !== 'running';
+  return inCall || thread.state === 'T' || thread.state === 't';
+}
 
 // The processes that wait only for one another. In this wait-for graph a process goes on when any
 // one of its wakers acts (a reader reads, a writer writes, a child exits, a holder unlocks), so a

@@ -25,6 +25,9 @@ export interface TreeData {
   locks: LockTable;
   // False when some members were not read (a look's time budget ran out): no deadlock is claimed.
   complete: boolean;
+  // Set once a second reading has checked the members (src/hang/settle.ts): those found to have run
+  // since they were read, or that could not be checked. Any at all and no deadlock is claimed.
+  unsettled?: readonly number[];
 }
 
 // One fd an event loop or a poll/select watches, as the sentence names it: what it is, and who

@@ -1,7 +1,7 @@
 import type { BlockedProcess, Deadlock } from '../types.js';
 import { type Analysis, analyzeProcess, type TreeData } from './analyze.js';
 import { describeCall, type ExplainContext, explainDeadlock, explainProcess } from './explain.js';
-import { deadlockKind, findDeadlocked, orderCycle } from './find-deadlock.js';
+import { deadlockKind, findDeadlocked, orderCycle, provable } from './find-deadlock.js';
 import type { CallAnalysis } from './graph-types.js';
 import { indexHolders } from './holders.js';
 
@@ -11,12 +11,13 @@ export interface HangReport {
   deadlock: Deadlock | null;
 }
 
-// Pure: from what was read in /proc to the wait-for graph and its sentences.
+// Pure: from what was read in /proc to the wait-for graph and its sentences. What was read is taken
+// as one moment when provable() says it can be (src/hang/settle.ts confirms it for a look that claims).
 export function buildHangReport(data: TreeData): HangReport {
   const index = indexHolders([...data.members, ...data.context]);
   const analyses = data.members.map((view) => analyzeProcess(view, data, index));
   const byPid = new Map(analyses.map((entry) => [entry.view.pid, entry]));
-  const deadlocked = data.complete ? findDeadlocked(analyses) : new Set<number>();
+  const deadlocked = provable(data) ? findDeadlocked(analyses) : new Set<number>();
   const ctx: ExplainContext = { data, byPid, deadlocked };
   const processes = analyses.map((entry) => toEntry(entry, ctx));
   if (deadlocked.size === 0) return { processes, deadlock: null };

@@ -26,8 +26,8 @@ export function indexHolders(views: readonly ProcView[]): HolderIndex {
 
 // The main thread and the others, as one list: any of them may be the one reading.
 export function threadsOf(view: ProcView): ThreadView[] {
-  const { syscall, state, wchan, path, polled } = view;
-  return [{ tid: view.pid, name: '', state, wchan, syscall, path, polled }, ...(view.threads ?? [])];
+  const { syscall, state, wchan, path, polled, runMark } = view;
+  return [{ tid: view.pid, name: '', state, wchan, syscall, path, polled, runMark }, ...(view.threads ?? [])];
 }
 
 // True when one of its threads is in read() on this descriptor, or in an epoll_wait, poll or select

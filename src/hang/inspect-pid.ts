@@ -1,7 +1,8 @@
 import { hasProc } from '../teardown/proc-read.js';
-import { buildHangReport, type HangReport } from './hang-report.js';
+import type { HangReport } from './hang-report.js';
 import { maskHangReport } from './mask-hang.js';
 import { findTree, readTree } from './read-tree.js';
+import { settledReport } from './settle.js';
 import { treeSecrets } from './tree-secrets.js';
 
 // What `safe-run inspect PID --json` prints and the MCP `inspect` tool returns: the hang report of
@@ -41,6 +42,6 @@ export function inspectPid(
   }
   const data = readTree(new Map(tree.map((member) => [member, null])), null);
   const pids = [...data.members, ...data.context].map((view) => view.pid);
-  const report = maskHangReport(buildHangReport(data), treeSecrets(pids, env, mask));
+  const report = maskHangReport(settledReport(data).report, treeSecrets(pids, env, mask));
   return { available: true, document: { root: pid, takenAt: new Date().toISOString(), ...report } };
 }

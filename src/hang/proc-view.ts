@@ -1,6 +1,7 @@
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { readProcess, readText } from '../teardown/proc-read.js';
 import { openedPath, polledFds } from './proc-mem.js';
+import { runMarkOf } from './run-mark.js';
 import { type DecodedCall, decodeSyscall } from './syscalls.js';
 
 type FdKind = 'pipe' | 'fifo' | 'file' | 'terminal' | 'socket' | 'other';
@@ -32,6 +33,8 @@ export interface ProcView {
   fds: OpenFd[] | null;
   // For each epoll instance it has, the fds it watches for input (fdinfo "tfd:" lines), by epoll fd.
   epolls: Record<number, number[]>;
+  // The main thread's run mark (see ThreadView.runMark).
+  runMark: number | null;
   // Its other threads (the main one, tid = pid, is the process's own state, wchan and syscall above).
   threads: ThreadView[];
 }
@@ -47,6 +50,9 @@ export interface ThreadView {
   syscall: DecodedCall | 'running' | null;
   path: string | null;
   polled: number[] | null;
+  // How much it has run (src/hang/run-mark.ts), read before anything else of its process: the same
+  // mark read again after the look proves it never ran in between (src/hang/settle.ts). null: unreadable.
+  runMark: number | null;
 }
 
 // One process, or null once it is gone. Each file is read once; a process exiting halfway leaves
@@ -54,7 +60,10 @@ export interface ThreadView {
 export function readProcView(pid: number): ProcView | null {
   const info = readProcess(pid);
   if (!info) return null;
-  const main = readThread(pid, pid);
+  // Every thread's mark first, so that whatever is read after (the fds above all) lies inside the
+  // stretch a second reading checks.
+  const marks = new Map(listTasks(pid).map((tid) => [tid, runMarkOf(pid, tid)]));
+  const main = readThread(pid, pid, marks.get(pid) ?? null);
   const fds = readFds(pid);
   const epolls: Record<number, number[]> = {};
   for (const open of fds ?? []) {
@@ -72,12 +81,13 @@ export function readProcView(pid: number): ProcView | null {
     polled: main?.polled ?? null,
     fds,
     epolls,
-    threads: readThreads(pid),
+    runMark: main?.runMark ?? null,
+    threads: readThreads(pid, marks),
   };
 }
 
 // One thread's state and call: three small reads (its stat, wait channel and syscall).
-function readThread(pid: number, tid: number): ThreadView | null {
+function readThread(pid: number, tid: number, runMark: number | null): ThreadView | null {
   const dir = `/proc/${pid}/task/${tid}`;
   const stat = readText(`${dir}/stat`);
   if (!stat) return null;
@@ -94,22 +104,26 @@ function readThread(pid: number, tid: number): ThreadView | null {
     syscall,
     path: call ? openedPath(tid, call) : null,
     polled: call ? polledFds(tid, call) : null,
+    runMark,
   };
 }
 
-// Every thread is read, however many: a deadlock is claimed only when none of them can go on.
-function readThreads(pid: number): ThreadView[] {
-  let names: string[];
+function listTasks(pid: number): number[] {
   try {
-    names = readdirSync(`/proc/${pid}/task`);
+    return readdirSync(`/proc/${pid}/task`).map(Number);
   } catch {
     return [];
   }
+}
+
+// Every thread is read, however many: a deadlock is claimed only when none of them can go on. A
+// thread started after the marks were read is not: its start needed a thread that ran, which the
+// second reading sees.
+function readThreads(pid: number, marks: ReadonlyMap<number, number | null>): ThreadView[] {
   const threads: ThreadView[] = [];
-  for (const name of names) {
-    const tid = Number(name);
+  for (const [tid, mark] of marks) {
     if (tid === pid) continue;
-    const thread = readThread(pid, tid);
+    const thread = readThread(pid, tid, mark);
     if (thread) threads.push(thread);
   }
   return threads.sort((a, b) => a.tid - b.tid);

@@ -4,6 +4,7 @@ import type { StageStop } from '../types.js';
 import type { TreeData } from './graph-types.js';
 import { buildHangReport, type HangReport, waitingForStage } from './hang-report.js';
 import { completeTree, findEscaped, findStageTrees, readMembers, type StageGroup } from './read-tree.js';
+import { movedSince, settledReport } from './settle.js';
 
 // A look at a run in two steps, so that a stop never waits for the machine: first the stage groups'
 // own trees (children links, a handful of /proc files per process, within a time budget), which is
@@ -35,14 +36,16 @@ const empty = (): RunLook => ({
   report: { processes: [], deadlock: null },
 });
 
-// Never throws: a stop must go ahead whatever /proc says, so a failed look is an empty one.
+// Never throws: a stop must go ahead whatever /proc says, so a failed look is an empty one. A look
+// that claims a deadlock is confirmed by a second reading (src/hang/settle.ts) before any signal.
 export function lookAtStages(stages: readonly StageGroup[], budgetMs = FIRST_LOOK_BUDGET_MS): RunLook {
   try {
     const deadline = monotonicMs() + budgetMs;
     const members = findStageTrees(stages);
     const { views, complete } = readMembers(members, deadline);
-    const data = completeTree(views, members, process.pid, { outsideHolders: false, complete });
-    return { members, data, report: buildHangReport(data) };
+    const first = completeTree(views, members, process.pid, { outsideHolders: false, complete });
+    const { data, report } = settledReport(first);
+    return { members, data, report };
   } catch {
     return empty();
   }
@@ -50,8 +53,15 @@ export function lookAtStages(stages: readonly StageGroup[], budgetMs = FIRST_LOO
 
 // The first look with the escaped processes and outside holders added, and the members its budget
 // left unread; its own views stay as read. A member read only now may have acted on the signal (then
-// it shows as exiting, which never makes a deadlock that was not there).
-function completeLook(look: RunLook, stages: readonly StageGroup[], marker: Marker): HangReport {
+// it shows as exiting, which never makes a deadlock that was not there). `signalled`: the stages were
+// signalled since the first look, so its members cannot be read a second time: a deadlock is claimed
+// only when that look's own second reading confirmed them (it was made when it claimed one).
+function completeLook(
+  look: RunLook,
+  stages: readonly StageGroup[],
+  marker: Marker,
+  signalled: boolean,
+): HangReport {
   try {
     const read = new Set(look.data.members.map((view) => view.pid));
     const unread = new Map([...look.members].filter(([pid]) => !read.has(pid)));
@@ -59,17 +69,19 @@ function completeLook(look: RunLook, stages: readonly StageGroup[], marker: Mark
     const { views } = readMembers(new Map([...unread, ...escaped]), Number.POSITIVE_INFINITY);
     const members = new Map([...look.members, ...escaped]);
     const scope = { outsideHolders: true, complete: true };
-    return buildHangReport(
-      completeTree([...look.data.members, ...views], members, process.pid, scope, look.data),
-    );
+    const data = completeTree([...look.data.members, ...views], members, process.pid, scope, look.data);
+    if (!signalled) return settledReport(data).report;
+    const before = look.data.unsettled ?? [...read];
+    return buildHangReport({ ...data, unsettled: [...before, ...movedSince(views)] });
   } catch {
     return look.report;
   }
 }
 
-// The whole run at one moment (SIGUSR1, the heartbeat, `--on-deadlock`): both steps at once.
+// The whole run at one moment (SIGUSR1, the heartbeat, `--on-deadlock`): both steps at once, and
+// nothing signalled in between.
 export function snapshotRun(stages: readonly StageGroup[], marker: Marker): HangReport {
-  return completeLook(lookAtStages(stages, Number.POSITIVE_INFINITY), stages, marker);
+  return completeLook(lookAtStages(stages, Number.POSITIVE_INFINITY), stages, marker, false);
 }
 
 interface StageView {
@@ -106,7 +118,7 @@ export function completeStops(
   marker: Marker,
 ): void {
   if (stopped.length === 0) return;
-  const full = completeLook(look, stages, marker);
+  const full = completeLook(look, stages, marker, true);
   if (full === look.report) return;
   for (const run of stopped) {
     if (run.stopDetail && run.pid !== null)

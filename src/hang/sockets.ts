@@ -23,6 +23,9 @@ export interface SocketInfo {
   listening: boolean;
   // TCP: "127.0.0.1:8080" (its own end); unix: its path, or null for an unnamed one.
   address: string | null;
+  // TCP: the address it connected to, when its other end is still in that listener's queue (the
+  // kernel lists it with no inode until accept() takes it); else null.
+  unaccepted?: string;
 }
 
 // By inode.
@@ -57,17 +60,19 @@ export function readSockets(pid: number, wanted: ReadonlySet<number>): SocketTab
 
 function addTcp(table: SocketTable, pid: number, wanted: ReadonlySet<number>): void {
   const tcp = [...readTcp(`/proc/${pid}/net/tcp`), ...readTcp(`/proc/${pid}/net/tcp6`)];
-  const byEnds = new Map(tcp.map((entry) => [`${entry.local}>${entry.remote}`, entry.inode]));
+  const byEnds = new Map(tcp.map((entry) => [`${entry.local}>${entry.remote}`, entry]));
   for (const entry of tcp) {
     if (!wanted.has(entry.inode) || table.has(entry.inode)) continue;
     const peer = entry.listening ? undefined : byEnds.get(`${entry.remote}>${entry.local}`);
     table.set(entry.inode, {
       inode: entry.inode,
       proto: 'tcp',
-      peer: peer ?? null,
+      peer: peer?.inode || null,
       queued: entry.queued,
       listening: entry.listening,
       address: decodeAddress(entry.local),
+      // 01: ESTABLISHED, yet no socket holds it: accepted by nobody so far.
+      ...(peer?.inode === 0 && peer.state === '01' ? { unaccepted: decodeAddress(entry.remote) } : {}),
     });
   }
 }
@@ -75,6 +80,7 @@ function addTcp(table: SocketTable, pid: number, wanted: ReadonlySet<number>): v
 interface TcpEntry {
   local: string;
   remote: string;
+  state: string;
   inode: number;
   queued: number;
   listening: boolean;
@@ -94,6 +100,7 @@ function readTcp(path: string): TcpEntry[] {
     entries.push({
       local: local!,
       remote: remote!,
+      state: state!,
       inode: Number(fields[9]),
       queued: listening ? 0 : rx,
       listening,

@@ -35,12 +35,13 @@ export type Advice =
   | { kind: 'full-screen'; stage: StageRef }
   | { kind: 'prompt'; stage: StageRef; reason: string }
   | { kind: 'deadlock'; stage: StageRef; reason: string; explanation: string; deadlock: DeadlockKind }
-  // `atStop`: what the stage's leader was doing when the limit fired, when known.
+  // `atStop`: what the stage's leader was doing when the limit fired, when known; `thread` names the
+  // thread it is told by ("thread 9 `node`") when that is not its main thread.
   | {
       kind: 'time-limit';
       stage: StageRef;
       reason: string | null;
-      atStop: { pid: number; explanation: string } | null;
+      atStop: { pid: number; thread: string | null; explanation: string } | null;
     }
   | { kind: 'output-cap'; stage: StageRef }
   // Killed by SIGPIPE under --sigpipe fail.

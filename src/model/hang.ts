@@ -36,7 +36,8 @@ const WAIT_KINDS = [
   'server',
   // An event loop (epoll, poll, select) on other things.
   'events',
-  // A socket whose other side is not on this machine's view of the tree (a server elsewhere).
+  // A socket or pipe whose other side no process of the tree holds: a server elsewhere, a connection
+  // not yet accepted, a holder that could not be read.
   'peer',
   'sleep',
   // futex: another thread of the process, or a lock shared with another process.

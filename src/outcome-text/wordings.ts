@@ -121,7 +121,8 @@ const ADVICE: Wordings['advice'] = {
   deadlock: (a) =>
     `${who(a.stage)} was stopped (${a.reason}) while deadlocked: ${a.explanation}; a longer limit will not help: ${deadlockAdvice(a.deadlock)}`,
   'time-limit': (a) => {
-    const at = a.atStop ? `; at the stop, its pid ${a.atStop.pid} was ${a.atStop.explanation}` : '';
+    const thread = a.atStop?.thread ? ` (${a.atStop.thread})` : '';
+    const at = a.atStop ? `; at the stop, its pid ${a.atStop.pid}${thread} was ${a.atStop.explanation}` : '';
     return `${who(a.stage)} was stopped by a time limit (${a.reason ?? 'timeout'})${at}: find out why it is slow or stuck before raising the limit`;
   },
   'output-cap': (a) =>

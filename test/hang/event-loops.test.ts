@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHangReport } from '../../src/hang/hang-report.js';
-import { findTree, readTree } from '../../src/hang/read-tree.js';
 import { waitFor } from '../helpers/poll.js';
-import { commandOf, descendants, killAll } from './helpers.js';
+import { commandOf, descendants, killAll, lookAt } from './helpers.js';
 
 // Event loops that are not Node's: Python's selectors and asyncio, and programs in select/poll on
 // their stdin. Each is a real process, inspected once it has reached its idle state.
@@ -24,16 +22,12 @@ function start(command: string, args: string[], options: Parameters<typeof spawn
   return child;
 }
 
-function inspectTree(root: number) {
-  return buildHangReport(readTree(new Map(findTree(root).map((pid) => [pid, null])), null));
-}
-
 // The process's line once its wait is of the kind wanted (start-up reads files, imports modules).
 async function settled(root: number, pid: number, wait: string) {
   return waitFor(
     `pid ${pid} to be in a '${wait}' wait`,
     () => {
-      const entry = inspectTree(root).processes.find((proc) => proc.pid === pid);
+      const entry = lookAt(root).processes.find((proc) => proc.pid === pid);
       return entry?.wait === wait && entry;
     },
     40_000,

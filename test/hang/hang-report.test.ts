@@ -36,6 +36,8 @@ function proc(
     polled: null,
     fds,
     epolls: {},
+    // Read and never changed: what is built here holds at one moment.
+    runMark: 0,
     threads: [],
     stage: 1,
     ...extra,
@@ -166,6 +168,32 @@ const cases: {
     title: 'running and exited processes are not blocked',
     data: tree([proc(75, 1, 'busy', 'running', []), proc(76, 1, 'done', null, [], { state: 'Z' })]),
     expected: { 75: /^running/, 76: /^exited/ },
+    deadlock: null,
+  },
+  {
+    title: 'a reader of a pipe whose write end no process read holds waits for someone unseen',
+    data: tree([proc(77, 1, 'cat', READ_FD0, [fd(0, 'pipe', 'lost', 'read')])]),
+    expected: {
+      77: /^reading stdin, a pipe \(pipe:\[lost\]\): waiting for the other side, which no process/,
+    },
+    deadlock: null,
+  },
+  {
+    title: 'no deadlock is claimed while another process of the tree runs: it may hold the pipes',
+    data: tree([...twoPipes.members, proc(62, 1, 'busy', 'running', [])]),
+    expected: { 60: /^blocked writing/, 61: /^blocked writing/ },
+    deadlock: null,
+  },
+  {
+    title: 'no deadlock is claimed when a second reading found a member moved',
+    data: { ...twoPipes, unsettled: [61] },
+    expected: { 60: /^blocked writing/, 61: /^blocked writing/ },
+    deadlock: null,
+  },
+  {
+    title: 'no deadlock is claimed when a thread of a member could not be read still',
+    data: tree([twoPipes.members[0]!, { ...twoPipes.members[1]!, runMark: null }]),
+    expected: { 60: /^blocked writing/ },
     deadlock: null,
   },
 ];

@@ -1,4 +1,13 @@
 import fs from 'node:fs';
+import type { HangReport } from '../../src/hang/hang-report.js';
+import { findTree, readTree } from '../../src/hang/read-tree.js';
+import { settledReport } from '../../src/hang/settle.js';
+
+// One look at the tree under `root`, as `safe-run inspect` takes it: a deadlock it claims is
+// confirmed by a second reading.
+export function lookAt(root: number): HangReport {
+  return settledReport(readTree(new Map(findTree(root).map((pid) => [pid, null])), null)).report;
+}
 
 // Small /proc readers for the tests' own polling (what the code under test reads is asserted on).
 export function wchanOf(pid: number): string {

@@ -1,10 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHangReport } from '../../src/hang/hang-report.js';
-import { findTree, readTree } from '../../src/hang/read-tree.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { descendants, findBlocked, killAll, waitForPid, wchanOf, yesBlockedOnSleep } from './helpers.js';
+import {
+  descendants,
+  findBlocked,
+  killAll,
+  lookAt,
+  waitForPid,
+  wchanOf,
+  yesBlockedOnSleep,
+} from './helpers.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -17,15 +23,11 @@ function start(command: string, args: string[]): number {
   return child.pid!;
 }
 
-function inspectTree(root: number) {
-  return buildHangReport(readTree(new Map(findTree(root).map((pid) => [pid, null])), null));
-}
-
 describe('reading a real hung tree from /proc', () => {
   it('finds yes blocked writing to the pipe that sleep never reads', async () => {
     const root = start('sh', ['-c', 'yes | sleep 100']);
     const yes = await yesBlockedOnSleep(root, 15_000);
-    const report = inspectTree(root);
+    const report = lookAt(root);
     const sleep = report.processes.find((entry) => entry.command === 'sleep 100')!;
     const entry = report.processes.find((entry) => entry.pid === yes)!;
     expect(entry.blocked).toMatchObject({ op: 'write', fd: 1 });
@@ -46,7 +48,7 @@ describe('reading a real hung tree from /proc', () => {
       20_000,
       'parent and child to block',
     );
-    const report = inspectTree(root);
+    const report = lookAt(root);
     expect(report.deadlock?.pids).toEqual([root, child]);
     expect(report.deadlock?.explanation).toBe(
       `pid ${root} waits for child ${child} to exit; ${child} is blocked writing to stderr, a pipe only ${root} can read`,

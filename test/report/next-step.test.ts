@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextStep } from '../../src/engine/report/next-step.js';
-import type { StageResult, StageStatus } from '../../src/types.js';
+import type { BlockedProcess, StageResult, StageStatus } from '../../src/types.js';
 import { reportOf, settingsWith, stageResult, streamReport } from '../helpers/index.js';
 
 // A failed run of `stages`, whose verdict blames stage `blamed`.
@@ -14,6 +14,32 @@ function blaming(blamed: number, stages: StageResult[], sigpipe: 'tolerate' | 'f
 function alone(status: StageStatus, overrides: Partial<StageResult> = {}) {
   return blaming(1, [stageResult(1, status, { name: 'job', argv: ['job'], ...overrides })]);
 }
+
+// A stage leader whose main thread waits for a thread that spins (test/fixtures/hang/spin-thread.mjs).
+const spinning: BlockedProcess = {
+  pid: 1001,
+  ppid: 1,
+  stage: 1,
+  command: 'node spin-thread.mjs',
+  role: null,
+  state: 'S',
+  wchan: 'futex_wait_queue',
+  blocked: null,
+  peers: null,
+  wait: 'working',
+  threads: [
+    {
+      tid: 1012,
+      name: 'node',
+      state: 'R',
+      blocked: null,
+      wait: 'working',
+      explanation: 'running: working, not blocked',
+    },
+  ],
+  explanation:
+    'thread 1012 `node`: running: working, not blocked; the main thread: waiting on a lock or another thread (futex)',
+};
 
 describe('nextStep for a failed run', () => {
   it.each([
@@ -45,6 +71,21 @@ describe('nextStep for a failed run', () => {
         },
       }),
       next: 'stage 1 "job" was stopped by a time limit (the pipeline timeout (1.00s)): find out why it is slow or stuck before raising the limit',
+    },
+    {
+      what: 'a time limit, the leader told by a thread other than its main one',
+      report: alone('timeout', {
+        stop: {
+          reason: 'the pipeline timeout (3.00s)',
+          cause: { kind: 'pipeline-timeout', limitMs: 3000 },
+          afterMs: 3000,
+          signals: ['SIGTERM'],
+          snapshot: [spinning],
+          deadlock: null,
+          waitingForStage: null,
+        },
+      }),
+      next: 'stage 1 "job" was stopped by a time limit (the pipeline timeout (3.00s)); at the stop, its pid 1001 (thread 1012 `node`) was running: working, not blocked; the main thread: waiting on a lock or another thread (futex): find out why it is slow or stuck before raising the limit',
     },
     {
       what: 'an output cap',

@@ -1,4 +1,5 @@
 import { explainExit } from '../../contracts/explain-exit.js';
+import { leadThread } from '../../hang/explain.js';
 import { adviceText } from '../../outcome-text/render.js';
 import type { Wordings } from '../../outcome-text/wordings.js';
 import type { Advice, Report, StageRef, StageResult, StderrClue } from '../../types.js';
@@ -53,7 +54,10 @@ function forStopped(stage: StageResult): Advice {
   }
   // What the stage's leader was doing when the limit fired.
   const leader = stop?.snapshot.find((proc) => proc.stage === stage.index && proc.pid === stage.pid);
-  const atStop = leader ? { pid: leader.pid, explanation: leader.explanation } : null;
+  const lead = leader && leadThread(leader);
+  const atStop = leader
+    ? { pid: leader.pid, thread: lead?.thread ?? null, explanation: lead?.rest ?? leader.explanation }
+    : null;
   return { kind: 'time-limit', stage: at, reason: stop?.reason ?? null, atStop };
 }
 
