@@ -25,6 +25,14 @@ export class LeftoverLog {
     this.add(info, stage, how, 'signalled');
   }
 
+  // The processes the supervisor sent a signal to (at a stop, the ones that left their stage), so that
+  // the sweep at the end of the run sends them no second SIGTERM: only SIGKILL once the grace is over.
+  signalledSoFar(): ProcInfo[] {
+    return [...this.entries.values()]
+      .filter((entry) => entry.fate === 'signalled')
+      .map((entry) => entry.info);
+  }
+
   // Left running on purpose (--leftovers keep).
   kept(info: ProcInfo, stage: string | null, how: string): void {
     this.add(info, stage, how, 'kept');

@@ -62,7 +62,12 @@ export async function dealWithLeftovers(log: LeftoverLog, sweep: LeftoverSweep):
       log.kept(info, stageOf(info, runs), why);
     return;
   }
-  const options = { groups, marker, killAfterMs: sweep.killAfterMs, alreadyTermed: sweep.alreadyTermed };
+  // What the supervisor signalled at a stop (the processes that left their stage) got its signal then.
+  const alreadyTermed = {
+    pgids: sweep.alreadyTermed?.pgids ?? [],
+    processes: [...(sweep.alreadyTermed?.processes ?? []), ...log.signalledSoFar()],
+  };
+  const options = { groups, marker, killAfterMs: sweep.killAfterMs, alreadyTermed };
   for (const info of await terminate(options)) {
     log.terminated(info, stageOf(info, runs), describeEscape(info.how, why));
   }
@@ -74,7 +79,9 @@ export async function killProcesses(
   holders: readonly ProcInfo[],
   sweep: { runs: readonly StageGroup[]; killAfterMs: number; why: string },
 ): Promise<Terminated[]> {
-  const stopped = await terminate({ processes: holders, killAfterMs: sweep.killAfterMs });
+  // A holder signalled at a stop (it left its stage, and kept the stage's pipe) gets only SIGKILL now.
+  const alreadyTermed = { pgids: [], processes: log.signalledSoFar() };
+  const stopped = await terminate({ processes: holders, killAfterMs: sweep.killAfterMs, alreadyTermed });
   for (const info of stopped) log.terminated(info, stageOf(info, sweep.runs), sweep.why);
   return stopped;
 }
