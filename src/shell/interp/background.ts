@@ -35,7 +35,7 @@ export async function startJob(
   source: string,
   fds: FdTable,
   work: (sub: RunnerApi) => Promise<number>,
-): Promise<void> {
+): Promise<Job> {
   const job = r.sh.jobs.create(source);
   job.ignored = new Set([...r.sh.traps].filter(([, action]) => action === '').map(([signal]) => signal));
   r.rt.jobs.add(job);
@@ -63,6 +63,7 @@ export async function startJob(
     void job.firstPid.then((pid) => {
       if (pid !== null && r.sh.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
     });
+  return job;
 }
 
 // A job about to run a command inside safe-run (a builtin, a function, a compound command) before any

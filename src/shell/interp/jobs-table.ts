@@ -9,6 +9,8 @@ export class Job {
   readonly pids: number[] = [];
   status: number | null = null;
   cancelled: Interruption | null = null;
+  // A process substitution's list, not a `&` job: it gets a while to end at the text's end.
+  substitution = false;
   // Set once `wait` or `jobs` told the text of its end: bash forgets a job then.
   reported = false;
   // Signals ignored (trap '' SIG) when it started: its processes inherit that, so kill 0 spares it.

@@ -27,7 +27,7 @@ export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<
   const writing = part.op === '<';
   let opened: Promise<unknown> = Promise.resolve();
   const command = { done: false };
-  await startJob(r, sourceOf(r, part), r.sh.fds.copy(), async (sub) => {
+  const job = await startJob(r, sourceOf(r, part), r.sh.fds.copy(), async (sub) => {
     sub.place.job?.mayWait();
     const open = writing
       ? openWriter(file, command, sub.rt.openStop)
@@ -40,6 +40,7 @@ export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<
     end.release();
     return sub.list(part.stmts);
   });
+  job.substitution = true;
   r.sh.fds.substitutions.push(() => {
     command.done = true;
     letGo(file, writing, opened, () => r.rt.support.release(order));

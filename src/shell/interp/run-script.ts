@@ -11,7 +11,7 @@ import type { Script, SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import { checkExtglobLine } from './extglob-check.js';
 import { initShell, type StartState } from './init-shell.js';
-import { Jobs } from './jobs-table.js';
+import { type Job, Jobs } from './jobs-table.js';
 import { Recorder } from './recorder.js';
 import { Runner } from './runner.js';
 import type { Runtime } from './runtime.js';
@@ -19,6 +19,9 @@ import { scriptReport } from './script-report.js';
 import type { Shell } from './shell.js';
 import { type Ending, ExitSignal } from './signals.js';
 import { stopReason } from './stops.js';
+
+// How long a process substitution's list still running at the text's end may take to end by itself.
+const SUBSTITUTION_GRACE_MS = 5000;
 
 interface ScriptPlan {
   script: Script;
@@ -162,11 +165,25 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
 }
 
 // Background jobs still running when the text ends are the run's leftovers: stopped (the report says
-// so), as every process is that outlives its stage.
+// so), as every process is that outlives its stage. A process substitution's list first gets a while
+// to end by itself: it does once the command that used it is done (its input ends, or its reader
+// went), and bash leaves it to, so its output still comes (`tee >(wc -c) >/dev/null` in a pipeline,
+// whose lists no `wait` of the text waits for; under load they had not started when the text ended).
 async function endJobs(runner: Runner): Promise<void> {
   const { rt } = runner;
+  const lists = rt.jobs.running().filter((job) => job.substitution);
+  if (lists.length > 0) await settleWithin(lists, SUBSTITUTION_GRACE_MS);
   for (const job of rt.jobs.running()) job.cancel('SIGTERM', 'text-end');
   await Promise.all(rt.jobs.list.map((job) => job.done.catch(() => 1)));
+}
+
+async function settleWithin(jobs: readonly Job[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.all(jobs.map((job) => job.done.catch(() => 1))), bound]);
+  clearTimeout(timer);
 }
 
 // What a session keeps for its next call: the directory, the exported variables, the others.
