@@ -78,6 +78,17 @@ async function githubJob(name: string, edit: [string, string, string] | null) {
   return { runner, outcomes };
 }
 
+// The log of every step that failed (the action's own steps included), for a failure message.
+function failedLogs(outcomes: StepOutcome[]): string {
+  const results = outcomes.flatMap((o) =>
+    o.kind === 'run' ? [o.result] : o.kind === 'action' ? o.result.steps : [],
+  );
+  return results
+    .filter((result) => result.code !== 0)
+    .map((result) => `exit ${result.code}:\n${result.log}`)
+    .join('\n');
+}
+
 async function junitFiles(files: string[]): Promise<string[]> {
   const xml = files.filter((file) => file.endsWith('.xml'));
   for (const file of xml) await readValidJunit(file);
@@ -87,7 +98,7 @@ async function junitFiles(files: string[]): Promise<string[]> {
 describe('the GitHub workflow of docs/ci.md', () => {
   it('annotates the failed check of a test step, summarises both steps and uploads their JUnit files', async () => {
     const { runner, outcomes } = await githubJob('test-fails', ['src/greet.c', '"hello, %s"', '"hello %s"']);
-    expect(outcomes.map((o) => [o.name, o.kind])).toEqual([
+    expect(outcomes.map((o) => [o.name, o.kind]), failedLogs(outcomes)).toEqual([
       ['actions/checkout@v4', 'checkout'],
       ['actions/setup-node@v4', 'setup-node'],
       ['OWNER/safe-run@v0.1.0', 'action'],
