@@ -98,7 +98,10 @@ async function junitFiles(files: string[]): Promise<string[]> {
 describe('the GitHub workflow of docs/ci.md', () => {
   it('annotates the failed check of a test step, summarises both steps and uploads their JUnit files', async () => {
     const { runner, outcomes } = await githubJob('test-fails', ['src/greet.c', '"hello, %s"', '"hello %s"']);
-    expect(outcomes.map((o) => [o.name, o.kind]), failedLogs(outcomes)).toEqual([
+    expect(
+      outcomes.map((o) => [o.name, o.kind]),
+      failedLogs(outcomes),
+    ).toEqual([
       ['actions/checkout@v4', 'checkout'],
       ['actions/setup-node@v4', 'setup-node'],
       ['OWNER/safe-run@v0.1.0', 'action'],
