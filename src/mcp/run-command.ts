@@ -3,6 +3,7 @@ import { type RunHandle, startRun } from '../engine/run-pipeline.js';
 import type { RunSupport } from '../engine/run-support.js';
 import {
   clearStateFiles,
+  isCarried,
   readStateFiles,
   type ShellState,
   type StateFiles,
@@ -100,13 +101,15 @@ function settle(report: Report, request: StartRequest, after: ShellState | null)
 }
 
 // Variables given for one call reach its commands' environment, so they come back in the state: they
-// do not persist unless the command itself gave them another value.
+// do not persist unless the command itself gave them another value. The shell's own (SHLVL, PWD, _)
+// are not carried either, as with --session: SHLVL rose by one on every call.
 function forgetCallEnv(after: ShellState, before: ShellState, callEnv: Record<string, string>): ShellState {
   const env = { ...after.env };
-  for (const [name, value] of Object.entries(callEnv)) {
-    if (env[name] !== value) continue;
+  const restore = (name: string) => {
     if (name in before.env) env[name] = before.env[name]!;
     else delete env[name];
-  }
+  };
+  for (const [name, value] of Object.entries(callEnv)) if (env[name] === value) restore(name);
+  for (const name of Object.keys(env)) if (!isCarried(name)) restore(name);
   return { ...after, env };
 }

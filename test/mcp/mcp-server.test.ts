@@ -124,6 +124,14 @@ describe('safe-run mcp over stdio', () => {
     expect((await run({ command: 'printenv ONLY_NOW' })).structured.report.stages[0]!.exitCode).toBe(1);
   });
 
+  it('starts every call at the same SHLVL, as bash -c started by the client would', async () => {
+    const levels: string[] = [];
+    for (let call = 0; call < 3; call += 1) {
+      levels.push((await run({ command: 'echo $SHLVL' })).structured.report.stages[0]!.stdout.text!);
+    }
+    expect(new Set(levels).size, levels.join(',')).toBe(1);
+  });
+
   it('hands text the front end refuses to bash as one stage, and still carries its directory', async () => {
     const text = 'f=<(true); mkdir -p deeper && cd deeper; pwd';
     const result = await run({ command: text });

@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
 import { againstBash } from '../helpers/against-bash.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/poll.js';
 
 // `COMMAND &` starts a job and the text goes on at once, as under bash. It once ran in the foreground:
 // $! was empty, `sleep 30 & echo started` took 30 s, and a job reading a FIFO the text writes next
@@ -92,4 +94,30 @@ describe('a background job', () => {
     expect(stage?.stop?.reason).toBe("the text's kill");
     expect(report.next).toBeNull();
   });
+});
+
+describe('a signal to safe-run after a job was killed by the text', () => {
+  it('is still told as a signal to safe-run, with the advice for it', async () => {
+    const cwd = fresh();
+    const text = 'sleep 1000 & kill %1; wait; touch ready; sleep 3098';
+    const child = spawn(process.execPath, [BIN, '--no-facts', '--json', '-c', text], { cwd, env });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const running = () =>
+      fs.readdirSync('/proc').some((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\x003098\x00';
+        } catch {
+          return false;
+        }
+      });
+    await waitFor('the last sleep', () => fs.existsSync(path.join(cwd, 'ready')) && running());
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    const report = JSON.parse(out) as Report;
+    expect(report.verdict.reason).toBe('safe-run was stopped by SIGTERM; running stages were cancelled');
+    // The killed job's stop was the text's own; the run's end was not asked for: advice is due.
+    expect(report.next).toBe('safe-run was interrupted: run again when you mean to');
+  }, 40_000);
 });

@@ -81,6 +81,32 @@ describe('process substitution is supervised', () => {
     expect(report.verdict.reason).not.toContain('SIGTERM');
   });
 
+  it('lets a list left running at the end of the text end before the time limit: the text was ok', async () => {
+    // Its while to end once ran into a short limit, and a text that was done read as timed out (124).
+    for (const limit of [
+      ['--timeout', '3s'],
+      ['--idle-timeout', '2s'],
+    ]) {
+      const { result, report } = await runJson(['--no-facts', ...limit, '-c', ': >(sleep 100)'], {
+        cwd: root,
+        env,
+      });
+      expect(result.code, `${limit.join(' ')}: ${report.verdict.reason}`).toBe(0);
+      expect(report.ok).toBe(true);
+    }
+  });
+
+  it('lets exec > >(tee log) end by itself: the shell no longer holds its input', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'tee-'));
+    const { result, report } = await runJson(['--no-facts', '-c', 'exec > >(tee log); echo hi'], {
+      cwd: dir,
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(report.stages.find((stage) => stage.name === 'tee')?.status).toBe('ok');
+    expect(fs.readFileSync(path.join(dir, 'log'), 'utf8')).toBe('hi\n');
+  });
+
   it("shows the list's programs as stages of the run", async () => {
     const { result, report } = await runJson(['--no-facts', '-c', 'diff <(/bin/echo a) <(/bin/echo b)'], {
       cwd: root,

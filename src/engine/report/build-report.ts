@@ -86,7 +86,7 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
   for (const stage of stages) stage.step = 1;
   return {
     ...report,
-    next: nextStep(report, streamedStdout),
+    next: nextStep(report, streamedStdout, undefined, ending.interrupted?.by !== undefined),
     output: null,
     checks: [],
     steps: [step],

@@ -91,13 +91,14 @@ function lastLine(text: string | null): string | null {
 
 // What to do now, as data; null when there is nothing to do.
 // `streamedStdout`: the last stage's stdout was streamed whole, so its cut in the report lost nothing.
-export function chooseAdvice(report: ReportSoFar, streamedStdout = false): Advice | null {
+// `requested`: the run was stopped on request (job_kill, the client's cancel), not by a signal to
+// safe-run: it ended as asked, and there is nothing to advise.
+export function chooseAdvice(report: ReportSoFar, streamedStdout = false, requested = false): Advice | null {
   const { verdict } = report;
   if (!verdict.ok) {
     if (verdict.blamedStage === null) {
       if (verdict.exitCode === 124) return { kind: 'late-time-limit' };
-      // Stopped on request (job_kill, the client's cancel), not by a signal to safe-run: as asked.
-      return onRequestOnly(report) ? null : { kind: 'interrupted' };
+      return requested ? null : { kind: 'interrupted' };
     }
     const stage = report.stages[verdict.blamedStage - 1]!;
     return forBlamed(stage, report.settings, report.stages.length);
@@ -111,13 +112,13 @@ export function chooseAdvice(report: ReportSoFar, streamedStdout = false): Advic
   return null;
 }
 
-function onRequestOnly(report: ReportSoFar): boolean {
-  const causes = report.stages.map((stage) => stage.stop?.cause.kind);
-  return causes.includes('requested') && !causes.includes('signal');
-}
-
 // One sentence for whoever reads the report next (an agent, most often): what to do now.
-export function nextStep(report: ReportSoFar, streamedStdout = false, words?: Wordings): string | null {
-  const advice = chooseAdvice(report, streamedStdout);
+export function nextStep(
+  report: ReportSoFar,
+  streamedStdout = false,
+  words?: Wordings,
+  requested = false,
+): string | null {
+  const advice = chooseAdvice(report, streamedStdout, requested);
   return advice && adviceText(advice, words);
 }

@@ -111,8 +111,11 @@ function stdoutStream(r: RunnerApi, ref: FdRef): NodeJS.WritableStream | null {
   return ref.kind === 'run' ? (r.rt.io.stdout ?? null) : null;
 }
 
-// A stop by one of safe-run's own limits (time, idle, prompt, output cap) ends the text there.
+// A stop by one of safe-run's own limits (time, idle, prompt, output cap) ends the text there. Once the
+// text has ended, a stop of a list it left running (an idle limit while it gets its while to end) is
+// that list's, not the text's.
 function noteStops(r: RunnerApi, report: Report): void {
+  if (r.rt.stepsOfText !== null) return;
   const stopped = report.stages.find((stage) => stage.status === 'timeout' || stage.status === 'limit');
   const lateLimit = report.exitCode === 124 && report.verdict.blamedStage === null;
   if ((stopped || lateLimit) && !r.rt.stoppedBy) r.rt.stoppedBy = { kind: 'limit' };

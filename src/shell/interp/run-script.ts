@@ -22,6 +22,8 @@ import { stopReason } from './stops.js';
 
 // How long a process substitution's list still running at the text's end may take to end by itself.
 const SUBSTITUTION_GRACE_MS = 5000;
+// ... ending this long before the run's time limit, if it has one.
+const DEADLINE_MARGIN_MS = 250;
 
 interface ScriptPlan {
   script: Script;
@@ -159,8 +161,10 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
     ending = { status: error.status, why: error.why === 'stopped' ? 'stopped' : ending.why };
   }
   runner.rt.stepsOfText = runner.rt.recorder.steps.length;
-  await endJobs(runner);
+  // The shell's own descriptors go first: `exec > >(tee log)` left tee's input held by safe-run itself,
+  // so tee could not end before it was stopped.
   runner.sh.fds.release();
+  await endJobs(runner);
   return ending;
 }
 
@@ -172,7 +176,11 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
 async function endJobs(runner: Runner): Promise<void> {
   const { rt } = runner;
   const lists = rt.jobs.running().filter((job) => job.substitution);
-  if (lists.length > 0) await settleWithin(lists, SUBSTITUTION_GRACE_MS);
+  // Never into the run's time limit: a list stopped by it would read as the run's own timeout.
+  const left =
+    rt.deadline === null ? Number.POSITIVE_INFINITY : rt.deadline - monotonicMs() - DEADLINE_MARGIN_MS;
+  const grace = Math.min(SUBSTITUTION_GRACE_MS, left);
+  if (lists.length > 0 && grace > 0) await settleWithin(lists, grace);
   for (const job of rt.jobs.running()) job.cancel('SIGTERM', 'text-end');
   await Promise.all(rt.jobs.list.map((job) => job.done.catch(() => 1)));
 }

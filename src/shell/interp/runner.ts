@@ -61,7 +61,8 @@ export class Runner implements RunnerApi {
     const { rt } = this;
     if (this.place.job?.cancelled) throw jobEnded(this.place.job.cancelled.signal);
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
-    if (!rt.cancelled && !rt.stoppedBy && !rt.refused) {
+    // (A list still running after the text ended stops here too, without making the text late.)
+    if (!rt.cancelled && !rt.stoppedBy && !rt.refused && rt.stepsOfText === null) {
       rt.stoppedBy = { kind: 'time' };
       rt.timedOutBefore ??= rt.recorder.steps.length + 1;
     }

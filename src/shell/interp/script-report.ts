@@ -34,7 +34,11 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     facts,
     warnings,
   };
-  const advice = verdict.ok ? null : (stopAdvice(rt) ?? negatedAdvice(rt, verdict) ?? chooseAdvice(merged));
+  const advice = verdict.ok
+    ? null
+    : (stopAdvice(rt) ??
+      negatedAdvice(rt, verdict) ??
+      chooseAdvice(merged, false, rt.cancelled?.by !== undefined));
   const report: Report = {
     ...merged,
     next: advice && adviceText(advice),
