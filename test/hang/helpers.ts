@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { afterEach } from 'vitest';
 import type { HangReport } from '../../src/hang/hang-report.js';
 import { findTree, readTree } from '../../src/hang/read-tree.js';
 import { settledReport } from '../../src/hang/settle.js';
@@ -68,6 +70,20 @@ export function killAll(pids: readonly number[]): void {
       // already gone
     }
   }
+}
+
+// A function that starts `command` in the background (no stdio) and returns its pid; every tree it
+// started is killed after each test of the file that made it.
+export function treeStarter(): (command: string, args: string[]) => number {
+  const started: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of started.splice(0)) killAll([...descendants(child.pid!), child.pid!]);
+  });
+  return (command, args) => {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    started.push(child);
+    return child.pid!;
+  };
 }
 
 // Polls `find` until it names a process (or the deadline passes) and returns that pid.

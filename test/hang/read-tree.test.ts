@@ -1,27 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/cli.js';
-import {
-  descendants,
-  findBlocked,
-  killAll,
-  lookAt,
-  waitForPid,
-  wchanOf,
-  yesBlockedOnSleep,
-} from './helpers.js';
+import { findBlocked, lookAt, treeStarter, waitForPid, wchanOf, yesBlockedOnSleep } from './helpers.js';
 
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) killAll([...descendants(child.pid!), child.pid!]);
-});
-
-function start(command: string, args: string[]): number {
-  const child = spawn(command, args, { stdio: 'ignore' });
-  started.push(child);
-  return child.pid!;
-}
+const start = treeStarter();
 
 describe('reading a real hung tree from /proc', () => {
   it('finds yes blocked writing to the pipe that sleep never reads', async () => {

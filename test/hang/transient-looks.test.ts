@@ -1,25 +1,16 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HangReport } from '../../src/hang/hang-report.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { descendants, killAll, lookAt } from './helpers.js';
+import { lookAt, treeStarter } from './helpers.js';
 
 // "Never a false deadlock" (issue 27): looks taken while processes start, connect, accept, fork and
 // exit. A look that caught a connection before its accept, or a shell's child moving a pipe onto its
 // stdout, used to claim a deadlock (a socket or pipe "only it can write"): every claim here must be
 // the settled truth, or none.
 
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) killAll([...descendants(child.pid!), child.pid!]);
-});
-
-function start(command: string, args: string[]): number {
-  const child = spawn(command, args, { stdio: 'ignore' });
-  started.push(child);
-  return child.pid!;
-}
+const start = treeStarter();
 
 function claimOf(look: HangReport): string | null {
   const { deadlock } = look;
