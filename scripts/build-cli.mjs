@@ -61,9 +61,18 @@ function sharedBuiltins() {
   };
 }
 
+// The bundles bin/safe-run starts a process with: main.cjs for everything, and a bundle of its own for
+// `safe-run inspect`, which someone looking at a stuck job waits for (src/cli/inspect-process.ts).
+export const PROCESS_BUNDLES = {
+  main: 'src/cli/run-process.ts',
+  'inspect-process': 'src/cli/inspect-process.ts',
+};
+
 export async function buildCli(root, outdir, version, { minify = true } = {}) {
   const entryPoints = {
-    main: path.join(root, 'src/cli/run-process.ts'),
+    ...Object.fromEntries(
+      Object.entries(PROCESS_BUNDLES).map(([name, file]) => [name, path.join(root, file)]),
+    ),
     ...Object.fromEntries(Object.entries(LAZY_MODULES).map(([file, name]) => [name, path.join(root, file)])),
   };
   await build({
@@ -85,9 +94,9 @@ export async function buildCli(root, outdir, version, { minify = true } = {}) {
   for (const name of CACHED_BUNDLES) stampBundle(path.join(outdir, `${name}.cjs`));
 }
 
-// The bundles that get a V8 code cache (scripts/code-cache.mjs): what every run loads, and the MCP
-// server, which an agent's client starts and waits for.
-export const CACHED_BUNDLES = ['main', 'mcp-command'];
+// The bundles that get a V8 code cache (scripts/code-cache.mjs): what every run loads, the MCP
+// server, which an agent's client starts and waits for, and `safe-run inspect`.
+export const CACHED_BUNDLES = ['main', 'mcp-command', 'inspect-process'];
 
 // The first line of a cached bundle names its text (bin/load-cli.cjs matches the code cache with it).
 function stampBundle(file) {

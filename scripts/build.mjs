@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildCli } from './build-cli.mjs';
+import { buildCli, CACHED_BUNDLES } from './build-cli.mjs';
 import { sourceDigests, writeStamp } from './build-stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -73,8 +73,7 @@ try {
   execFileSync(process.execPath, [codeCache, cliDir], { stdio: 'inherit', env: plainEnv });
   execFileSync(process.execPath, [codeCache, '--check', cliDir], { stdio: 'inherit', env: plainEnv });
 } catch (error) {
-  rmSync(`${cliDir}/main.cjs.cache`, { force: true });
-  rmSync(`${cliDir}/mcp-command.cjs.cache`, { force: true });
+  for (const name of CACHED_BUNDLES) rmSync(`${cliDir}/${name}.cjs.cache`, { force: true });
   process.stderr.write(
     `build: warning: dist/cli/ has no code cache (${error.message.split('\n')[0]}); start-up is slower\n`,
   );

@@ -1,4 +1,5 @@
-// Writes V8's code cache for dist/cli/main.cjs and mcp-command.cjs (read by bin/load-cli.cjs): the bundle is loaded
+// Writes V8's code cache for dist/cli/main.cjs, mcp-command.cjs and inspect-process.cjs (read by
+// bin/load-cli.cjs): the bundle is loaded
 // exactly as bin/safe-run loads it, a few ordinary runs go through it in this process, and the
 // cache is taken after them, so it holds the functions those runs compiled, not only the top level.
 // Run by scripts/build.mjs in a child with no NODE_OPTIONS: V8 rejects a cache made under other flags.
@@ -64,14 +65,32 @@ async function writeMcpCache(bundle, cache) {
   fs.renameSync(partial, cache);
 }
 
+// `safe-run inspect`'s bundle: an inspect of this process (a tree of one), as text.
+async function writeInspectCache(bundle, cache) {
+  fs.rmSync(cache, { force: true });
+  const { module, script, stamp } = loadBundle(bundle, cache);
+  if (stamp === null) throw new Error(`code cache: ${bundle} has no build stamp on its first line`);
+  const { code } = module.exports.inspectMain(['inspect', String(process.pid)], {
+    stdout: sink(),
+    stderr: sink(),
+    env: runEnv,
+  });
+  if (code !== 0) throw new Error(`code cache: safe-run inspect ${process.pid} ended with ${code}`);
+  const partial = `${cache}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
+  fs.renameSync(partial, cache);
+}
+
 const check = process.argv[2] === '--check';
 const dir = path.resolve(process.argv[check ? 3 : 2]);
 const main = path.join(dir, 'main.cjs');
 const mcp = path.join(dir, 'mcp-command.cjs');
+const inspect = path.join(dir, 'inspect-process.cjs');
 if (check) {
   for (const { script, file } of [
     { ...loadCli(main), file: main },
     { ...loadBundle(mcp), file: mcp },
+    { ...loadBundle(inspect), file: inspect },
   ]) {
     if (script.cachedDataRejected !== false) {
       process.stderr.write(`code cache: V8 rejected ${file}.cache (or it is missing)\n`);
@@ -81,4 +100,5 @@ if (check) {
 } else {
   await writeCache(main, `${main}.cache`);
   await writeMcpCache(mcp, `${mcp}.cache`);
+  await writeInspectCache(inspect, `${inspect}.cache`);
 }

@@ -4,9 +4,7 @@ import type { Settings } from '../types.js';
 import { cliFlagRows } from './flag-table.js';
 import { type CliOptions, parseCli } from './options.js';
 import { shownFlag } from './program-options.js';
-import { splitWords } from './split-words.js';
-
-export const ENV_OPTIONS = 'SAFE_RUN_OPTIONS';
+import { ENV_OPTIONS, splitWords } from './split-words.js';
 
 // Every error found in SAFE_RUN_OPTIONS says it came from there, since the command line looks fine.
 function fromEnv<T>(read: () => T): T {

@@ -1,16 +1,16 @@
 import type { RunHandle } from '../engine/run-pipeline.js';
 import { RunSupport } from '../engine/run-support.js';
-import { isRequestError, isStoppedError, RequestError } from '../errors.js';
+import { RequestError } from '../errors.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { stopReason } from '../outcome-text/render.js';
 import type { DeliveryPlan } from '../output/deliver.js';
-import { EXIT_REQUEST } from '../policy/verdict.js';
 import { writeReports } from '../reporters/write-reports.js';
 import { startSupportedRun } from '../run.js';
 import { closeSession, openSession, type SessionRun } from '../session/session-file.js';
 import type { ShellState } from '../session/state-files.js';
 import type { ScriptHandle } from '../shell/interp/run-script.js';
 import type { Plan, Report } from '../types.js';
+import { answerFailure, type CliResult, refuseUnsupportedPlatform } from './answer-failure.js';
 import { buildDelivery } from './build-delivery.js';
 import { buildPlan, checkOneInput } from './build-plan.js';
 import { refuseBlockingPaths } from './check-paths.js';
@@ -23,7 +23,6 @@ import { applyEnvOptions } from './env-options.js';
 import { parseCli } from './options.js';
 import { refuseNonUtf8 } from './raw-bytes.js';
 import { loadSpecBounded } from './read-spec.js';
-import { maskRequestText, printRefusal } from './refusal.js';
 import { listenForSignals } from './run-signals.js';
 import { watchStdoutReader } from './stdout-state.js';
 import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
@@ -159,26 +158,7 @@ function checkClosedStdout(io: CliIO, json: boolean, reportFile: boolean, delive
   }
 }
 
-// A working directory removed after the shell entered it has no path: Node's process.cwd() fails with
-// ENOENT (uv_cwd) wherever safe-run needs it (a relative path, a program looked up from it, `cd`).
-// bash warns and goes on; safe-run asks for a directory that exists. --cwd or a spec's absolute cwd
-// need no such thing, and run.
-function cwdGone(error: unknown): RequestError | null {
-  const errno = error as NodeJS.ErrnoException;
-  if (errno?.code !== 'ENOENT' || errno.syscall !== 'uv_cwd') return null;
-  return new RequestError(
-    'cwd.removed',
-    'the current directory no longer exists (it was removed after the shell entered it); cd to an existing directory and run safe-run again',
-  );
-}
-
 // The whole CLI: parse, plan, run, report. Returns the exit code; only bin/ calls process.exit.
-interface CliResult {
-  code: number;
-  // A time limit fired or safe-run was signalled: do not wait long for a stalled reader of its output.
-  hurry: boolean;
-}
-
 export async function main(args: string[], io: CliIO): Promise<CliResult> {
   const result = await dispatch(args, io);
   return typeof result === 'number' ? { code: result, hurry: false } : result;
@@ -186,12 +166,7 @@ export async function main(args: string[], io: CliIO): Promise<CliResult> {
 
 async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> {
   try {
-    if (process.platform === 'win32') {
-      throw new RequestError(
-        'platform.unsupported',
-        'Windows is not supported: safe-run needs POSIX process groups, signals and pipes; run it under WSL',
-      );
-    }
+    refuseUnsupportedPlatform();
     const sub = await runSubcommand(args, io);
     if (sub !== null) return sub;
     refuseNonUtf8(io.raw ?? null);
@@ -229,17 +204,6 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
     } as const;
     return await execute(plan, choice, ci, delivery, io, sessionRun);
   } catch (error) {
-    if (isStoppedError(error)) {
-      io.stderr.write(`safe-run: ${maskRequestText(error.message, args, io.env)}\n`);
-      return { code: error.exitCode, hurry: true };
-    }
-    const refusal = isRequestError(error) ? error : cwdGone(error);
-    if (refusal) {
-      printRefusal(refusal, args, io);
-      return EXIT_REQUEST;
-    }
-    const text = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`safe-run: internal error: ${maskRequestText(text, args, io.env)}\n`);
-    return EXIT_REQUEST;
+    return answerFailure(error, args, io);
   }
 }

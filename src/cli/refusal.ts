@@ -2,9 +2,8 @@ import { secretValuesFromEnv } from '../capture/mask.js';
 import { maskShortened } from '../capture/mask-cut.js';
 import type { RequestError } from '../errors.js';
 import { settingRows } from '../settings/table.js';
-import { ENV_OPTIONS } from './env-options.js';
 import { cliFlagRows } from './flag-table.js';
-import { splitWords } from './split-words.js';
+import { ENV_OPTIONS, splitWords } from './split-words.js';
 
 interface Output {
   stdout: NodeJS.WritableStream;

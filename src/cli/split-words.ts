@@ -1,5 +1,8 @@
 import { RequestError } from '../errors.js';
 
+// The variable whose words are read as flags before the command line's (src/cli/env-options.ts).
+export const ENV_OPTIONS = 'SAFE_RUN_OPTIONS';
+
 // Words of a flags string (SAFE_RUN_OPTIONS) split as a shell splits a command line, with quoting
 // and nothing else: blanks separate words; '...' is literal; "..." is literal except that \ escapes
 // " \ $ and `; outside quotes \ escapes the next character. No expansion: $HOME stays $HOME.

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without declarations
-import { LAZY_MODULES } from '../../scripts/build-cli.mjs';
-import { ROOT } from '../helpers/cli.js';
+import { LAZY_MODULES, PROCESS_BUNDLES } from '../../scripts/build-cli.mjs';
+import { BIN, ROOT } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/index.js';
 
 const CLI = path.join(ROOT, 'dist', 'cli');
@@ -24,7 +24,8 @@ describe('the command line bundles in dist/cli/', () => {
   it('have one bundle per lazily imported module, each required by name, none by import()', () => {
     const names = Object.values(LAZY_MODULES as Record<string, string>);
     const built = fs.readdirSync(CLI).filter((file) => file.endsWith('.cjs'));
-    expect(built.sort()).toEqual(['main.cjs', ...names.map((name) => `${name}.cjs`)].sort());
+    const processes = Object.keys(PROCESS_BUNDLES as Record<string, string>);
+    expect(built.sort()).toEqual([...processes, ...names].map((name) => `${name}.cjs`).sort());
     for (const file of built) expect(read(file)).not.toMatch(/\bimport\(/);
     const required = [...read('main.cjs').matchAll(/require\("\.\/([a-z-]+)\.cjs"\)/g)].map((m) => m[1]);
     expect(new Set(required)).toEqual(new Set(names));
@@ -66,6 +67,73 @@ describe('the command line bundles in dist/cli/', () => {
       encoding: 'utf8',
       timeout: 30_000,
     });
+
+  // bin/safe-run starts `safe-run inspect` from dist/cli/inspect-process.cjs, not from main.cjs or the
+  // snapshot: with those gone, inspect still answers and a run cannot start.
+  it('start `safe-run inspect` from a bundle of its own, with its own code cache', () => {
+    const { copy } = copyCli();
+    for (const file of ['main.cjs', 'main.cjs.cache', 'main.blob'])
+      fs.rmSync(path.join(copy, 'dist', 'cli', file));
+    const bin = path.join(copy, 'bin', 'safe-run');
+    const env = { ...process.env, NODE_OPTIONS: '' };
+    for (const argv of [[bin], [process.execPath, bin]]) {
+      const inspect = spawnSync(argv[0]!, [...argv.slice(1), 'inspect', String(process.pid)], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(inspect.stderr).toBe('');
+      expect(inspect.stdout).toMatch(new RegExp(`^safe-run inspect ${process.pid}: \\d+ process\\(es\\)\n`));
+      expect(inspect.status).toBe(0);
+      const run = spawnSync(argv[0]!, [...argv.slice(1), '--version'], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stderr).toMatch(/^safe-run: cannot load the command line/);
+      expect(run.status).toBe(125);
+    }
+    const code = `const { loadBundle } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
+      process.stdout.write(String(loadBundle(${JSON.stringify(path.join(CLI, 'inspect-process.cjs'))}).script.cachedDataRejected));`;
+    expect(execFileSync(process.execPath, ['-e', code], { env, encoding: 'utf8', timeout: 30_000 })).toBe(
+      'false',
+    );
+  });
+
+  // The same command in main.cjs (the single-file binary, main() in-process) answers alike.
+  it('answer a refused `safe-run inspect` exactly as main.cjs does', () => {
+    // A script file, not `node -e`: node reads `node -e CODE inspect` as its own debugger command.
+    const viaMain = path.join(scratch.fresh(), 'via-main.cjs');
+    fs.writeFileSync(
+      viaMain,
+      `const { loadCli } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
+      loadCli().cli.main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env })
+        .then((r) => { process.exitCode = r.code; });`,
+    );
+    const cases: [string[], Record<string, string>][] = [
+      [['inspect', '0'], {}],
+      [['inspect', '--bogus', '1'], {}],
+      [['inspect'], { SAFE_RUN_OPTIONS: '--json compact' }],
+      [['inspect', '999999999'], { SAFE_RUN_OPTIONS: '--json' }],
+      [['inspect', '1', '2'], { SAFE_RUN_OPTIONS: '"--unclosed' }],
+    ];
+    for (const [args, extra] of cases) {
+      const env = { ...process.env, NODE_OPTIONS: '', ...extra };
+      const bin = spawnSync(BIN, args, { env, encoding: 'utf8', timeout: 30_000 });
+      const main = spawnSync(process.execPath, [viaMain, ...args], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(bin.status).toBe(125);
+      expect(bin.stderr).toMatch(/^safe-run: inspect: /);
+      expect({ status: bin.status, stdout: bin.stdout, stderr: bin.stderr }).toEqual({
+        status: main.status,
+        stdout: main.stdout,
+        stderr: main.stderr,
+      });
+    }
+  });
 
   it('never hand V8 the cache of another build, whose text may have the same length', () => {
     const { copy, main } = copyCli();
