@@ -20,14 +20,16 @@ function start(command: string, args: string[], cwd?: string): number {
 
 const fixture = (name: string) => path.join(FIXTURES, 'hang', name);
 
-function threadStates(pid: number): string[] {
+// Each thread's state letter and the CPU time it has used in user mode (clock ticks).
+function threadStats(pid: number): { state: string; userTicks: number }[] {
   try {
     return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { state: fields[0]!, userTicks: Number(fields[11]) };
       } catch {
-        return '';
+        return { state: '', userTicks: 0 };
       }
     });
   } catch {
@@ -53,8 +55,15 @@ describe('threads', () => {
 
   it('a process whose thread spins is working, though its main thread waits in a futex', async () => {
     const root = start(process.execPath, [fixture('spin-thread.mjs')]);
+    // The worker is in its loop once a thread has used half a second of CPU (its start-up alone,
+    // compiling on other threads and waiting for them, is not a spin: under load a look taken then
+    // found no thread running, rightly). A spinning thread is runnable at every look after that.
     await waitForPid(
-      () => (/futex/.test(wchanOf(root)) && threadStates(root).includes('R') ? root : null),
+      () =>
+        /futex/.test(wchanOf(root)) &&
+        threadStats(root).some(({ state, userTicks }) => state === 'R' && userTicks >= 50)
+          ? root
+          : null,
       20_000,
       'the main thread to wait and the worker to spin',
     );
