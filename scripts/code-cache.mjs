@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 
 const require = createRequire(import.meta.url);
-const { loadBundle, loadCli } = require('../bin/load-cli.cjs');
+const { loadBundle } = require('../bin/load-cli.cjs');
 
 // What agents and CI jobs run most: a quiet argv run, and a -c pipeline reported as a table.
 const WORKLOADS = [
@@ -34,51 +34,33 @@ const sink = () =>
     },
   });
 
-async function writeCache(main, cache) {
+const io = () => ({ stdout: sink(), stderr: sink(), env: runEnv, raw: null });
+const ended = (what, code) => {
+  if (code !== 0) throw new Error(`code cache: safe-run ${what} ended with ${code}`);
+};
+
+// What each cached bundle runs before its cache is taken (scripts/build-cli.mjs CACHED_BUNDLES).
+const WARM_UPS = {
+  main: async (bundle) => {
+    for (const args of WORKLOADS) ended(args.join(' '), (await bundle.main(args, io())).code);
+  },
+  // The MCP server's bundle: its top level (the SDK's schemas, most of its start-up) and `mcp --help`.
+  'mcp-command': async (bundle) => ended('mcp --help', await bundle.mcpCommand(['--help'], io())),
+  // `safe-run inspect`'s bundle: an inspect of this process (a tree of one), as text. Without /proc
+  // (macOS) inspect refuses, and the cache holds what that compiled: still a cache.
+  'inspect-process': (bundle) => {
+    const { code } = bundle.inspectMain(['inspect', String(process.pid)], io());
+    if (fs.existsSync('/proc/self/stat')) ended(`inspect ${process.pid}`, code);
+  },
+};
+
+async function writeCache(file, warmUp) {
+  const cache = `${file}.cache`;
   fs.rmSync(cache, { force: true });
-  const { cli, script, stamp } = loadCli(main, cache);
-  if (stamp === null) throw new Error(`code cache: ${main} has no build stamp on its first line`);
-  for (const args of WORKLOADS) {
-    const { code } = await cli.main(args, { stdout: sink(), stderr: sink(), env: runEnv, raw: null });
-    if (code !== 0) throw new Error(`code cache: safe-run ${args.join(' ')} ended with ${code}`);
-  }
+  const { module, script, stamp } = loadBundle(file, cache);
+  if (stamp === null) throw new Error(`code cache: ${file} has no build stamp on its first line`);
+  await warmUp(module.exports);
   // Whole or not at all: a run that starts meanwhile finds no cache, or this one.
-  const partial = `${cache}.${process.pid}.tmp`;
-  fs.writeFileSync(partial, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
-  fs.renameSync(partial, cache);
-}
-
-// The MCP server's bundle: its top level (the SDK's schemas, most of its start-up) and `mcp --help`.
-async function writeMcpCache(bundle, cache) {
-  fs.rmSync(cache, { force: true });
-  const { module, script, stamp } = loadBundle(bundle, cache);
-  if (stamp === null) throw new Error(`code cache: ${bundle} has no build stamp on its first line`);
-  const code = await module.exports.mcpCommand(['--help'], {
-    stdout: sink(),
-    stderr: sink(),
-    env: runEnv,
-    raw: null,
-  });
-  if (code !== 0) throw new Error(`code cache: safe-run mcp --help ended with ${code}`);
-  const partial = `${cache}.${process.pid}.tmp`;
-  fs.writeFileSync(partial, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
-  fs.renameSync(partial, cache);
-}
-
-// `safe-run inspect`'s bundle: an inspect of this process (a tree of one), as text.
-async function writeInspectCache(bundle, cache) {
-  fs.rmSync(cache, { force: true });
-  const { module, script, stamp } = loadBundle(bundle, cache);
-  if (stamp === null) throw new Error(`code cache: ${bundle} has no build stamp on its first line`);
-  const { code } = module.exports.inspectMain(['inspect', String(process.pid)], {
-    stdout: sink(),
-    stderr: sink(),
-    env: runEnv,
-  });
-  // Without /proc (macOS) inspect refuses, and the cache holds what that compiled: still a cache.
-  if (code !== 0 && fs.existsSync('/proc/self/stat')) {
-    throw new Error(`code cache: safe-run inspect ${process.pid} ended with ${code}`);
-  }
   const partial = `${cache}.${process.pid}.tmp`;
   fs.writeFileSync(partial, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
   fs.renameSync(partial, cache);
@@ -86,22 +68,11 @@ async function writeInspectCache(bundle, cache) {
 
 const check = process.argv[2] === '--check';
 const dir = path.resolve(process.argv[check ? 3 : 2]);
-const main = path.join(dir, 'main.cjs');
-const mcp = path.join(dir, 'mcp-command.cjs');
-const inspect = path.join(dir, 'inspect-process.cjs');
-if (check) {
-  for (const { script, file } of [
-    { ...loadCli(main), file: main },
-    { ...loadBundle(mcp), file: mcp },
-    { ...loadBundle(inspect), file: inspect },
-  ]) {
-    if (script.cachedDataRejected !== false) {
-      process.stderr.write(`code cache: V8 rejected ${file}.cache (or it is missing)\n`);
-      process.exitCode = 1;
-    }
+for (const [name, warmUp] of Object.entries(WARM_UPS)) {
+  const file = path.join(dir, `${name}.cjs`);
+  if (!check) await writeCache(file, warmUp);
+  else if (loadBundle(file).script.cachedDataRejected !== false) {
+    process.stderr.write(`code cache: V8 rejected ${file}.cache (or it is missing)\n`);
+    process.exitCode = 1;
   }
-} else {
-  await writeCache(main, `${main}.cache`);
-  await writeMcpCache(mcp, `${mcp}.cache`);
-  await writeInspectCache(inspect, `${inspect}.cache`);
 }

@@ -45,14 +45,17 @@ describe('the command line bundles in dist/cli/', () => {
     expect(cacheUse(ROOT)).toBe('false');
   });
 
-  it('load the MCP server bundle with a code cache of its own, through the same loader', () => {
-    const code = `const { loadBundle } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
-      process.stdout.write(String(loadBundle(${JSON.stringify(path.join(CLI, 'mcp-command.cjs'))}).script.cachedDataRejected));`;
-    const env = { ...process.env, NODE_OPTIONS: '' };
-    expect(execFileSync(process.execPath, ['-e', code], { env, encoding: 'utf8', timeout: 30_000 })).toBe(
-      'false',
-    );
-  });
+  it.each(['mcp-command', 'inspect-process'])(
+    'load the %s bundle with a code cache of its own, through the same loader',
+    (name) => {
+      const code = `const { loadBundle } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
+      process.stdout.write(String(loadBundle(${JSON.stringify(path.join(CLI, `${name}.cjs`))}).script.cachedDataRejected));`;
+      const env = { ...process.env, NODE_OPTIONS: '' };
+      expect(execFileSync(process.execPath, ['-e', code], { env, encoding: 'utf8', timeout: 30_000 })).toBe(
+        'false',
+      );
+    },
+  );
 
   // bin/ and dist/cli/ copied into a scratch directory, to be damaged there.
   const copyCli = () => {
@@ -70,7 +73,7 @@ describe('the command line bundles in dist/cli/', () => {
 
   // bin/safe-run starts `safe-run inspect` from dist/cli/inspect-process.cjs, not from main.cjs or the
   // snapshot: with those gone, inspect still answers and a run cannot start.
-  it('start `safe-run inspect` from a bundle of its own, with its own code cache', () => {
+  it('start `safe-run inspect` from a bundle of its own', () => {
     const { copy } = copyCli();
     for (const file of ['main.cjs', 'main.cjs.cache', 'main.blob'])
       fs.rmSync(path.join(copy, 'dist', 'cli', file));
@@ -93,11 +96,6 @@ describe('the command line bundles in dist/cli/', () => {
       expect(run.stderr).toMatch(/^safe-run: cannot load the command line/);
       expect(run.status).toBe(125);
     }
-    const code = `const { loadBundle } = require(${JSON.stringify(path.join(ROOT, 'bin', 'load-cli.cjs'))});
-      process.stdout.write(String(loadBundle(${JSON.stringify(path.join(CLI, 'inspect-process.cjs'))}).script.cachedDataRejected));`;
-    expect(execFileSync(process.execPath, ['-e', code], { env, encoding: 'utf8', timeout: 30_000 })).toBe(
-      'false',
-    );
   });
 
   // The same command in main.cjs (the single-file binary, main() in-process) answers alike.
