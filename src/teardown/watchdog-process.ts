@@ -40,22 +40,30 @@ export function mkfifoPath(): string {
 // survives the line protocol, printf's format has no % in it, and a path with no escape in it is used
 // as it is (dec: no printf, which dash would run in a forked subshell). Markers are plain words (src/teardown/marker.ts). SIGPIPE is ignored: an answer that meets a
 // dead Node must not kill the one process that is to clean up after it. Written for dash, whose kill
-// takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`. $1 is the mkfifo program (an absolute path).
+// takes `kill -9 -PGID` but not `--` or `-s KILL -PGID`. $1 is the mkfifo program (an absolute path);
+// each further argument is a watch line (f, g, m, d or c) taken before the first read: a watchdog
+// started again while the run goes on knows everything from its first instruction, so a SIGKILL of
+// safe-run at any moment of the restart (even before spawn() returns to write a line) leaves nothing.
 const SCRIPT = `trap '' PIPE
-mk=$1
+mk=$1; shift
 groups= entries= files= dirs= cgroups=
 drop() { kept=; for w in $1; do [ "$w" = "$2" ] || kept="$kept $w"; done; }
 dec() { case $1 in *\\\\*) p=$(printf "$1x"); p=\${p%x} ;; *) p=$1 ;; esac; }
+watch() {
+  case $1 in
+    f) files="$files $2" ;;
+    g) case \${2%:*} in ''|*[!0-9]*) ;; *) [ "\${2%:*}" -gt 1 ] && groups="$groups $2" ;; esac ;;
+    m) entries="$entries $2" ;;
+    d) dirs="$dirs $2" ;;
+    c) cgroups="$cgroups $2" ;;
+  esac
+}
+for w in "$@"; do watch "\${w%% *}" "\${w#* }"; done
 while read -r cmd arg; do
   case $cmd in
-    f) files="$files $arg" ;;
     r) drop "$files" "$arg"; files=$kept ;;
-    g) case \${arg%:*} in ''|*[!0-9]*) ;; *) [ "\${arg%:*}" -gt 1 ] && groups="$groups $arg" ;; esac ;;
     u) drop "$groups" "$arg"; groups=$kept ;;
-    m) entries="$entries $arg" ;;
-    d) dirs="$dirs $arg" ;;
     n) drop "$entries" "$arg"; entries=$kept ;;
-    c) cgroups="$cgroups $arg" ;;
     C) drop "$cgroups" "$arg"; cgroups=$kept ;;
     p) d=\${arg% *} n=\${arg##* }
       case $n in ''|*[!0-9]*) echo failed; continue ;; esac
@@ -68,6 +76,7 @@ while read -r cmd arg; do
       [ ! -e "$p" ] || rm -rf -- "$p" ;;
     k) drop "$dirs" "$arg"; dirs=$kept ;;
     q) exit 0 ;;
+    *) watch "$cmd" "$arg" ;;
   esac
 done
 sids=
@@ -135,9 +144,13 @@ export interface Guard {
   end(): void;
 }
 
-// Spawns the sh. `onDeath` hears of its exit unless end() came first.
-export function spawnGuard(onDeath: (guard: Guard, how: string) => void): Guard {
-  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', mkfifoPath()], {
+// Spawns the sh, watching `known` (lines such as "g 123:4567") from the start. `onDeath` hears of its
+// exit unless end() came first.
+export function spawnGuard(
+  onDeath: (guard: Guard, how: string) => void,
+  known: readonly string[] = [],
+): Guard {
+  const child = spawn('/bin/sh', ['-c', SCRIPT, 'safe-run-watchdog', mkfifoPath(), ...known], {
     argv0: 'safe-run-watchdog',
     detached: true,
     stdio: ['pipe', 'pipe', 'ignore'],

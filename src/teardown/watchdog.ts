@@ -126,15 +126,14 @@ export class Warden {
     if (!later) this.flush();
   }
 
-  // A fresh watchdog, told everything, in the order it needs it.
+  // A fresh watchdog, given everything in its arguments (it knows it once it runs, before any line).
   private spawn(): Guard {
-    // What was held back is already taken out of `watched`: the fresh one is told the rest.
+    // What was held back is already taken out of `watched`: the fresh one is given the rest.
     this.held = [];
-    const guard = spawnGuard((dead, how) => this.onDeath(dead, how));
-    for (const kind of ['m', 'g', 'f', 'd', 'c'] as const) {
-      for (const key of this.watched[kind].keys()) guard.send(`${kind} ${key}`);
-    }
-    return guard;
+    const known = (['m', 'g', 'f', 'd', 'c'] as const).flatMap((kind) =>
+      [...this.watched[kind].keys()].map((key) => `${kind} ${key}`),
+    );
+    return spawnGuard((dead, how) => this.onDeath(dead, how), known);
   }
 
   private onDeath(dead: Guard, how: string): void {

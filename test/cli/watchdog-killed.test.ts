@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,27 +43,61 @@ describe('a stage that kills the watchdog', () => {
     const child = spawn(process.execPath, [BIN, '--no-facts', '--', STAGE, note, '300'], { stdio: 'ignore' });
     const done = new Promise((resolve) => child.on('close', resolve));
     const deadline = 30_000;
-    await waitFor('the stage to kill the watchdog', () => fs.existsSync(note), deadline);
-    const killed = Number(fs.readFileSync(note, 'utf8').trim());
-    await waitFor('a new watchdog', () => watchdogsOf(child.pid!).some((pid) => pid !== killed), deadline);
-    // The stage is the sleep the fixture exec'ed into: safe-run's other child.
-    const stage = fs
-      .readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .map(Number)
-      .find((pid) => {
-        try {
-          return (
-            fs.readFileSync(`/proc/${pid}/status`, 'utf8').includes(`\nPPid:\t${child.pid}\n`) &&
-            fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')
-          );
-        } catch {
-          return false;
-        }
-      });
-    expect(stage).toBeDefined();
-    child.kill('SIGKILL');
+    const found: { stage?: number } = {};
+    try {
+      await sigkillAfterRestart(child, note, deadline, found);
+    } finally {
+      // Whatever failed, nothing of this test is left running.
+      child.kill('SIGKILL');
+      if (found.stage !== undefined && isAlive(found.stage)) process.kill(found.stage, 'SIGKILL');
+    }
     await done;
-    await waitFor('the stage to be killed by the restarted watchdog', () => !isAlive(stage!), deadline);
   });
 });
+
+// Waits for the stage to kill the watchdog and for the new one, checks what the new one knows,
+// SIGKILLs safe-run and waits for the stage to be killed by the new watchdog. The stage's pid goes in
+// `found` as soon as it is known.
+async function sigkillAfterRestart(
+  child: ChildProcess,
+  note: string,
+  deadline: number,
+  found: { stage?: number },
+): Promise<void> {
+  await waitFor('the stage to kill the watchdog', () => fs.existsSync(note), deadline);
+  const killed = Number(fs.readFileSync(note, 'utf8').trim());
+  let fresh: number | undefined;
+  await waitFor(
+    'a new watchdog',
+    () => {
+      fresh = watchdogsOf(child.pid!).find((pid) => pid !== killed);
+      return fresh !== undefined;
+    },
+    deadline,
+  );
+  // The stage is the sleep the fixture exec'ed into: safe-run's other child.
+  const stage = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .find((pid) => {
+      try {
+        return (
+          fs.readFileSync(`/proc/${pid}/status`, 'utf8').includes(`\nPPid:\t${child.pid}\n`) &&
+          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')
+        );
+      } catch {
+        return false;
+      }
+    });
+  expect(stage).toBeDefined();
+  found.stage = stage;
+  // It knew the stage's group and the run's marker from its first instruction (in its arguments):
+  // written to its stdin after spawn() returned, a SIGKILL of safe-run between its exec and that
+  // write left the stage running, reparented to pid 1 (found once in an under-load run).
+  const argv = fs.readFileSync(`/proc/${fresh}/cmdline`, 'utf8').split('\0');
+  expect(argv).toContainEqual(expect.stringMatching(new RegExp(`^g ${stage}:\\d+$`)));
+  expect(argv).toContainEqual(expect.stringMatching(/^m \w+=[\w.-]+$/));
+  child.kill('SIGKILL');
+  await waitFor('the stage to be killed by the restarted watchdog', () => !isAlive(stage!), deadline);
+}
