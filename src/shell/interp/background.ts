@@ -6,6 +6,7 @@ import type { AndOr } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { type FdTable, OpenFile } from './fds.js';
+import { lettingExitTrapRun, loneSubshell, runPendingTraps } from './job-signals.js';
 import { giveStandIn } from './job-stand-in.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
@@ -24,17 +25,18 @@ export async function startBackground(r: RunnerApi, body: AndOr): Promise<number
   const empty = new OpenFile(fs.openSync('/dev/null', 'r'), { kind: 'file', path: '/dev/null' });
   fds.set(0, { kind: 'file', file: empty });
   empty.release();
-  await startJob(r, sourceOf(r, body), fds, (sub) => sub.andOr(body));
+  await startJob(r, sourceOf(r, body), fds, (sub) => sub.andOr(body), body);
   return 0;
 }
 
 // Runs `work` in a subshell with `fds` as a job of the shell's, and returns once its first process
-// started ($! its id), it ended, or it waits on a FIFO.
+// started ($! its id), it ended, or it waits on a FIFO. `body`: the command `work` runs, if one.
 export async function startJob(
   r: RunnerApi,
   source: string,
   fds: FdTable,
   work: (sub: RunnerApi) => Promise<number>,
+  body?: AndOr,
 ): Promise<Job> {
   const job = r.sh.jobs.create(source);
   job.ignored = new Set([...r.sh.traps].filter(([, action]) => action === '').map(([signal]) => signal));
@@ -42,12 +44,11 @@ export async function startJob(
   // Its steps are its own, recorded when it runs them: never collected into the step of a pipeline
   // element it was started from (`cat <(yes) | head -1`), which is recorded before the job ends.
   const sub = r.subshell(fds, { job, collect: undefined });
+  job.shell = sub.sh;
+  if (body) job.adopt = loneSubshell(body);
   job.done = (async () => {
     try {
-      return await work(sub);
-    } catch (error) {
-      if (error instanceof ExitSignal) return error.status;
-      throw error;
+      return await runJobShell(sub, work);
     } finally {
       sub.sh.fds.release();
     }
@@ -64,6 +65,32 @@ export async function startJob(
       if (pid !== null && r.sh.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
     });
   return job;
+}
+
+// The job's shell from start to end: traps of signals sent to it while its last command ran, then
+// its EXIT trap, as bash's subshell runs them; an `exit` anywhere gives the job's status.
+async function runJobShell(sub: RunnerApi, work: (sub: RunnerApi) => Promise<number>): Promise<number> {
+  let status = await exitStatus(async () => {
+    sub.sh.status = await work(sub);
+    await runPendingTraps(sub);
+    return sub.sh.status;
+  });
+  sub.sh.status = status;
+  lettingExitTrapRun(sub);
+  status = await exitStatus(async () => {
+    await sub.runExitTrap();
+    return status;
+  });
+  return status;
+}
+
+async function exitStatus(work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ExitSignal) return error.status;
+    throw error;
+  }
 }
 
 // A job about to run a command inside safe-run (a builtin, a function, a compound command) before any

@@ -4,11 +4,12 @@ import type { CaseClause, Compound, Stmt, Word } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
+import { adoptSubshell, lettingExitTrapRun, runPendingTraps } from './job-signals.js';
 import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
 
 // A compound command, with its redirections applied for its duration.
 export async function runCompound(r: RunnerApi, command: Compound): Promise<number> {
-  if (command.kind === 'subshell') return subshell(r, command.stmts, command.redirects);
+  if (command.kind === 'subshell') return subshell(r, command);
   return r.withRedirects(command.redirects, () => body(r, command));
 }
 
@@ -45,19 +46,22 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
   }
 }
 
-// ( list ): a copy of the shell; exit ends only it; its EXIT trap runs when it ends.
-async function subshell(
-  r: RunnerApi,
-  stmts: readonly Stmt[],
-  redirects: Compound['redirects'],
-): Promise<number> {
+// ( list ): a copy of the shell; exit ends only it; its EXIT trap runs when it ends. (As a job's
+// whole body, it is the job's shell: job-signals.ts.)
+async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }): Promise<number> {
   const sub = r.subshell();
+  adoptSubshell(r, command, sub);
   try {
-    return await sub.withRedirects(redirects, () => sub.list(stmts));
+    return await sub.withRedirects(command.redirects, async () => {
+      sub.sh.status = await sub.list(command.stmts);
+      await runPendingTraps(sub);
+      return sub.sh.status;
+    });
   } catch (error) {
     if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
     return error.status;
   } finally {
+    lettingExitTrapRun(sub);
     await sub.runExitTrap();
     sub.sh.fds.release();
   }

@@ -16,6 +16,15 @@ export class Job {
   // Signals ignored (trap '' SIG) when it started: its processes inherit that, so kill 0 spares it.
   ignored: ReadonlySet<string> = new Set();
   readonly running = new Set<RunHandle>();
+  // The shell that is the job's process, as bash's subshell is (its traps are those kill %N runs);
+  // `adopt`: a lone `( list )` body, whose subshell bash runs in that same process (job-signals.ts).
+  shell: { readonly traps: ReadonlyMap<string, string> } | null = null;
+  adopt: object | null = null;
+  // Trapped signals sent to that shell, whose traps run once its current command ends.
+  readonly pending: string[] = [];
+  // Set while the shell runs its EXIT trap after a kill: its commands run, as bash's do.
+  exiting = false;
+  private onSignal: (() => void)[] = [];
   done: Promise<number> = Promise.resolve(0);
   private notePid: (pid: number | null) => void = () => {};
   private noteWaiting: () => void = () => {};
@@ -42,7 +51,7 @@ export class Job {
   // what to call once the run ended.
   track(handle: RunHandle): () => void {
     this.running.add(handle);
-    if (this.cancelled) handle.cancel(this.cancelled.signal, this.cancelled.by);
+    if (this.cancelled && !this.exiting) handle.cancel(this.cancelled.signal, this.cancelled.by);
     let ended = false;
     void handle.report.then(
       () => this.notePids(handle),
@@ -87,6 +96,26 @@ export class Job {
   finished(status: number): void {
     this.status = status;
     this.notePid(null);
+  }
+
+  // A signal the job's shell has a trap for: noted, and a `wait` of that shell returns.
+  deliver(signal: string): void {
+    this.pending.push(signal);
+    for (const wake of this.onSignal.splice(0)) wake();
+  }
+
+  // Resolves once a trapped signal is delivered (see deliver); `forget` lets it go unresolved.
+  signalled(): { signalled: Promise<void>; forget: () => void } {
+    let wake = () => {};
+    const signalled = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    this.onSignal.push(wake);
+    const forget = () => {
+      const at = this.onSignal.indexOf(wake);
+      if (at !== -1) this.onSignal.splice(at, 1);
+    };
+    return { signalled, forget };
   }
 
   // `by`: who asked, when it is not a signal to safe-run (the text's kill, the text's end).

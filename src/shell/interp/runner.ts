@@ -11,6 +11,7 @@ import { runErrTrap } from './err-trap.js';
 import { expandEnvOf } from './expand-env.js';
 import type { FdTable } from './fds.js';
 import { callFunction } from './function-call.js';
+import { runPendingTraps } from './job-signals.js';
 import { runNested } from './nested-text.js';
 import { writeTo } from './output.js';
 import { runPipeline } from './pipeline.js';
@@ -59,7 +60,8 @@ export class Runner implements RunnerApi {
   // the time is up; `unrun` (the rest of an and-or list) is shown as not run.
   private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Pipeline }[]): void {
     const { rt } = this;
-    if (this.place.job?.cancelled) throw jobEnded(this.place.job.cancelled.signal);
+    const { job } = this.place;
+    if (job?.cancelled && !job.exiting) throw jobEnded(job.cancelled.signal);
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
     // (A list still running after the text ended stops here too, without making the text late.)
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && rt.stepsOfText === null) {
@@ -82,6 +84,7 @@ export class Runner implements RunnerApi {
         continue;
       }
       await letLoopTurn(this.rt);
+      await runPendingTraps(this);
       this.checkStop(parts.slice(k));
       if (!this.place.collect) this.rt.recorder.marks.connector = op;
       status = await this.pipeline(pipeline, k < last);

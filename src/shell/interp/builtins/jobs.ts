@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Bytes } from '../../syntax/source.js';
+import { sendToJob, trappedSignal } from '../job-signals.js';
 import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
 import { signalShell } from './self-signal.js';
@@ -56,18 +57,36 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
 // wait [-n] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all). A job waited
 // for is forgotten, as bash forgets it (a later `wait %N` finds no such job; its pid still answers).
 export async function wait(ctx: BuiltinContext): Promise<number> {
+  // In a job's shell, a trapped signal sent to it ends the wait (its trap runs next).
+  const signal = trappedSignal(ctx.r);
+  if (!signal) return waitForJobs(ctx, { cut: false });
+  const waited = { cut: false };
+  const status = await Promise.race([
+    waitForJobs(ctx, waited),
+    signal.status.then((interrupted) => {
+      waited.cut = true;
+      return interrupted;
+    }),
+  ]);
+  signal.forget();
+  return status;
+}
+
+// The waits themselves; once `waited.cut`, nothing more is marked as told.
+async function waitForJobs(ctx: BuiltinContext, waited: { cut: boolean }): Promise<number> {
   const { jobs } = ctx.r.sh;
   const args = ctx.args.filter((arg) => arg !== '-n' && arg !== '-f');
   if (ctx.args.includes('-n')) {
     const running = jobs.running().filter((job) => !job.reported);
     if (running.length === 0) return 127;
     const first = await Promise.race(running.map((job) => job.done.then(() => job)));
-    first.reported = true;
+    first.reported = !waited.cut;
     return first.status ?? 0;
   }
   if (args.length === 0) {
     for (const job of [...jobs.list]) {
       await job.done;
+      if (waited.cut) return 0;
       job.reported = true;
     }
     return 0;
@@ -87,6 +106,7 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
       continue;
     }
     status = await job.done;
+    if (waited.cut) return status;
     job.reported = true;
   }
   return status;
@@ -167,14 +187,16 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
   // here): they all get the signal.
   if (ownGroup && signal !== 'EXIT')
     for (const job of rt.jobs.running())
-      if (!job.ignored.has(signal)) job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
+      if (sendToJob(job, signal) === 'fatal') job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
   if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
   const spec = target.startsWith('-') ? target.slice(1) : target;
   // %N is one of this shell's jobs; a process id may be any job's of the run.
   const job = spec.startsWith('%') ? ctx.r.sh.jobs.find(spec) : rt.jobs.find(spec);
   if (job) {
-    if (signal !== 'EXIT') job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
-    return job.status === null ? 0 : ctx.fail(`(${target}) - No such process`);
+    if (job.status !== null) return ctx.fail(`(${target}) - No such process`);
+    if (signal !== 'EXIT' && sendToJob(job, signal) === 'fatal')
+      job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
+    return 0;
   }
   if (target.startsWith('%')) return ctx.fail(`${target}: no such job`);
   if (!/^-?[0-9]+$/.test(target)) return ctx.fail(`${target}: arguments must be process or job IDs`);
