@@ -41,6 +41,16 @@ describe("a background job's EXIT trap", () => {
   });
 });
 
+describe("the text's kill of a job waiting in a FIFO's open in the shell (a builtin's redirection)", () => {
+  it('ends the wait at once, the job dying of the signal (it waited until the time limit)', async () => {
+    await same('mkfifo f; read x < f & sleep 0.2; kill %1; wait %1; echo done $?', 'done 143\n');
+    await same(
+      `mkfifo f; { trap "echo bye" EXIT; : > ready; read x < f; } & ${ready}kill %1; wait %1; echo done $?`,
+      'bye\ndone 143\n',
+    );
+  });
+});
+
 describe("a signal the job's shell traps", () => {
   it('runs the trap once the command it waits for has ended (not killing it), before the next', async () => {
     await same(

@@ -11,6 +11,7 @@ import { giveStandIn } from './job-stand-in.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
 import { ExitSignal } from './signals.js';
+import { jobEnded } from './stops.js';
 
 // How long `COMMAND &` waits for its job's first process when nothing says why it has none yet: a
 // bound on the wait for $!, which is set when the process starts after all. (A job that runs a
@@ -72,6 +73,9 @@ export async function startJob(
 async function runJobShell(sub: RunnerApi, work: (sub: RunnerApi) => Promise<number>): Promise<number> {
   let status = await exitStatus(async () => {
     sub.sh.status = await work(sub);
+    // Stopped in its last command (a builtin's FIFO open, say): it died of the signal.
+    const stop = sub.place.job?.cancelled;
+    if (stop) throw jobEnded(stop.signal);
     await runPendingTraps(sub);
     return sub.sh.status;
   });

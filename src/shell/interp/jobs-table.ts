@@ -34,6 +34,9 @@ export class Job {
   // can start one (a FIFO's open), or runs a command inside safe-run first (bash's $! is then its
   // subshell's, which a stand-in gives: job-stand-in.ts).
   readonly waiting: Promise<void>;
+  // Resolves with the job's stop once cancel() is called: ends a FIFO open of its shell's (redirect.ts).
+  readonly stopped: Promise<Interruption>;
+  private noteStopped: (stop: Interruption) => void = () => {};
 
   constructor(
     readonly id: number,
@@ -44,6 +47,9 @@ export class Job {
     });
     this.waiting = new Promise((resolve) => {
       this.noteWaiting = resolve;
+    });
+    this.stopped = new Promise((resolve) => {
+      this.noteStopped = resolve;
     });
   }
 
@@ -121,6 +127,7 @@ export class Job {
   // `by`: who asked, when it is not a signal to safe-run (the text's kill, the text's end).
   cancel(signal: NodeJS.Signals, by?: CancelSource): void {
     this.cancelled ??= { signal, by };
+    this.noteStopped(this.cancelled);
     for (const handle of this.running) handle.cancel(signal, by);
   }
 }

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { STRERROR } from '../../engine/bash-messages.js';
 import { type OpenStop, openTarget } from '../../engine/fifo-open.js';
+import { interruptionCause } from '../../engine/interruption.js';
 import { stdioAlias } from '../../engine/stdio-alias.js';
+import { monotonicMs } from '../../monotonic-ms.js';
 import { ExpansionError } from '../expand/env.js';
 import type { Redirect } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
@@ -55,7 +57,8 @@ export async function applyRedirects(
       r.sh.fds.set(redirect.fd!, fds.get(redirect.fd!));
     if (problem === null) continue;
     if ('stop' in problem) {
-      r.rt.stoppedBy ??= { kind: 'limit' };
+      // (The text's kill of a job stops only that job.)
+      if (problem.stop.as === 'timeout' || r.rt.cancelled) r.rt.stoppedBy ??= { kind: 'limit' };
       return { fds, failed: { kind: 'stopped', stop: problem.stop } };
     }
     const message = `${r.sh.arg0}: line ${r.sh.lineno}: ${problem.text}`;
@@ -126,7 +129,7 @@ async function openFile(
     if (stat?.isFile()) return { code: 'EEXIST', text: `${target.path}: cannot overwrite existing file` };
   }
   try {
-    const fd = await openTarget(where, FLAGS[target.mode], r.rt.openStop);
+    const fd = await openTarget(where, FLAGS[target.mode], openStopOf(r));
     if (typeof fd !== 'number') return { stop: fd };
     return setAll(fds, dest, new OpenFile(fd, { kind: 'file', path: target.path }));
   } catch (error) {
@@ -156,4 +159,19 @@ function physical(dir: string): string {
   } catch {
     return dir;
   }
+}
+
+// What ends a wait in a FIFO's open: the run's time limit or stop, and in a job, the job's stop.
+function openStopOf(r: RunnerApi): Promise<OpenStop> {
+  const { job } = r.place;
+  if (!job) return r.rt.openStop;
+  const { limitSince } = r.rt.io;
+  const stopped = job.stopped.then(
+    (stop): OpenStop => ({
+      as: 'cancelled',
+      cause: interruptionCause(stop),
+      afterMs: limitSince === undefined ? 0 : Math.round(monotonicMs() - limitSince),
+    }),
+  );
+  return Promise.race([r.rt.openStop, stopped]);
 }
