@@ -102,3 +102,67 @@ describe("a signal the job's shell traps", () => {
     );
   });
 });
+
+// Found by a hostile review of the first version of this change, each row failed on it.
+describe('what the review found', () => {
+  it('a second stop ends an EXIT trap that runs after a kill; SIGKILL runs no trap', async () => {
+    await same(
+      `{ trap 'while :; do sleep 0.2; done' EXIT; : > ready; sleep 2; } & ${ready}kill %1; sleep 0.5; kill -9 %1; wait %1; echo st $?`,
+      'st 137\n',
+    );
+    await same(
+      `{ trap "echo bye; : > r2; sleep 0.5; echo bye2" EXIT; : > ready; sleep 1; } & ${ready}kill %1; until [ -e r2 ]; do sleep 0.02; done; kill %1; wait %1; echo st $?`,
+      'bye\nst 143\n',
+    );
+    await same(
+      `{ trap "echo bye" EXIT; : > ready; sleep 1; } & ${ready}kill -9 %1; wait %1; echo st $?`,
+      'st 137\n',
+    );
+  });
+
+  it('the same signal sent twice runs its trap once', async () => {
+    await same(
+      `{ trap "echo T" TERM; : > ready; sleep 1; echo after; } & ${ready}kill %1; kill %1; wait %1; echo st $?`,
+      'T\nafter\nst 0\n',
+    );
+  });
+
+  it('exec ends the traps with the shell (a program not found keeps them)', async () => {
+    await same(
+      `{ trap "echo T" TERM; : > ready; exec sleep 1; } & ${ready}kill %1; wait %1; echo st $?`,
+      'st 143\n',
+    );
+    await same('{ trap "echo bye" EXIT; exec true; } & wait %1; echo st $?', 'st 0\n');
+    await same('trap "echo bye" EXIT; exec true', '');
+    await same('( trap "echo bye" EXIT; exec sh -c "exit 3" ); echo $?', '3\n');
+    await same('trap "echo bye" EXIT; exec nosuchcmd', 'bye\n');
+  });
+
+  it("the job's own trap or reset wins over the parent's ''", async () => {
+    await same(
+      `trap "" TERM; { trap "echo T" TERM; : > ready; sleep 1; echo after; } & ${ready}kill %1; wait %1; echo st $?`,
+      'T\nafter\nst 0\n',
+    );
+    await same(
+      `trap "" TERM; { trap - TERM; : > ready; sleep 1; echo after; } & ${ready}kill %1; wait %1; echo st $?`,
+      'st 143\n',
+    );
+  });
+
+  it('a signal whose default does nothing, SIGINT to a process substitution, ! and -PID', async () => {
+    await same(
+      `{ : > ready; sleep 0.3; echo after; } & ${ready}kill -WINCH %1; echo k $?; wait %1; echo st $?`,
+      'k 0\nafter\nst 0\n',
+    );
+    await same(
+      `exec 3< <(: > ready; sleep 0.5; echo ps); ${ready}kill -INT $!; cat <&3; wait $!; echo st $?`,
+      'ps\nst 0\n',
+    );
+    await same(
+      `! ( trap "echo T" TERM; : > ready; sleep 0.5; echo a ) & ${ready}kill %1; wait %1; echo st $?`,
+      'T\na\nst 0\n',
+    );
+    await same('! true & wait $!; echo $?; ! false && echo x & wait $!; echo $?', '0\nx\n0\n');
+    await same('sleep 0.3 & kill -TERM -$!; echo k $?; wait', 'k 1\n');
+  });
+});

@@ -53,16 +53,30 @@ describe('a run window on /proc', () => {
   });
 
   it('does not look at processes started before it opened, marked or not', async () => {
-    const before = spawnStage(['sleep', '300'], marker);
-    await waitFor('the early sleep', () => scanProcesses({ marker }).found.some((p) => p.pid === before.pid));
-    const windowed = withWindow(marker);
-    const after = spawnStage(['sleep', '300'], marker);
-    const found = await waitFor('the later sleep', () => {
-      const pids = pidsOf(scanProcesses({ marker: windowed }).found);
-      return pids.includes(after.pid!) && pids;
-    });
-    expect(found).toEqual([after.pid]);
-    expect(pidsOf(scanProcesses({ marker }).found)).toEqual(pidsOf([before, after] as { pid: number }[]));
+    // A window whose samples of ns_last_pid come more than 250 ms apart closes for good and scans
+    // fall back to every process started since this one (proc-window.ts): on a busy machine that
+    // happened once in a run of the suite. What is promised is checked on a try whose window stayed
+    // open throughout; three tries in a row with it closed fail the test.
+    for (let attempt = 1; ; attempt++) {
+      const before = spawnStage(['sleep', '300'], marker);
+      await waitFor('the early sleep', () =>
+        scanProcesses({ marker }).found.some((p) => p.pid === before.pid),
+      );
+      const windowed = withWindow(marker);
+      const after = spawnStage(['sleep', '300'], marker);
+      const found = await waitFor('the later sleep', () => {
+        const pids = pidsOf(scanProcesses({ marker: windowed }).found);
+        return pids.includes(after.pid!) && pids;
+      });
+      const intact = windowed.window!.intact();
+      if (intact || attempt === 3) {
+        expect(intact, 'the window stayed open in one of three tries').toBe(true);
+        expect(found).toEqual([after.pid]);
+        expect(pidsOf(scanProcesses({ marker }).found)).toEqual(pidsOf([before, after] as { pid: number }[]));
+        return;
+      }
+      await killEverything(marker);
+    }
   });
 
   it('lists a threaded process once, by its pid, not by its threads ids', async () => {

@@ -21,7 +21,10 @@ const PID_WAIT_MS = 2000;
 // COMMAND &: runs in a subshell of its own while the text goes on, its stdin the empty file (bash
 // without job control). Returns 0 once the job's first process started ($! its id), ended, or waits on
 // a FIFO, as bash returns at once after its fork.
-export async function startBackground(r: RunnerApi, body: AndOr): Promise<number> {
+export async function startBackground(r: RunnerApi, written: AndOr): Promise<number> {
+  // bash 5.2 drops the `!` of a `&` command that is one pipeline (`! true & wait $!` gives 0); in an
+  // and-or list it applies.
+  const body = written.rest.length === 0 ? { ...written, first: { ...written.first, bang: false } } : written;
   const fds = r.sh.fds.copy();
   const empty = new OpenFile(fs.openSync('/dev/null', 'r'), { kind: 'file', path: '/dev/null' });
   fds.set(0, { kind: 'file', file: empty });

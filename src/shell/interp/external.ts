@@ -22,12 +22,19 @@ export interface Member {
 }
 
 // One simple command that runs a program: one engine run of one stage.
-export async function runExternal(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promise<number> {
+// `found`: told whether the program was found (a path that exists, or one PATH gave).
+export async function runExternal(
+  r: RunnerApi,
+  command: SimpleCommand,
+  args: Bytes[],
+  tell: { found?: (found: boolean) => void } = {},
+): Promise<number> {
   checkDirectory(r, command);
   const member = await memberOf(r, command, args);
   if (typeof member === 'string') refuseStep(r, command, member);
   const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);
   const found = report.stages[0]?.resolvedPath;
+  tell.found?.(Boolean(found));
   if (found && !args[0]!.includes('/'))
     r.sh.hashed.note(args[0]!, found, scalarOf(r.sh.vars.get('PATH')), true);
   return statuses[0]!;

@@ -4,18 +4,20 @@ import type { RunnerApi } from './api.js';
 import type { Job } from './jobs-table.js';
 
 const ASYNC_IGNORED = new Set(['INT', 'QUIT']);
+// Signals whose default action leaves a process running.
+const HARMLESS = new Set(['CHLD', 'URG', 'WINCH', 'CONT']);
 
 // bash without job control sends `kill %N` to the job's own process: the subshell that runs it (or
 // the program it became). That subshell runs its trap for the signal once the command it waits for
 // has ended (that command's processes get nothing), or at once when it waits in `wait`, which then
 // returns 128+n; it does nothing for a signal trapped with ''. Untrapped, it dies of the signal:
 // here the job is cancelled ('fatal'; its programs are stopped too, where bash would leave them).
-// A `&` job's process has SIGINT and SIGQUIT ignored (bash -c has no job control) unless it traps them.
+// A job's process has SIGINT and SIGQUIT ignored (bash -c has no job control) unless it traps them.
+// Its own traps decide (a copy of the parent's '' ones, changed by its `trap` commands).
 export function sendToJob(job: Job, signal: string): 'trapped' | 'ignored' | 'fatal' {
-  if (job.ignored.has(signal)) return 'ignored';
-  const action = job.shell?.traps.get(signal);
+  const action = job.shell ? job.shell.traps.get(signal) : job.ignored.has(signal) ? '' : undefined;
   if (action === '') return 'ignored';
-  if (action === undefined) return !job.substitution && ASYNC_IGNORED.has(signal) ? 'ignored' : 'fatal';
+  if (action === undefined) return ASYNC_IGNORED.has(signal) || HARMLESS.has(signal) ? 'ignored' : 'fatal';
   job.deliver(signal);
   return 'trapped';
 }
@@ -25,8 +27,11 @@ export function sendToJob(job: Job, signal: string): 'trapped' | 'ignored' | 'fa
 export async function runPendingTraps(r: RunnerApi): Promise<void> {
   const { job } = r.place;
   if (!job || job.shell !== r.sh) return;
-  for (let signal = job.pending.shift(); signal !== undefined; signal = job.pending.shift()) {
-    const action = r.sh.traps.get(signal);
+  while (job.pending.size > 0) {
+    // In the order of the signals' numbers, as bash runs them.
+    const [signal] = byNumber(job.pending);
+    job.pending.delete(signal!);
+    const action = r.sh.traps.get(signal!);
     if (!action) continue;
     const status = r.sh.status;
     await r.runText(action, { label: 'trap' });
@@ -39,8 +44,8 @@ export async function runPendingTraps(r: RunnerApi): Promise<void> {
 export function trappedSignal(r: RunnerApi): { status: Promise<number>; forget: () => void } | null {
   const { job } = r.place;
   if (!job || job.shell !== r.sh) return null;
-  const first = () => 128 + signalNumber(`SIG${job.pending[0] ?? 'TERM'}`);
-  if (job.pending.length > 0) return { status: Promise.resolve(first()), forget: () => {} };
+  const first = () => 128 + signalNumber(`SIG${byNumber(job.pending)[0] ?? 'TERM'}`);
+  if (job.pending.size > 0) return { status: Promise.resolve(first()), forget: () => {} };
   const { signalled, forget } = job.signalled();
   return { status: signalled.then(first), forget };
 }
@@ -49,7 +54,12 @@ export function trappedSignal(r: RunnerApi): { status: Promise<number>; forget: 
 // bash's do after the signal (not after a stop of the whole run).
 export function lettingExitTrapRun(r: RunnerApi): void {
   const { job } = r.place;
-  if (job && job.shell === r.sh && job.cancelled?.by === 'kill') job.exiting = true;
+  const stop = job?.cancelled;
+  if (job && job.shell === r.sh && stop?.by === 'kill' && stop.signal !== 'SIGKILL') job.exiting = true;
+}
+
+function byNumber(signals: ReadonlySet<string>): string[] {
+  return [...signals].sort((a, b) => signalNumber(`SIG${a}`) - signalNumber(`SIG${b}`));
 }
 
 // `( list )` run by the job's shell as all it does: its subshell is the job's process from now on.

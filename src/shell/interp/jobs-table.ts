@@ -20,8 +20,9 @@ export class Job {
   // `adopt`: a lone `( list )` body, whose subshell bash runs in that same process (job-signals.ts).
   shell: { readonly traps: ReadonlyMap<string, string> } | null = null;
   adopt: object | null = null;
-  // Trapped signals sent to that shell, whose traps run once its current command ends.
-  readonly pending: string[] = [];
+  // Trapped signals sent to that shell, whose traps run once its current command ends (one mark per
+  // signal, as bash keeps them: the same signal twice runs its trap once).
+  readonly pending = new Set<string>();
   // Set while the shell runs its EXIT trap after a kill: its commands run, as bash's do.
   exiting = false;
   private onSignal: (() => void)[] = [];
@@ -106,7 +107,7 @@ export class Job {
 
   // A signal the job's shell has a trap for: noted, and a `wait` of that shell returns.
   deliver(signal: string): void {
-    this.pending.push(signal);
+    this.pending.add(signal);
     for (const wake of this.onSignal.splice(0)) wake();
   }
 
@@ -126,7 +127,10 @@ export class Job {
 
   // `by`: who asked, when it is not a signal to safe-run (the text's kill, the text's end).
   cancel(signal: NodeJS.Signals, by?: CancelSource): void {
-    this.cancelled ??= { signal, by };
+    // A stop while it runs its EXIT trap after a kill ends the trap too.
+    if (this.exiting) this.cancelled = { signal, by };
+    else this.cancelled ??= { signal, by };
+    this.exiting = false;
     this.noteStopped(this.cancelled);
     for (const handle of this.running) handle.cancel(signal, by);
   }

@@ -190,6 +190,8 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
       if (sendToJob(job, signal) === 'fatal') job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
   if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
   const spec = target.startsWith('-') ? target.slice(1) : target;
+  // Without job control a job is no process group of its own (bash: "No such process").
+  if (/^-[0-9]+$/.test(target) && rt.jobs.find(spec)) return ctx.fail(`(${target}) - No such process`);
   // %N is one of this shell's jobs; a process id may be any job's of the run.
   const job = spec.startsWith('%') ? ctx.r.sh.jobs.find(spec) : rt.jobs.find(spec);
   if (job) {

@@ -120,6 +120,14 @@ async function exec(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promis
     });
     return 0;
   }
-  const status = await runExternal(r, command, words);
+  // bash's traps end with it when the program replaces it (none runs, EXIT's neither); '' ones are
+  // inherited. A program not found leaves the shell as it was, to exit with 127 (its EXIT trap runs).
+  const traps = new Map(r.sh.traps);
+  for (const [signal, action] of traps) if (action !== '') r.sh.traps.delete(signal);
+  const status = await runExternal(r, command, words, {
+    found: (found) => {
+      if (!found) for (const [signal, action] of traps) r.sh.traps.set(signal, action);
+    },
+  });
   throw new ExitSignal(status);
 }
