@@ -66,6 +66,21 @@ describe('kill aimed at the shell itself', () => {
   });
 });
 
+describe("a command substitution's EXIT trap", () => {
+  // It never ran: `x=$(trap "echo sub" EXIT; echo in)` gave "in" where bash gives "in\nsub".
+  it('runs as the substitution ends, into its output; an exit there gives the status', async () => {
+    for (const text of [
+      'x=$(trap "echo sub" EXIT; echo in); echo "[$x]"',
+      'x=$(trap "echo sub" EXIT; exit 3); echo "[$x] $?"',
+      'x=`trap "echo sub" EXIT; echo in`; echo "[$x]"',
+      'f() { trap "echo fx" EXIT; echo f; }; x=$(f); echo "[$x]"',
+      'x=$(trap "echo sub; exit 4" EXIT; echo in); echo "[$x] $?"',
+      'trap "echo top" EXIT; x=$(echo in); echo "[$x]"',
+    ])
+      await sameAsBash(text);
+  });
+});
+
 describe('the ERR trap', () => {
   it('runs after a failed command, pipeline or subshell where set -e would apply, with its $?', async () => {
     for (const text of [

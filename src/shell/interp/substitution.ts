@@ -19,17 +19,29 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   let status: number;
   const file = fileOnly(part);
   try {
-    status = file ? await readFile(sub, file, sink) : await sub.list(part.stmts);
-  } catch (error) {
-    if (!(error instanceof ExitSignal)) throw error;
-    if (error.why === 'stopped') throw error;
-    status = error.status;
+    status = await endingStatus(() => (file ? readFile(sub, file, sink) : sub.list(part.stmts)));
+    // Its EXIT trap runs as it ends, into what it printed (an exit there gives the status).
+    sub.sh.status = status;
+    status = await endingStatus(async () => {
+      await sub.runExitTrap();
+      return status;
+    });
   } finally {
     sub.sh.fds.release();
   }
   r.sh.substStatus = status;
   r.sh.status = status;
   return sink.text();
+}
+
+// The status a subshell's work ends with, `exit` included; a stop of the run goes on up.
+async function endingStatus(work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
+    return error.status;
+  }
 }
 
 // $(< FILE) (and `< FILE`): bash reads the file itself, no command runs.
