@@ -64,7 +64,10 @@ export interface RunnerApi {
   // The shell's EXIT trap, when it ends (once).
   runExitTrap(): Promise<void>;
   // eval's and source's text, parsed and run in this shell (`args`: $1... while it runs).
-  runText(text: Bytes, options: { label: string; args?: Bytes[] | null; sourced?: boolean }): Promise<number>;
+  runText(
+    text: Bytes,
+    options: { label: string; args?: Bytes[] | null; sourced?: boolean; indirect?: boolean },
+  ): Promise<number>;
   // Words already expanded, run as a command (for `command NAME ...`: functions skipped).
   runCommandWords(words: Bytes[], options: { functions: boolean; command?: SimpleCommand }): Promise<number>;
   // NAME or NAME[index] = value (printf -v, read): 0, or the status of an error it reported.

@@ -2,6 +2,7 @@ import { ExpansionError } from '../expand/env.js';
 import type { Assign } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { traceAssign } from './trace.js';
 
 // NAME=value, NAME+=value, NAME[i]=value and NAME=(...), expanded and assigned left to right, each
 // seeing the ones before it, as bash does. `temporary`: a command's prefixes, in the scope the
@@ -18,12 +19,14 @@ export async function assignInOrder(
     } else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
     if (assign.array) {
       const elements = await arrayElements(r, assign);
+      await traceAssign(r, assign, null);
       const kind = isAssoc(r, assign.name) ? 'assoc' : 'indexed';
       for (const left of sh.vars.assignArray(assign.name, elements, assign.append, kind))
         await r.error(`[${left.key}]=${left.value}: bad array subscript`);
       continue;
     }
     const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
+    await traceAssign(r, assign, value);
     if (assign.index) {
       const index = await subscript(r, assign.name, assign.index);
       sh.vars.assign(assign.name, value, { append: assign.append, index });

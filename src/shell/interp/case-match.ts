@@ -1,4 +1,4 @@
-import { isLiteralPattern, literalOf, patternOf } from '../expand/fields.js';
+import { type Chunk, isLiteralPattern, literalOf, patternOf } from '../expand/fields.js';
 import { inertPattern } from '../expand/oracle.js';
 import { oracleState } from '../expand/oracle-state.js';
 import type { Word } from '../syntax/nodes.js';
@@ -14,10 +14,21 @@ export async function matchesAny(
   patterns: readonly Word[],
   inCond = false,
 ): Promise<boolean> {
+  const expanded: Chunk[][] = [];
+  for (const word of patterns) expanded.push(await r.ex.pattern(word));
+  return matchesExpanded(r, value, expanded, inCond);
+}
+
+// The same, with the patterns expanded already ([[ ]] traces them first).
+export async function matchesExpanded(
+  r: RunnerApi,
+  value: Bytes,
+  patterns: readonly Chunk[][],
+  inCond: boolean,
+): Promise<boolean> {
   const texts: string[] = [];
   const extglob = inCond || r.sh.shopts.has('extglob');
-  for (const word of patterns) {
-    const chunks = await r.ex.pattern(word);
+  for (const chunks of patterns) {
     if (isLiteralPattern(chunks, extglob) && !r.sh.shopts.has('nocasematch')) {
       if (literalOf(chunks) === value) return true;
       continue;

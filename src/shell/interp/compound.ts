@@ -6,6 +6,7 @@ import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
 import { adoptSubshell, lettingExitTrapRun, runPendingTraps } from './job-signals.js';
 import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
+import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.js';
 
 // A compound command, with its redirections applied for its duration.
 export async function runCompound(r: RunnerApi, command: Compound): Promise<number> {
@@ -118,6 +119,7 @@ async function forIn(
   }
   let status = 0;
   for (const [k, value] of values.entries()) {
+    await traceFor(r, name, items);
     try {
       r.sh.vars.assign(name, value);
     } catch (error) {
@@ -134,13 +136,16 @@ async function forIn(
 
 async function arithFor(r: RunnerApi, command: Extract<Compound, { kind: 'arith-for' }>): Promise<number> {
   try {
+    await traceArith(r, arithForPart(r, command.init));
     if (command.init) await r.ex.arith(command.init);
     let status = 0;
     for (let k = 1; ; k++) {
+      await traceArith(r, arithForPart(r, command.cond));
       if (command.cond && (await r.ex.arith(command.cond)) === 0n) return status;
       const result = await pass(r, command.body, k);
       status = result.status;
       if (result.stop) return status;
+      await traceArith(r, arithForPart(r, command.step));
       if (command.step) await r.ex.arith(command.step);
     }
   } catch (error) {
@@ -157,6 +162,7 @@ async function runCase(r: RunnerApi, command: CaseClause): Promise<number> {
     if (error instanceof ExpansionError) return r.expansionFailed(error);
     throw error;
   }
+  await traceCase(r, command.word);
   let status = 0;
   let fallthrough = false;
   for (const item of command.items) {
@@ -171,6 +177,7 @@ async function runCase(r: RunnerApi, command: CaseClause): Promise<number> {
 // (( expr )): 0 when the value is not zero; an error fails the command only, as in bash.
 async function arith(r: RunnerApi, expr: Word): Promise<number> {
   r.sh.lineno = expr.start.line;
+  await traceArith(r, written(r, expr));
   try {
     return (await r.ex.arith(expr)) === 0n ? 1 : 0;
   } catch (error) {

@@ -1,13 +1,16 @@
 import { ExpansionError } from '../expand/env.js';
+import type { Chunk } from '../expand/fields.js';
 import { oracleState } from '../expand/oracle-state.js';
-import type { CondExpr, Word } from '../syntax/nodes.js';
+import type { CondExpr } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { collate, compareIntegers } from './builtins/test.js';
-import { matchesAny } from './case-match.js';
+import { matchesExpanded } from './case-match.js';
 import { fileCompare, unaryTest } from './file-tests.js';
+import { traceText } from './trace.js';
 
 // [[ expression ]]: words neither split nor globbed; == and != match patterns, =~ extended regular
 // expressions (by bash itself), < and > compare by the locale, -eq and the like evaluate arithmetic.
+// Under set -x each test is traced as bash traces it (its `!` with it; a group's is not shown).
 export async function evalCond(r: RunnerApi, expr: CondExpr): Promise<boolean> {
   switch (expr.kind) {
     case 'cond-and':
@@ -15,49 +18,73 @@ export async function evalCond(r: RunnerApi, expr: CondExpr): Promise<boolean> {
     case 'cond-or':
       return (await evalCond(r, expr.left)) || evalCond(r, expr.right);
     case 'cond-not':
-      return !(await evalCond(r, expr.expr));
+      return !(await (isTest(expr.expr) ? test(r, expr.expr, true) : evalCond(r, expr.expr)));
     case 'cond-group':
       return evalCond(r, expr.expr);
-    case 'cond-word':
-      return (await r.ex.value(expr.word)) !== '';
-    case 'cond-unary':
-      return unaryTest(expr.op, await r.ex.value(expr.operand), r.sh);
     default:
-      return binary(r, expr.op, expr.left, expr.right);
+      return test(r, expr, false);
   }
 }
 
-async function binary(r: RunnerApi, op: string, leftWord: Word, rightWord: Word): Promise<boolean> {
+type Test = Extract<CondExpr, { kind: 'cond-word' | 'cond-unary' | 'cond-binary' }>;
+
+function isTest(expr: CondExpr): expr is Test {
+  return expr.kind === 'cond-word' || expr.kind === 'cond-unary' || expr.kind === 'cond-binary';
+}
+
+async function test(r: RunnerApi, expr: Test, inverted: boolean): Promise<boolean> {
+  if (expr.kind === 'cond-binary') return binary(r, expr, inverted);
+  const value = await r.ex.value(expr.kind === 'cond-word' ? expr.word : expr.operand);
+  const op = expr.kind === 'cond-word' ? '-n' : expr.op;
+  await traceCond(r, inverted, [op, value]);
+  return expr.kind === 'cond-word' ? value !== '' : unaryTest(op, value, r.sh);
+}
+
+async function binary(
+  r: RunnerApi,
+  { op, left: leftWord, right: rightWord }: Extract<Test, { kind: 'cond-binary' }>,
+  inverted: boolean,
+): Promise<boolean> {
   const left = await r.ex.value(leftWord);
+  if (op === '==' || op === '=' || op === '!=' || op === '=~') {
+    const chunks = await r.ex.pattern(rightWord);
+    await traceCond(r, inverted, [left, op, globText(chunks)]);
+    if (op === '=~') return regex(r, left, chunks);
+    const matched = await matchesExpanded(r, left, [chunks], true);
+    return op === '!=' ? !matched : matched;
+  }
+  const right = await r.ex.value(rightWord);
+  await traceCond(r, inverted, [left, op, right]);
   switch (op) {
-    case '==':
-    case '=':
-      return matchesAny(r, left, [rightWord], true);
-    case '!=':
-      return !(await matchesAny(r, left, [rightWord], true));
-    case '=~':
-      return regex(r, left, rightWord);
     case '<':
     case '>':
-      return (await collate({ r } as never, left, await r.ex.value(rightWord))) === op;
+      return (await collate({ r } as never, left, right)) === op;
     case '-nt':
     case '-ot':
     case '-ef':
-      return fileCompare(op, left, await r.ex.value(rightWord), r.sh);
-    default: {
-      const a = r.ex.evaluate(left);
-      const b = r.ex.evaluate(await r.ex.value(rightWord));
-      return compareIntegers(op, a, b);
-    }
+      return fileCompare(op, left, right, r.sh);
+    default:
+      return compareIntegers(op, r.ex.evaluate(left), r.ex.evaluate(right));
   }
+}
+
+// bash's trace of one test: its operands as they are (an empty one as ''), a pattern's quoted
+// characters each after a backslash.
+async function traceCond(r: RunnerApi, inverted: boolean, parts: readonly string[]): Promise<void> {
+  if (!r.sh.option('xtrace')) return;
+  const shown = parts.map((part) => (part === '' ? "''" : part)).join(' ');
+  await traceText(r, `[[ ${inverted ? '! ' : ''}${shown} ]]`);
+}
+
+function globText(chunks: readonly Chunk[]): string {
+  return chunks.map((c) => (c.quoted ? [...c.text].map((ch) => `\\${ch}`).join('') : c.text)).join('');
 }
 
 const ERE_SPECIAL = /[\\.[\]()*+?{}|^$]/g;
 
 // =~: quoted parts of the right side match as text, the rest as a regular expression; BASH_REMATCH
 // gets the match and its groups. A bad expression is status 2.
-async function regex(r: RunnerApi, value: string, word: Word): Promise<boolean> {
-  const chunks = await r.ex.pattern(word);
+async function regex(r: RunnerApi, value: string, chunks: readonly Chunk[]): Promise<boolean> {
   const re = chunks.map((c) => (c.quoted ? c.text.replace(ERE_SPECIAL, (m) => `\\${m}`) : c.text)).join('');
   const [status, ...groups] = await r.rt.oracle.ask('regex', [value, ...oracleState(r.ex.env), re]);
   if (status === '2') throw new ExpansionError(`[[: invalid regular expression`, 2, true);

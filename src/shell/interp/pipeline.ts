@@ -9,6 +9,7 @@ import { type FdRef, OpenFile } from './fds.js';
 import { recordPipeline } from './record-pipeline.js';
 import { checkDirectory, markRefused } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
+import { traceCommand } from './trace.js';
 
 // One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
 // its neighbours that are programs too), or anything else (a builtin, a function, a compound
@@ -74,6 +75,7 @@ async function classify(
     return { kind: 'shell', command, sub, args: null };
   sub.sh.lineno = command.start.line;
   const args = await sub.ex.fields(command.words);
+  if (args.length > 0) await traceCommand(sub, args);
   const name = args[0];
   if (name === undefined || (!name.includes('/') && (sub.sh.functions.has(name) || BUILTINS.has(name)))) {
     return { kind: 'shell', command, sub, args };

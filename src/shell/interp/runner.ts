@@ -196,16 +196,23 @@ export class Runner implements RunnerApi {
     throw new ExitSignal(error.status, 'error');
   }
 
-  runText(
+  // `indirect`: set -x traces it one level deeper (all but the EXIT trap).
+  async runText(
     text: Bytes,
-    options: { label: string; args?: Bytes[] | null; sourced?: boolean },
+    options: { label: string; args?: Bytes[] | null; sourced?: boolean; indirect?: boolean },
   ): Promise<number> {
-    return runNested(
-      this,
-      (source) => new Runner(this.rt, this.sh, { ...this.place, source, collect: undefined }),
-      text,
-      options,
-    );
+    const deeper = options.indirect === false ? 0 : 1;
+    this.sh.traceDepth += deeper;
+    try {
+      return await runNested(
+        this,
+        (source) => new Runner(this.rt, this.sh, { ...this.place, source, collect: undefined }),
+        text,
+        options,
+      );
+    } finally {
+      this.sh.traceDepth -= deeper;
+    }
   }
 
   // The EXIT trap, once, as the shell (or subshell) ends; $? is kept unless the trap exits.
@@ -214,7 +221,7 @@ export class Runner implements RunnerApi {
     if (action === undefined) return;
     this.sh.traps.delete('EXIT');
     const status = this.sh.status;
-    await this.runText(action, { label: 'trap' });
+    await this.runText(action, { label: 'trap', indirect: false });
     this.sh.status = status;
   }
 

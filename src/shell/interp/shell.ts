@@ -103,6 +103,9 @@ export class Shell {
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
   subshell = 0;
+  // set -x: PS4's first character is repeated once more inside each command substitution, eval,
+  // source and trap (not the EXIT trap, nor a plain subshell), as bash's indirection level.
+  traceDepth = 0;
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
@@ -154,6 +157,7 @@ export class Shell {
     copy.fds = this.fds.copy();
     copy.funcNames = [...this.funcNames];
     copy.subshell = this.subshell + 1;
+    copy.traceDepth = this.traceDepth;
     copy.loopDepth = this.loopDepth;
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;

@@ -13,7 +13,7 @@ import { recordStep } from './record-step.js';
 import type { StepMarks } from './recorder.js';
 import { refuseStep } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
-import { traceCommand } from './trace.js';
+import { traceCommand, traceDeclared } from './trace.js';
 
 // A simple command, in bash's order: its words expanded, then its redirections, then its assignments;
 // then a function, a builtin, or a program, looked up in that order.
@@ -58,7 +58,8 @@ async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number
       throw error;
     }
     r.rt.recorder.marks = marks;
-    await traceCommand(r, command.assigns.length, args);
+    await traceCommand(r, args);
+    await traceDeclared(r, args, decl);
     return await dispatch(r, command, args, decl, { functions: true });
   } finally {
     if (command.assigns.length > 0) sh.vars.popScope();
