@@ -316,3 +316,27 @@ describe('an inherited OLDPWD', () => {
     await expectSameAsBash(text, expected, root, { ...env, OLDPWD: oldpwd });
   });
 });
+
+// A command's NAME=value read its own, empty, variable: `X=1; X=$X sh -c 'echo $X'` printed an empty
+// line and `PATH=$PATH:/x cmd` ran with PATH=":/x" (command not found), found by a review.
+describe("a command's assignment reads the shell's value of its own name", () => {
+  it.each([
+    ['a program', "X=1; X=$X sh -c 'echo $X'", '1\n'],
+    ['PATH', 'PATH=$PATH:/x printenv PATH | grep -c /x', '1\n'],
+    ['quotes', 'X=a; X="$X"b env | grep ^X=', 'X=ab\n'],
+    ['a function', 'f() { echo $Y; }; Y=1; Y=$Y$Y f', '11\n'],
+    ['an earlier prefix', 'a=1 b=$a env | grep ^b=', 'b=1\n'],
+    ['set -a', 'set -a; y=$(printenv y); echo "[$y]"', '[]\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
+describe('an arithmetic error in [[ -eq ]]', () => {
+  it('makes the test false, said as bash says it, and the shell goes on', async () => {
+    await same(
+      'exec 2>&1; [[ 1/0 -eq 1 ]]; echo $?; [[ 1/0 -eq 1 || a ]]; echo $?',
+      'bash: line 1: [[: 1/0: division by 0 (error token is "0")\n1\nbash: line 1: [[: 1/0: division by 0 (error token is "0")\n0\n',
+    );
+  });
+});

@@ -69,6 +69,7 @@ describe('set -x', () => {
       'p="b*"; [[ bc == $p ]]; [[ ! ( 1 -eq 2 ) ]]',
       "+ p='b*'\n+ [[ bc == b* ]]\n+ [[ 1 -eq 2 ]]\n",
     );
+    await traced('[[ a.c =~ "a.c" ]]; [[ ! ! x ]]', '+ [[ a.c =~ a\\.c ]]\n+ [[ -n x ]]\n');
   });
 
   it('adds a level in command substitutions, eval, source and signal traps, not in subshells or the EXIT trap', async () => {
@@ -76,6 +77,7 @@ describe('set -x', () => {
       '(echo a); x=$(echo $(echo in)); eval "echo d"',
       "+ echo a\na\n+++ echo in\n++ echo in\n+ x=in\n+ eval 'echo d'\n++ echo d\nd\n",
     );
+    await traced('(trap "echo t" EXIT; :)', "+ trap 'echo t' EXIT\n+ :\n++ echo t\nt\n");
     await tracedLoosely(
       'trap "echo t" EXIT; trap "echo u" USR1; kill -USR1 $$',
       "+ trap 'echo t' EXIT\n+ trap 'echo u' USR1\n+ kill -USR1 N\n++ echo u\nu\n+ echo t\nt\n",

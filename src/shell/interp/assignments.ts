@@ -14,18 +14,20 @@ export async function assignInOrder(
 ): Promise<void> {
   const { sh } = r;
   for (const assign of assigns) {
+    // Expanded before a command's own variable of that name exists (`X=$X cmd`, `PATH=$PATH:x cmd`
+    // read the shell's value: they read an empty one before).
+    const elements = assign.array ? await arrayElements(r, assign) : null;
+    const value = !assign.array && assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
     if (temporary) {
       if (!(await temporaryVariable(r, assign))) continue;
     } else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
-    if (assign.array) {
-      const elements = await arrayElements(r, assign);
+    if (elements) {
       await traceAssign(r, assign, null);
       const kind = isAssoc(r, assign.name) ? 'assoc' : 'indexed';
       for (const left of sh.vars.assignArray(assign.name, elements, assign.append, kind))
         await r.error(`[${left.key}]=${left.value}: bad array subscript`);
       continue;
     }
-    const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
     await traceAssign(r, assign, value);
     if (assign.index) {
       const index = await subscript(r, assign.name, assign.index);

@@ -10,27 +10,24 @@ import { traceText } from './trace.js';
 
 // [[ expression ]]: words neither split nor globbed; == and != match patterns, =~ extended regular
 // expressions (by bash itself), < and > compare by the locale, -eq and the like evaluate arithmetic.
-// Under set -x each test is traced as bash traces it (its `!` with it; a group's is not shown).
-export async function evalCond(r: RunnerApi, expr: CondExpr): Promise<boolean> {
+// Under set -x each test is traced as bash traces it: with a `!` when an odd number of them stand
+// right before it (a group's is not shown).
+export async function evalCond(r: RunnerApi, expr: CondExpr, inverted = false): Promise<boolean> {
   switch (expr.kind) {
     case 'cond-and':
       return (await evalCond(r, expr.left)) && evalCond(r, expr.right);
     case 'cond-or':
       return (await evalCond(r, expr.left)) || evalCond(r, expr.right);
     case 'cond-not':
-      return !(await (isTest(expr.expr) ? test(r, expr.expr, true) : evalCond(r, expr.expr)));
+      return !(await evalCond(r, expr.expr, !inverted));
     case 'cond-group':
       return evalCond(r, expr.expr);
     default:
-      return test(r, expr, false);
+      return test(r, expr, inverted);
   }
 }
 
 type Test = Extract<CondExpr, { kind: 'cond-word' | 'cond-unary' | 'cond-binary' }>;
-
-function isTest(expr: CondExpr): expr is Test {
-  return expr.kind === 'cond-word' || expr.kind === 'cond-unary' || expr.kind === 'cond-binary';
-}
 
 async function test(r: RunnerApi, expr: Test, inverted: boolean): Promise<boolean> {
   if (expr.kind === 'cond-binary') return binary(r, expr, inverted);
@@ -48,7 +45,7 @@ async function binary(
   const left = await r.ex.value(leftWord);
   if (op === '==' || op === '=' || op === '!=' || op === '=~') {
     const chunks = await r.ex.pattern(rightWord);
-    await traceCond(r, inverted, [left, op, globText(chunks)]);
+    await traceCond(r, inverted, [left, op, op === '=~' ? regexText(chunks) : globText(chunks)]);
     if (op === '=~') return regex(r, left, chunks);
     const matched = await matchesExpanded(r, left, [chunks], true);
     return op === '!=' ? !matched : matched;
@@ -64,7 +61,19 @@ async function binary(
     case '-ef':
       return fileCompare(op, left, right, r.sh);
     default:
-      return compareIntegers(op, r.ex.evaluate(left), r.ex.evaluate(right));
+      return integers(r, op, left, right);
+  }
+}
+
+// -eq and the like: both sides as arithmetic. An error there makes the test false, said as bash
+// says it ("[[: 1/0: division by 0 ..."), and the shell goes on.
+async function integers(r: RunnerApi, op: string, left: string, right: string): Promise<boolean> {
+  try {
+    return compareIntegers(op, r.ex.evaluate(left), r.ex.evaluate(right));
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    await r.error(`[[: ${error.message}`);
+    return false;
   }
 }
 
@@ -84,8 +93,12 @@ const ERE_SPECIAL = /[\\.[\]()*+?{}|^$]/g;
 
 // =~: quoted parts of the right side match as text, the rest as a regular expression; BASH_REMATCH
 // gets the match and its groups. A bad expression is status 2.
+function regexText(chunks: readonly Chunk[]): string {
+  return chunks.map((c) => (c.quoted ? c.text.replace(ERE_SPECIAL, (m) => `\\${m}`) : c.text)).join('');
+}
+
 async function regex(r: RunnerApi, value: string, chunks: readonly Chunk[]): Promise<boolean> {
-  const re = chunks.map((c) => (c.quoted ? c.text.replace(ERE_SPECIAL, (m) => `\\${m}`) : c.text)).join('');
+  const re = regexText(chunks);
   const [status, ...groups] = await r.rt.oracle.ask('regex', [value, ...oracleState(r.ex.env), re]);
   if (status === '2') throw new ExpansionError(`[[: invalid regular expression`, 2, true);
   if (status === '0')

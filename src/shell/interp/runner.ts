@@ -221,7 +221,7 @@ export class Runner implements RunnerApi {
     if (action === undefined) return;
     this.sh.traps.delete('EXIT');
     const status = this.sh.status;
-    await this.runText(action, { label: 'trap', indirect: false });
+    await this.runText(action, { label: 'trap', indirect: this.sh.exitTrapDeeper });
     this.sh.status = status;
   }
 

@@ -106,6 +106,8 @@ export class Shell {
   // set -x: PS4's first character is repeated once more inside each command substitution, eval,
   // source and trap (not the EXIT trap, nor a plain subshell), as bash's indirection level.
   traceDepth = 0;
+  // The EXIT trap adds no level in the shell itself and a command substitution, one in a subshell.
+  exitTrapDeeper = false;
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
@@ -158,6 +160,7 @@ export class Shell {
     copy.funcNames = [...this.funcNames];
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
+    copy.exitTrapDeeper = true;
     copy.loopDepth = this.loopDepth;
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;

@@ -16,6 +16,7 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   const sub = r.subshell(fds, collect ? { collect: (part) => collect({ ...part, substitution: true }) } : {});
   sub.sh.seeJobsOf(r.sh);
   sub.sh.traceDepth++;
+  sub.sh.exitTrapDeeper = false;
   if (!r.sh.shopts.has('inherit_errexit')) sub.sh.setOption('errexit', false);
   let status: number;
   const file = fileOnly(part);
