@@ -53,15 +53,39 @@ export async function openTarget(
   if (!stop || !isFifo(file)) return opening;
   const first = await Promise.race([opening, stop]);
   if (typeof first === 'number') return first;
-  void opening.then(closeQuietly, () => {});
-  const writing = (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0;
-  try {
-    const other = writing ? fs.constants.O_RDONLY : fs.constants.O_WRONLY;
-    closeQuietly(fs.openSync(file, other | fs.constants.O_NONBLOCK));
-  } catch {
-    // the wait ended by itself meanwhile
-  }
+  releaseOpen(file, flags, opening);
   return first;
+}
+
+const RELEASE_EVERY_MS = 10;
+const RELEASE_FOR_MS = 10_000;
+
+// Ends a blocked open of a FIFO by opening its other end for a moment, again and again until the
+// open has returned: a stop that came before the open reached the kernel (it waits for a thread of
+// libuv's pool) finds nobody waiting the first time (a writer's O_NONBLOCK open then fails with
+// ENXIO), and the open, started after, would wait for ever and keep Node from exiting.
+function releaseOpen(file: string, flags: number, opening: Promise<number>): void {
+  let settled = false;
+  void opening
+    .then(closeQuietly, () => {})
+    .finally(() => {
+      settled = true;
+    });
+  const writing = (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0;
+  const other = (writing ? fs.constants.O_RDONLY : fs.constants.O_WRONLY) | fs.constants.O_NONBLOCK;
+  const release = () => {
+    try {
+      closeQuietly(fs.openSync(file, other));
+    } catch {
+      // nobody waits yet, or the wait ended by itself meanwhile
+    }
+  };
+  release();
+  const since = monotonicMs();
+  const timer = setInterval(() => {
+    if (settled || monotonicMs() - since > RELEASE_FOR_MS) clearInterval(timer);
+    else release();
+  }, RELEASE_EVERY_MS);
 }
 
 // Whether `file` is a FIFO now. A path the open will fail on anyway (ENOTDIR, ELOOP, ENAMETOOLONG,
