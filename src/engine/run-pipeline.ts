@@ -4,6 +4,7 @@ import type { HangReport } from '../hang/hang-report.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { stopReason } from '../outcome-text/render.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
+import { primeCgroupMoves } from '../teardown/run-cgroup.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { CancelSource, Plan, Report, StopFacts } from '../types.js';
 import { type RunClock, reportNothingStarted } from './finish-run.js';
@@ -54,6 +55,7 @@ export function startRun(plan: Plan, io: RunIO = {}, shared: SharedSupport | nul
       'this plan has no stages of its own; run it with run() from safe-run',
     );
   }
+  primeCgroupMoves();
   const marker = createMarker();
   const t0 = monotonicMs();
   const clock: RunClock = { startedAt: new Date(), t0, limitT0: io.limitSince ?? t0 };
