@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { monotonicMs } from '../monotonic-ms.js';
 import { sendSignal } from './send-signal.js';
 
 // A cgroup (v2) of the run's own, where one can be made: every process a stage forks is born in its
@@ -69,22 +70,29 @@ export async function openRunCgroup(name: string, claim: CgroupClaim): Promise<R
   return new Cgroup(home, dir);
 }
 
-// The early move under way, and how many runs' cgroups are open (the ones not yet released).
+// The early move under way, how many runs' cgroups are open (the ones not yet released), and when
+// safe-run last moved.
 let primer: Promise<void> | null = null;
 let openCgroups = 0;
+let lastMove = Number.NEGATIVE_INFINITY;
 
-// Starts the early move (above) unless one is under way or a run's cgroup is open. Called as a run
-// begins; the run's openRunCgroup waits for it to end.
-export function primeCgroupMoves(): void {
-  if (primer || openCgroups > 0 || cgroupsOff()) return;
+// A move this soon after the last one is cheap by itself: the steps of a text's loop (8 ms apart at
+// load 1) would pay for an early move (three requests on the pool) and gain nothing.
+const WARM_MS = 20;
+
+// Starts the early move (above) unless one is under way, a run's cgroup is open, or safe-run moved
+// a moment ago; says whether it did. Called as a run begins; the run's openRunCgroup waits for it.
+export function primeCgroupMoves(): boolean {
+  if (primer || openCgroups > 0 || monotonicMs() - lastMove < WARM_MS || cgroupsOff()) return false;
   const home = ownCgroupDir();
-  if (!home) return;
+  if (!home) return false;
   primer = new Promise((resolve) => {
     fs.writeFile(path.join(home, 'cgroup.procs'), String(process.pid), () => {
       primer = null;
       resolve();
     });
   });
+  return true;
 }
 
 function cgroupsOff(): boolean {
@@ -112,6 +120,7 @@ class Cgroup implements RunCgroup {
       return start();
     } finally {
       if (!write(path.join(this.home, 'cgroup.procs'), process.pid)) this.stuck = true;
+      lastMove = monotonicMs();
     }
   }
 

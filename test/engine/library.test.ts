@@ -9,6 +9,17 @@ function openFds(): string[] {
   return fs.readdirSync('/proc/self/fd').sort();
 }
 
+async function settledFds(): Promise<string[]> {
+  let last = openFds();
+  for (let i = 0; i < 50; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = openFds();
+    if (now.join() === last.join()) return now;
+    last = now;
+  }
+  return last;
+}
+
 function ourTempDirs(): string[] {
   return fs.readdirSync(os.tmpdir());
 }
@@ -29,7 +40,9 @@ describe('the library', () => {
     process.env.TMPDIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sr-library-'));
     // Warm up once so lazily opened descriptors of the runtime itself do not count.
     await run(planFromArgv(['true'], { facts: null }));
-    const fdsBefore = openFds();
+    // Its watchdog's control socket closes a moment after the run resolves: the count starts once the
+    // descriptors stay the same for 100 ms.
+    const fdsBefore = await settledFds();
     const tempBefore = ourTempDirs();
     const plans = [
       planFromInline('yes | head -n1', { facts: null }),
