@@ -7,6 +7,9 @@
 //   node bare-shape.mjs steps N         Node spawns /bin/true N times, one after the other
 //   node bare-shape.mjs start           one command's shape: Node starts an sh that makes two FIFOs
 //                                       and answers (safe-run's watchdog), then runs `true` on them
+//   node bare-shape.mjs start-cgroup    the same, `true` started inside a cgroup of its own as
+//                                       safe-run starts a stage where it can make one (root, or a
+//                                       delegated cgroup v2 subtree); elsewhere the same as start
 //
 // The stages are `printf x | cat ×(N-2) | wc -c`; both stage modes print what wc printed ("1").
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,7 +18,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const USAGE = 'usage: node bare-shape.mjs stages-node N | stages-sh N (N >= 2) | steps N (N >= 1) | start';
+const USAGE =
+  'usage: node bare-shape.mjs stages-node N | stages-sh N (N >= 2) | steps N (N >= 1) | start | start-cgroup';
 
 const exited = (child) =>
   new Promise((resolve, reject) => {
@@ -111,7 +115,7 @@ async function steps(count) {
 // its stdin a pipe from Node) that makes the run's two FIFOs with one mkfifo and answers on its
 // stdout, then waits for its stdin to end; the FIFOs opened as pipes; `true` spawned detached with its
 // stdout and stderr on them; both read to EOF; the exit awaited; the sh told to end.
-async function start(dir) {
+async function start(dir, cgroup = null) {
   const fifos = [path.join(dir, 'p0'), path.join(dir, 'p1')];
   const script = 'mkfifo -m 600 "$@" && echo made; while read -r line; do :; done';
   const sh = spawn('/bin/sh', ['-c', script, 'watchdog', ...fifos], {
@@ -127,7 +131,8 @@ async function start(dir) {
   });
   const [out, err] = fifos.map(openPipe);
   for (const fifo of fifos) fs.unlinkSync(fifo);
-  const child = spawn('true', [], { detached: true, stdio: ['ignore', out.writeFd, err.writeFd] });
+  const launch = () => spawn('true', [], { detached: true, stdio: ['ignore', out.writeFd, err.writeFd] });
+  const child = cgroup ? cgroup.inside(launch) : launch();
   const stageExit = exited(child);
   fs.closeSync(out.writeFd);
   fs.closeSync(err.writeFd);
@@ -142,12 +147,46 @@ async function start(dir) {
   await Promise.all([stageExit, ...drained]);
   sh.stdin.end();
   await shExit;
+  cgroup?.remove();
+}
+
+// A cgroup (v2) made under this process's own, as safe-run makes a run's: the process moves itself in
+// for the spawn and back out (a child is born in its parent's cgroup), which waits for an RCU grace
+// period when no move was made for a while. Null where none can be made.
+function openCgroup() {
+  try {
+    const own = /^0::(\/.*)$/m.exec(fs.readFileSync('/proc/self/cgroup', 'utf8'))?.[1];
+    const mount = fs
+      .readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' - '))
+      .find(([before, after]) => after?.startsWith('cgroup2 ') && before.split(' ')[3] === '/');
+    if (own === undefined || !mount) return null;
+    const home = path.join(mount[0].split(' ')[4], own);
+    const dir = path.join(home, `bare-shape-${process.pid}`);
+    fs.mkdirSync(dir);
+    const move = (into) => fs.writeFileSync(path.join(into, 'cgroup.procs'), String(process.pid));
+    return {
+      inside(launch) {
+        move(dir);
+        try {
+          return launch();
+        } finally {
+          move(home);
+        }
+      },
+      remove: () => fs.rmdirSync(dir),
+    };
+  } catch {
+    return null;
+  }
 }
 
 async function main([mode, countText]) {
   const count = /^\d+$/.test(countText ?? '') ? Number(countText) : 0;
   if (mode === 'steps' && count >= 1) return steps(count);
   if (mode === 'start') return inScratch(start);
+  if (mode === 'start-cgroup') return inScratch((dir) => start(dir, openCgroup()));
   const stages = { 'stages-node': stagesNode, 'stages-sh': stagesSh }[mode];
   if (!stages || count < 2) {
     process.stderr.write(`${USAGE}\n`);

@@ -68,8 +68,15 @@ export function startupSection() {
         display: bareDisplay('start', ''),
         vs: ['node-0'],
       }),
+      // The same with the stage started inside a cgroup, as safe-run starts it where it can make one.
+      make('bare-start-cgroup', 'bare shape + cgroup', bareShape('start-cgroup', ''), {
+        display: bareDisplay('start-cgroup', ''),
+        vs: ['node-0', 'bare-start'],
+      }),
       make('sr-version', 'safe-run --version', [SR, '--version'], { vs: ['node-0'] }),
-      make('sr-true', 'safe-run', [SR, '-q', '--', 'true'], { vs: ['sh-true', 'node-0', 'bare-start'] }),
+      make('sr-true', 'safe-run', [SR, '-q', '--', 'true'], {
+        vs: ['sh-true', 'node-0', 'bare-start', 'bare-start-cgroup'],
+      }),
       make('sr-pipe', 'safe-run 2 stages', [SR, '-q', '-c', 'printf x | wc -c'], {
         check: expectStdout('1'),
         vs: ['node-0'],

@@ -28,6 +28,12 @@ function goalList(options) {
     },
     {
       section: 'startup',
+      what: '`safe-run -q -- true` / bare shape with the stage started in a cgroup, as safe-run starts it',
+      target: 1.25,
+      measure: against('sr-true', 'bare-start-cgroup'),
+    },
+    {
+      section: 'startup',
       what: '`safe-run --version` / `node -e 0`',
       target: 1.2,
       measure: against('sr-version', 'node-0'),
