@@ -26,7 +26,7 @@ import { loadSpecBounded } from './read-spec.js';
 import { listenForSignals } from './run-signals.js';
 import { watchStdoutReader } from './stdout-state.js';
 import { BACKGROUND_WARNING, isBackgroundOnTerminal } from './terminal-job.js';
-import { widenThreadPool } from './thread-pool.js';
+import { needsWidePool, widenThreadPool } from './thread-pool.js';
 
 declare const SAFE_RUN_VERSION: string;
 
@@ -178,13 +178,14 @@ async function dispatch(args: string[], io: CliIO): Promise<number | CliResult> 
       io.stdout.write(answered);
       return 0;
     }
-    // Made here, not at start-up: --version, --help and the subcommands that run nothing do not pay
-    // for 32 threads (~3.6 ms); nothing before this line uses libuv's pool.
-    widenThreadPool();
+    // libuv's pool is sized here, by what the run can need (src/cli/thread-pool.ts): nothing before
+    // these lines uses it, nor does building the plan (a spec file is read on it: widened first).
     const { options, defaults } = applyEnvOptions(parsed, io.env);
     checkOneInput(options);
+    if (options.file !== undefined) widenThreadPool();
     const spec = options.file !== undefined ? await loadSpecBounded(options, FIFO_WAIT_MS) : null;
     const plan = buildPlan(options, spec, io.env, defaults);
+    if (needsWidePool(plan)) widenThreadPool();
     refuseBlockingPaths(plan);
     const delivery = buildDelivery(options, spec?.delivery, plan, io.env);
     const ci = resolveCiSettings(options, io.env);
