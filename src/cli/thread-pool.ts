@@ -12,9 +12,10 @@ import type { Plan } from '../types.js';
 // each time it steps into a run's cgroup to start a stage and back out (a cgroup holds whole
 // processes): measured here, a move took 0.18 ms with 4 threads in the pool and 0.68 ms with 32, two
 // moves a stage. So the pool is widened for a spec file (read before its plan exists) and for a text
-// that can have opens waiting side by side: one with a process substitution, a background job, or
-// text it reads at run time (eval, source, `.`). A text of commands one after the other, and
-// a command after --, wait in one open at a time.
+// that can have opens waiting side by side: one with a process substitution, a background job, text
+// it reads at run time (eval, source, `.`), or a pipeline and a redirection to a file anywhere in it
+// (the elements of a pipeline run at once, and a builtin's or a group's redirection is opened on the
+// pool). A text of commands one after the other, and a command after --, wait in one open at a time.
 const THREADS = '32';
 
 let widened = false;
@@ -30,13 +31,18 @@ export function widenThreadPool(): void {
   }
 }
 
-// `<(` `>(`; an `&` that ends a command (not `&&`, `>&`, `&>`, `|&`); eval and source as words;
-// `.` where a command starts (not `find . -name`). Read on the text as written: a quoted one counts
-// too, which only widens the pool.
-const SIDE_BY_SIDE =
-  /[<>]\(|(?<![&<>|])&(?![&>])|(?:^|[\s;&|(){}`$])(?:eval|source)(?=[\s;&|)]|$)|(?:^|[;&|(){}`\n]|\b(?:then|do|else)\s)\s*\.(?=\s|$)/;
+// `<(` `>(`; an `&` that ends a command (not `&&`, `>&`, `&>`, `|&`); eval, source and `.` as words
+// (`find . -name` too). Read on the text as written: a quoted one counts too, which only widens.
+const SIDE_BY_SIDE = /[<>]\(|(?<![&<>|])&(?![&>])|(?:^|[\s;&|(){}`$])(?:eval|source|\.)(?=[\s;&|)]|$)/;
+// A pipe (`|`, `|&`; not `||`), and a redirection to a file (not `2>&1`, a here-document or
+// /dev/null).
+const PIPE = /(?<!\|)\|(?!\|)/;
+const FILE_REDIRECT =
+  /(?:^|[^<>&])(?:&>>?|>>|>\||<>|>|<)(?![<>&(])\s*(?!\/dev\/null(?:[\s;&|)]|$))[^\s;&|<>()]/;
 
 // Whether a run of this plan can wait in several FIFO opens at once (above).
 export function needsWidePool(plan: Plan): boolean {
-  return plan.shell !== undefined && SIDE_BY_SIDE.test(plan.shell.source);
+  if (plan.shell === undefined) return false;
+  const text = plan.shell.source;
+  return SIDE_BY_SIDE.test(text) || (PIPE.test(text) && FILE_REDIRECT.test(text));
 }

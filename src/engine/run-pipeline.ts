@@ -4,7 +4,7 @@ import type { HangReport } from '../hang/hang-report.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import { stopReason } from '../outcome-text/render.js';
 import { createMarker, type Marker } from '../teardown/marker.js';
-import { primeCgroupMoves } from '../teardown/run-cgroup.js';
+import { cgroupToPrime } from '../teardown/run-cgroup.js';
 import type { Watchdog } from '../teardown/watchdog.js';
 import type { CancelSource, Plan, Report, StopFacts } from '../types.js';
 import { type RunClock, reportNothingStarted } from './finish-run.js';
@@ -55,7 +55,6 @@ export function startRun(plan: Plan, io: RunIO = {}, shared: SharedSupport | nul
       'this plan has no stages of its own; run it with run() from safe-run',
     );
   }
-  primeCgroupMoves();
   const marker = createMarker();
   const t0 = monotonicMs();
   const clock: RunClock = { startedAt: new Date(), t0, limitT0: io.limitSince ?? t0 };
@@ -110,6 +109,9 @@ async function runPhases(
   const watchdog = support.lease(ctx.marker);
   const fifos = support.take(pipeCount(runs.length));
   if (shared?.more) support.prepare(pipeCount(runs.length));
+  // After the FIFOs are asked for: the watchdog waits in the move before it reads its next line.
+  const home = cgroupToPrime();
+  if (home !== null) support.warden.primeCgroup(home);
   try {
     const sharedStdin = shared?.stdin ?? null;
     return await wireStages(resolved, runs, io, { ...ctx, facts, watchdog, fifos, nothing, sharedStdin });

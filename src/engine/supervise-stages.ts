@@ -36,7 +36,7 @@ export async function superviseStages(
 ): Promise<Report> {
   const { settings } = resolved.plan;
   const { watchdog } = ctx;
-  const supervisor = await newSupervisor(resolved, runs, ctx.marker, watchdog, ctx.clock.limitT0);
+  const supervisor = newSupervisor(resolved, runs, ctx.marker, watchdog, ctx.clock.limitT0);
   const { groups } = supervisor;
   let streams: StreamWiring | null = null;
   let finished = false;
@@ -99,13 +99,13 @@ async function allFinished(
 
 // The stage groups it signals are checked before every signal; one seen empty is forgotten, by the
 // run and by the watchdog (its id may be reused).
-async function newSupervisor(
+function newSupervisor(
   resolved: ResolvedPlan,
   runs: readonly StageRun[],
   marker: Marker,
   watchdog: Watchdog,
   limitT0: number,
-): Promise<Supervisor> {
+): Supervisor {
   const groups = new OwnGroups(marker);
   groups.onGone((pgid) => watchdog.unwatchGroup(pgid, { gone: true }));
   if (hasProc()) {
@@ -113,7 +113,7 @@ async function newSupervisor(
       announce: (dir: string) => watchdog.watchCgroup(dir),
       disown: (dir: string) => watchdog.forgetCgroup(dir),
     };
-    groups.cgroup = await openRunCgroup(`safe-run-${marker.value}`, claim);
+    groups.cgroup = openRunCgroup(`safe-run-${marker.value}`, claim);
   }
   const supervisor = new Supervisor(resolved.plan.settings, runs, marker, groups, limitT0);
   if (!hasProc()) {

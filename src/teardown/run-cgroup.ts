@@ -21,13 +21,15 @@ import { sendSignal } from './send-signal.js';
 // run (moves in quick succession are 0.02 ms): 3 stages took 23.5 ms instead of 12.2 ms (medians of 20
 // at load 12).
 //
-// That grace period is waited for by the first move after a pause (10-40 ms at load 1 on this kernel,
-// measured inside `safe-run -q -- true`), and once one move has waited, others for about one more grace
-// period do not. So a run starts a move early (primeCgroupMoves: safe-run "moved" into the cgroup it
-// is in, a move that changes nothing but waits the same), on libuv's pool while Node goes on with the
-// run's start, and the run's own move comes later, cheap. The early move must never land while
-// safe-run is inside a run's cgroup (it would take safe-run out before its spawn): it is made only
-// when no run's cgroup is open, and no cgroup is opened while one is under way.
+// That grace period is waited for by the first move after a pause (5-22 ms at load 1 on this kernel,
+// measured inside `safe-run -q -- true`), and once one move has waited, others for about one more
+// grace period do not: the wait is for the machine, not for the process that moves. So as a run
+// begins, the watchdog (a process of its own, single-threaded) is asked to move itself into the
+// cgroup it is already in (cgroupToPrime, watchdog line `P`): a move that changes nothing but waits
+// the grace period while Node goes on with the run's start, and safe-run's own step comes later,
+// cheap. Only the watchdog moves: nothing safe-run itself waits for, nothing that can take safe-run
+// out of a cgroup at the wrong moment (a move of safe-run made on libuv's pool could land during
+// another run's spawn, or wait behind pool threads held by FIFO opens for ever).
 export interface RunCgroup {
   readonly dir: string;
   // Calls `start` (a synchronous spawn) with safe-run inside the cgroup; outside when it cannot enter.
@@ -52,9 +54,7 @@ interface CgroupClaim {
   disown(dir: string): void;
 }
 
-export async function openRunCgroup(name: string, claim: CgroupClaim): Promise<RunCgroup | null> {
-  while (primer) await primer;
-  // Synchronous from here on: no early move starts before the count below holds this cgroup.
+export function openRunCgroup(name: string, claim: CgroupClaim): RunCgroup | null {
   if (cgroupsOff()) return null;
   const home = ownCgroupDir();
   if (!home) return null;
@@ -66,33 +66,21 @@ export async function openRunCgroup(name: string, claim: CgroupClaim): Promise<R
     claim.disown(dir);
     return null;
   }
-  openCgroups += 1;
   return new Cgroup(home, dir);
 }
 
-// The early move under way, how many runs' cgroups are open (the ones not yet released), and when
-// safe-run last moved.
-let primer: Promise<void> | null = null;
-let openCgroups = 0;
+// When safe-run last moved (into a run's cgroup or out).
 let lastMove = Number.NEGATIVE_INFINITY;
 
-// A move this soon after the last one is cheap by itself: the steps of a text's loop (8 ms apart at
-// load 1) would pay for an early move (three requests on the pool) and gain nothing.
+// A move this soon after the last one is cheap by itself: the steps of a text's loop (6-8 ms apart at
+// load 1) need no early move.
 const WARM_MS = 20;
 
-// Starts the early move (above) unless one is under way, a run's cgroup is open, or safe-run moved
-// a moment ago; says whether it did. Called as a run begins; the run's openRunCgroup waits for it.
-export function primeCgroupMoves(): boolean {
-  if (primer || openCgroups > 0 || monotonicMs() - lastMove < WARM_MS || cgroupsOff()) return false;
-  const home = ownCgroupDir();
-  if (!home) return false;
-  primer = new Promise((resolve) => {
-    fs.writeFile(path.join(home, 'cgroup.procs'), String(process.pid), () => {
-      primer = null;
-      resolve();
-    });
-  });
-  return true;
+// The cgroup the watchdog is to move itself into early (safe-run's own, where the watchdog was
+// born), or null: no cgroup here, or safe-run moved a moment ago.
+export function cgroupToPrime(): string | null {
+  if (monotonicMs() - lastMove < WARM_MS || cgroupsOff()) return null;
+  return ownCgroupDir();
 }
 
 function cgroupsOff(): boolean {
@@ -104,7 +92,6 @@ class Cgroup implements RunCgroup {
   // Set when safe-run could not move back out: it must never kill the cgroup it is in.
   private stuck = false;
   private usable = true;
-  private released = false;
 
   constructor(
     private readonly home: string,
@@ -148,8 +135,6 @@ class Cgroup implements RunCgroup {
 
   release(keep: boolean): boolean {
     if (this.stuck) return false;
-    if (!this.released) openCgroups -= 1;
-    this.released = true;
     if (keep) for (const pid of this.pids()) write(path.join(this.home, 'cgroup.procs'), pid);
     try {
       fs.rmdirSync(this.dir);

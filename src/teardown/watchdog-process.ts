@@ -24,6 +24,8 @@ export function mkfifoPath(): string {
 //   x DIR             remove DIR now (after the FIFOs it was asked for there), and forget it
 //   k DIR             forget DIR without removing it (the name was someone else's)
 //   c DIR / C DIR     a run's cgroup: kill everything in it if Node dies / forget it
+//   P DIR             move itself into cgroup DIR (Node's own, where it already is): a move that changes
+//                     nothing but waits the kernel's grace period early (run-cgroup.ts, cgroupToPrime)
 //   q                 Node ends normally: exit without doing anything
 // When the pipe reaches EOF without a "q" (Node died), it kills every watched group with SIGKILL (but
 // a group whose id now names a process with another start time: the id was handed out again, so the
@@ -75,6 +77,7 @@ while read -r cmd arg; do
       dec "$arg"
       [ ! -e "$p" ] || rm -rf -- "$p" ;;
     k) drop "$dirs" "$arg"; dirs=$kept ;;
+    P) dec "$arg"; { echo 0 > "$p/cgroup.procs"; } 2>/dev/null ;;
     q) exit 0 ;;
     *) watch "$cmd" "$arg" ;;
   esac

@@ -107,6 +107,13 @@ export class Warden {
     this.unwatch('d', octalEscaped(dir));
   }
 
+  // Has the watchdog move itself into cgroup `dir` (safe-run's own, where it was born): the kernel's
+  // wait for the first cgroup move after a pause is then waited by the watchdog, early, not by Node
+  // when it steps into a run's cgroup (run-cgroup.ts, cgroupToPrime).
+  primeCgroup(dir: string): void {
+    if (this.active) this.send(`P ${octalEscaped(dir)}`);
+  }
+
   // Normal end of the process's last run: the watchdog exits without killing anything.
   close(): void {
     this.send('q');
