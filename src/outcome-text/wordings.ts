@@ -54,6 +54,7 @@ export interface Wordings {
   text: {
     refused(step: number, why: string): string;
     timedOutBefore(limit: string, step: number): string;
+    limitDuring(limit: string, step: number): string;
     refusedWhenReached(why: string): string;
     lastStep(step: number, reason: string): string;
     exited(status: number): string;
@@ -208,6 +209,7 @@ export const WORDINGS: Wordings = {
   text: {
     refused: (step, why) => `step ${step} was refused: ${why}`,
     timedOutBefore: (limit, step) => `${limit} ran out before step ${step} could start`,
+    limitDuring: (limit, step) => `${limit} ran out during step ${step}`,
     refusedWhenReached: (why) => `a command was refused when it was reached: ${why}`,
     lastStep: (step, reason) => `step ${step} (the last that ran): ${reason}`,
     exited: (status) => `the text ended with exit ${status}`,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,5 +114,22 @@ describe('a -c list under --timeout', () => {
       [false, null],
       [true, null],
     ]);
+  });
+  it('ends as a timeout when the limit stops a builtin waiting in a FIFO open inside $(...)', async () => {
+    // safe-run expands a pipeline's words before starting it (bash runs the substitution beside the
+    // reader): the substitution's `echo > fifo` waits for a reader until the limit. No stage is
+    // stopped, and the run said ok, exit 0 (found by a review, helper-26).
+    const fifoDir = fs.mkdtempSync(path.join(dir, 'fifo-'));
+    execFileSync('mkfifo', [path.join(fifoDir, 'f1')]);
+    const text = 'echo $(echo 1 > f1) | { read a < f1; echo got $a; }';
+    const result = await runCli(['--no-facts', '--json', '--timeout', '1s', '-c', text], {
+      cwd: fifoDir,
+      env,
+    });
+    expect(result.code, result.stderr).toBe(124);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.verdict).toMatchObject({ ok: false, exitCode: 124, blamedStage: null });
+    expect(report.verdict.reason).toMatch(/^the pipeline timeout \(1\.00s\) ran out (before|during) step \d/);
+    expect(report.next).toMatch(/time limit ran out first/);
   });
 });

@@ -62,12 +62,31 @@ function runVerdict(rt: Runtime, ending: Ending): Verdict {
 
 // One of safe-run's own limits stopped a stage somewhere in the text (a background job's, say, while
 // the text went on with `wait`): the run is not ok, whatever came after, as `timeout 2 bash -c` is not.
+// The time limit can also stop what is no stage: a builtin's redirection waiting for a FIFO's other
+// end inside `$(...)` (`echo $(echo 1 > fifo) | ...`: it said ok, exit 0).
 function limitVerdict(rt: Runtime): Verdict | null {
   if (rt.stoppedBy?.kind !== 'limit') return null;
+  const stopped = stoppedStep(rt);
+  if (stopped !== null) return ownVerdict(rt, stopped);
+  const limit = stopReason({ kind: 'pipeline-timeout', limitMs: rt.settings.timeoutMs ?? 0 });
+  const skipped = firstSkipped(rt);
+  const reason =
+    skipped === null
+      ? WORDINGS.text.limitDuring(limit, rt.recorder.steps.length)
+      : WORDINGS.text.timedOutBefore(limit, skipped);
+  return { ok: false, exitCode: 124, blamedStage: null, reason };
+}
+
+// The first step with a stage that a limit stopped, or null.
+function stoppedStep(rt: Runtime): number | null {
   const stopped = rt.recorder.steps.find((step) =>
     step.stages.some((stage) => stage.status === 'timeout' || stage.status === 'limit'),
   );
-  return stopped ? ownVerdict(rt, stopped.index) : null;
+  return stopped?.index ?? null;
+}
+
+function firstSkipped(rt: Runtime): number | null {
+  return rt.recorder.steps.find((step) => step.skipped !== undefined)?.index ?? null;
 }
 
 function textVerdict(rt: Runtime, ending: Ending): Verdict {
@@ -176,6 +195,9 @@ function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
 // (the steps before it ran, so the advice is the whole text given to bash, as one supervised stage).
 function stopAdvice(rt: Runtime): Advice | null {
   if (rt.timedOutBefore !== null) return { kind: 'steps-timed-out', step: rt.timedOutBefore };
+  // The time limit stopped no stage (limitVerdict) but kept steps from running.
+  const kept = rt.stoppedBy?.kind === 'limit' && stoppedStep(rt) === null ? firstSkipped(rt) : null;
+  if (kept !== null) return { kind: 'steps-timed-out', step: kept };
   if (rt.refused) return { kind: 'refused-step', step: rt.refused.step, policy: rt.settings.policy };
   // Text the shell ran (eval, source, a trap) held a construct safe-run does not run: the step that
   // ran it is the last one that ran.
