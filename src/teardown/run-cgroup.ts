@@ -18,8 +18,8 @@ import { sendSignal } from './send-signal.js';
 // move itself taking 5-58 ms (a cgroup migration waits for an RCU grace period). So safe-run moves
 // itself in for the synchronous spawn() and back out: nothing else of Node's can start a process in
 // that time, and in 40 of 40 starts the child was inside. The cost is that grace period, once per
-// run (moves in quick succession are 0.02 ms): 3 stages took 23.5 ms instead of 12.2 ms (medians of 20
-// at load 12).
+// run (moves in quick succession: 0.02 ms then; 0.18 ms on 2026-12-03 with libuv's 4 threads, every
+// thread moving): 3 stages took 23.5 ms instead of 12.2 ms (medians of 20 at load 12).
 //
 // That grace period is waited for by the first move after a pause (5-22 ms at load 1 on this kernel,
 // measured inside `safe-run -q -- true`), and once one move has waited, others for about one more

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromArgv, run } from '../../src/index.js';
 import { cgroupToPrime, openRunCgroup } from '../../src/teardown/run-cgroup.js';
+import { Warden } from '../../src/teardown/watchdog.js';
 import { BIN } from '../helpers/cli.js';
 
 // The run's cgroup and the early move that makes entering it cheap (src/teardown/run-cgroup.ts). Only
@@ -43,6 +44,27 @@ describe.skipIf(!hasCgroup)('the run cgroup', () => {
       expect(path.resolve(cgroupToPrime() ?? '')).toBe(path.dirname(cgroup?.dir ?? ''));
     } finally {
       cgroup?.release(false);
+    }
+  });
+});
+
+describe.skipIf(!hasCgroup)('the early move', () => {
+  it('is made by the watchdog, which stays where it was and goes on answering, whatever the path', async () => {
+    const warden = new Warden();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-prime-'));
+    try {
+      const home = ownCgroup();
+      warden.primeCgroup(cgroupToPrime() ?? '');
+      warden.primeCgroup('/nonexistent/cgroup');
+      warden.claimDir(dir);
+      expect(await warden.makeFifos(dir, 1)).toBe(true);
+      expect(fs.statSync(path.join(dir, 'p0')).isFIFO()).toBe(true);
+      const watchdogCgroup = /^0::(\/.*)$/m.exec(fs.readFileSync(`/proc/${warden.pid}/cgroup`, 'utf8'))?.[1];
+      expect(watchdogCgroup).toBe(home);
+    } finally {
+      warden.forgetDir(dir);
+      warden.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
