@@ -10,11 +10,18 @@ import { waitFor } from '../helpers/poll.js';
 const SEED = path.join(FIXTURES, 'hang', 'socket-seed.mjs');
 const LATE_SEED = path.join(FIXTURES, 'hang', 'late-seed.mjs');
 
-// "running for 2.48s" / "running for 335ms" in a heartbeat line: the stage's age at that look.
+// "running for 2.48s" / "running for 335ms" in a heartbeat line: the stage's age at that look, as
+// printed: rounded to 1 ms, 10 ms (under 10 s) or 100 ms, so the age was within `error` of it.
 function ageOf(line: string): number {
+  return printedAge(line).ms;
+}
+
+function printedAge(line: string): { ms: number; error: number } {
   const [, amount, unit] = /running for ([\d.]+)(ms|s)\b/.exec(line) ?? [];
   if (amount === undefined) throw new Error(`no age in heartbeat line: ${line}`);
-  return Number(amount) * (unit === 's' ? 1000 : 1);
+  const ms = Number(amount) * (unit === 's' ? 1000 : 1);
+  const decimals = amount.split('.')[1]?.length ?? 0;
+  return { ms, error: unit === 's' ? 500 / 10 ** decimals : 0.5 };
 }
 
 describe('--on-deadlock stop', () => {
@@ -81,8 +88,12 @@ describe('--on-deadlock stop', () => {
     // The look that saw it came before the stop, and every later heartbeat after the stop: no other
     // look came between (a heartbeat that saw it and did not stop would be followed by more heartbeats
     // saying so, every second, until the run's own look at 16 s).
-    expect(ageOf(lines[seen]!)).toBeLessThanOrEqual(stopAge.latest);
-    for (const later of lines.slice(seen + 1))
-      expect(ageOf(later), err).toBeGreaterThanOrEqual(stopAge.earliest);
+    // (A printed age is rounded: 11.8s was 11,795 ms once, the stop's latest bound.)
+    const saw = printedAge(lines[seen]!);
+    expect(saw.ms - saw.error).toBeLessThanOrEqual(stopAge.latest);
+    for (const later of lines.slice(seen + 1)) {
+      const age = printedAge(later);
+      expect(age.ms + age.error, err).toBeGreaterThanOrEqual(stopAge.earliest);
+    }
   }, 120_000);
 });
