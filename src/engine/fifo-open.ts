@@ -40,8 +40,7 @@ export function openStopper(
 
 // Opens `file` for a redirection. A FIFO's open waits on libuv's pool for its other end, where no
 // time limit or signal reaches it and Node cannot exit until it returns: it is raced with `stop`,
-// and a stopped wait is ended by opening the other end for a moment (a waiting reader counts as a
-// reader, a waiting writer as a writer, so that open does not wait), then both are closed.
+// and a stopped wait is ended by holding the other end (releaseOpen), then both are closed.
 export async function openTarget(
   file: string,
   flags: number,
@@ -57,35 +56,37 @@ export async function openTarget(
   return first;
 }
 
-const RELEASE_EVERY_MS = 10;
-const RELEASE_FOR_MS = 10_000;
-
-// Ends a blocked open of a FIFO by opening its other end for a moment, again and again until the
-// open has returned: a stop that came before the open reached the kernel (it waits for a thread of
-// libuv's pool) finds nobody waiting the first time (a writer's O_NONBLOCK open then fails with
-// ENXIO), and the open, started after, would wait for ever and keep Node from exiting.
+// Ends a blocked open of a FIFO by holding its other end until that open has returned: the FIFO is
+// opened for reading and writing (on Linux such an open never waits, and counts as a reader and as a
+// writer), so the open finds its partner whether it waits in the kernel already or still waits for a
+// thread of libuv's pool, to start after the stop. An open that reached no thread yet would otherwise
+// wait for ever once started, and Node, whose exit joins the pool's threads, would never exit. The
+// hold lasts until the open has returned (or until safe-run's exit closes it).
 function releaseOpen(file: string, flags: number, opening: Promise<number>): void {
-  let settled = false;
+  const holder = holdOtherEnd(file, flags);
   void opening
     .then(closeQuietly, () => {})
     .finally(() => {
-      settled = true;
+      if (holder !== null) closeQuietly(holder);
     });
-  const writing = (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0;
-  const other = (writing ? fs.constants.O_RDONLY : fs.constants.O_WRONLY) | fs.constants.O_NONBLOCK;
-  const release = () => {
+}
+
+// Both ends where safe-run may open both; else the other end alone (a writer's open is then released
+// even before it starts, a reader's only once it waits in the kernel).
+function holdOtherEnd(file: string, flags: number): number | null {
+  const { O_RDWR, O_WRONLY, O_RDONLY, O_NONBLOCK } = fs.constants;
+  const writing = (flags & (O_WRONLY | O_RDWR)) !== 0;
+  for (const how of [O_RDWR, writing ? O_RDONLY : O_WRONLY]) {
     try {
-      closeQuietly(fs.openSync(file, other));
+      const fd = fs.openSync(file, how | O_NONBLOCK);
+      if (fs.fstatSync(fd).isFIFO()) return fd;
+      closeQuietly(fd);
+      return null;
     } catch {
-      // nobody waits yet, or the wait ended by itself meanwhile
+      // not allowed both ways, gone, or nobody waits yet: the open returns (or fails) by itself
     }
-  };
-  release();
-  const since = monotonicMs();
-  const timer = setInterval(() => {
-    if (settled || monotonicMs() - since > RELEASE_FOR_MS) clearInterval(timer);
-    else release();
-  }, RELEASE_EVERY_MS);
+  }
+  return null;
 }
 
 // Whether `file` is a FIFO now. A path the open will fail on anyway (ENOTDIR, ELOOP, ENAMETOOLONG,

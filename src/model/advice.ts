@@ -62,9 +62,10 @@ export type Advice =
   | { kind: 'other'; stage: StageRef; status: string }
   // An ok run whose stage wrote more than the cap, with no log of the whole stream.
   | { kind: 'output-cut'; stage: StageRef }
-  // A -c text: the time limit ran out between steps; a step was refused when reached; the last
-  // step is negated by `!`.
+  // A -c text: the time limit ran out between steps; it ran out in a step where safe-run itself
+  // waited (no stage to stop); a step was refused when reached; the last step is negated by `!`.
   | { kind: 'steps-timed-out'; step: number }
+  | { kind: 'limit-during'; step: number }
   | { kind: 'refused-step'; step: number; policy: Policy }
   | { kind: 'negated'; step: number };
 

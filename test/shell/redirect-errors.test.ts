@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { againstBash } from '../helpers/against-bash.js';
+import { againstBash, stdoutBothWays } from '../helpers/against-bash.js';
 
 // A redirection whose path the kernel refuses for a reason other than a missing file (a path through
 // a regular file, a symlink loop, a name too long) fails its command as bash fails it: the message on
@@ -53,4 +53,24 @@ describe('>&WORD decided by its expansion', () => {
       expect(fs.readdirSync(dir).sort()).toEqual(['a.txt', 'loop']);
     },
   );
+});
+
+// A compound command's own redirection that fails is said at its line, as bash says it (safe-run
+// said the line of the last simple command before it: `line 0` for the first), and a for loop's
+// words and an arithmetic for's parts see their own line in $LINENO.
+describe('the line bash names', () => {
+  // (Each case in a fresh directory of its own, away from the files checked above.)
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'redirect-lines-'));
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  it.each([
+    '{ { :; } > nodir/x; } 2>&1; echo $?',
+    'echo a\n{ while false; do :; done < nodir/x; } 2>&1',
+    'echo a; echo b\n{ if :; then :; fi > nodir/x; } 2>&1',
+    'for i in $LINENO; do\necho $i\ndone\nfor i in $LINENO; do echo $i; done',
+    'echo\nfor ((i=LINENO; i<LINENO+3; i++)); do\necho $i $LINENO; done',
+  ])('as bash: %j', async (text) => {
+    // (Real stdout: the shell's own message is no stage's output.)
+    const { bash, ours } = await stdoutBothWays(text, root, env);
+    expect(ours).toEqual(bash);
+  });
 });

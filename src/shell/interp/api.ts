@@ -1,7 +1,7 @@
 import type { Report, StageResult } from '../../types.js';
 import type { ExpansionError } from '../expand/env.js';
 import type { Expander } from '../expand/word.js';
-import type { AndOr, Command, Redirect, SimpleCommand, Stmt } from '../syntax/nodes.js';
+import type { AndOr, Command, Redirect, SimpleCommand, Span, Stmt } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { FdTable } from './fds.js';
 import type { Job } from './jobs-table.js';
@@ -49,12 +49,17 @@ export interface RunnerApi {
   withRedirects(
     redirects: readonly Redirect[],
     work: () => Promise<number>,
-    failed?: (failure: RedirectFailure) => void,
+    failed?: (failure: RedirectFailure) => void | Promise<void>,
   ): Promise<number>;
   // Runs `work` where errexit does not apply (a condition, a && operand, under !).
   exempt<T>(work: () => Promise<T>): Promise<T>;
   // errexit: the shell ends when a command fails outside such places.
   checkErrexit(status: number): void;
+  // Ends the text here if it was stopped meanwhile (a limit stopped a substitution of the command's
+  // words, safe-run was signalled): a command whose expansion a stop cut short must not run with
+  // what it got (`rm -rf "$(slow)"/*`), as nothing runs in bash once `timeout` has killed it.
+  // `node`: the command, then shown as not run.
+  checkStopped(node?: Span): void;
   // Prints "bash: line N: message" on the shell's stderr.
   error(message: string): Promise<void>;
   // Calls a shell function with these arguments.

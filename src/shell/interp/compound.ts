@@ -5,13 +5,23 @@ import type { RunnerApi } from './api.js';
 import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
 import { adoptSubshell, lettingExitTrapRun, runPendingTraps } from './job-signals.js';
+import { recordUnredirected } from './record-step.js';
 import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
 import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.js';
 
 // A compound command, with its redirections applied for its duration.
 export async function runCompound(r: RunnerApi, command: Compound): Promise<number> {
+  atRedirects(r, command);
   if (command.kind === 'subshell') return subshell(r, command);
-  return r.withRedirects(command.redirects, () => body(r, command));
+  const failed = recordUnredirected(r, command, command.kind, 'compound command');
+  return r.withRedirects(command.redirects, () => body(r, command), failed);
+}
+
+// A compound command's own redirection that fails is reported at its line (`done < list` on line 4
+// says line 4, as bash says it of a command it has just read).
+function atRedirects(r: RunnerApi, command: Compound): void {
+  const last = command.redirects.at(-1);
+  if (last) r.sh.lineno = last.end.line;
 }
 
 async function body(r: RunnerApi, command: Compound): Promise<number> {
@@ -33,6 +43,8 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
         command.body,
       );
     case 'for':
+      // Its words are expanded at its own line (bash's $LINENO there).
+      r.sh.lineno = command.start.line;
       return forIn(r, command.name, command.items, command.body);
     case 'arith-for':
       return arithFor(r, command);
@@ -53,11 +65,16 @@ async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }):
   const sub = r.subshell();
   adoptSubshell(r, command, sub);
   try {
-    return await sub.withRedirects(command.redirects, async () => {
-      sub.sh.status = await sub.list(command.stmts);
-      await runPendingTraps(sub);
-      return sub.sh.status;
-    });
+    const failed = recordUnredirected(r, command, command.kind, 'compound command');
+    return await sub.withRedirects(
+      command.redirects,
+      async () => {
+        sub.sh.status = await sub.list(command.stmts);
+        await runPendingTraps(sub);
+        return sub.sh.status;
+      },
+      failed,
+    );
   } catch (error) {
     if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
     return error.status;
@@ -134,17 +151,22 @@ async function forIn(
   return status;
 }
 
+// Its three parts are evaluated at its own line, each time (bash's $LINENO in them).
 async function arithFor(r: RunnerApi, command: Extract<Compound, { kind: 'arith-for' }>): Promise<number> {
+  const line = command.start.line;
+  r.sh.lineno = line;
   try {
     await traceArith(r, arithForPart(r, command.init));
     if (command.init) await r.ex.arith(command.init);
     let status = 0;
     for (let k = 1; ; k++) {
+      r.sh.lineno = line;
       await traceArith(r, arithForPart(r, command.cond));
       if (command.cond && (await r.ex.arith(command.cond)) === 0n) return status;
       const result = await pass(r, command.body, k);
       status = result.status;
       if (result.stop) return status;
+      r.sh.lineno = line;
       await traceArith(r, arithForPart(r, command.step));
       if (command.step) await r.ex.arith(command.step);
     }

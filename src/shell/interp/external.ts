@@ -31,6 +31,7 @@ export async function runExternal(
 ): Promise<number> {
   checkDirectory(r, command);
   const member = await memberOf(r, command, args);
+  r.checkStopped(command);
   if (typeof member === 'string') refuseStep(r, command, member);
   const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);
   const found = report.stages[0]?.resolvedPath;
@@ -125,7 +126,9 @@ function noteStops(r: RunnerApi, report: Report): void {
   if (r.rt.stepsOfText !== null) return;
   const stopped = report.stages.find((stage) => stage.status === 'timeout' || stage.status === 'limit');
   const lateLimit = report.exitCode === 124 && report.verdict.blamedStage === null;
-  if ((stopped || lateLimit) && !r.rt.stoppedBy) r.rt.stoppedBy = { kind: 'limit' };
+  const byTime = stopped?.stop?.cause?.kind === 'pipeline-timeout' || lateLimit;
+  if ((stopped || lateLimit) && !r.rt.stoppedBy)
+    r.rt.stoppedBy = byTime ? { kind: 'limit', byTime } : { kind: 'limit' };
 }
 
 // $? of a pipeline: the rightmost non-zero status under pipefail, else the last one's.

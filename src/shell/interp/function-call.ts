@@ -1,5 +1,6 @@
 import type { RunnerApi } from './api.js';
 import { runCompound } from './compound.js';
+import { recordUnredirected } from './record-step.js';
 import { ReturnSignal } from './signals.js';
 
 // Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
@@ -12,7 +13,9 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   sh.funcNames.unshift(name);
   sh.vars.pushScope();
   try {
-    return await r.withRedirects(def.body.redirects, () => runCompound(r, { ...def.body, redirects: [] }));
+    const failed = recordUnredirected(r, def.body, name, 'shell function');
+    const body = { ...def.body, redirects: [] };
+    return await r.withRedirects(def.body.redirects, () => runCompound(r, body), failed);
   } catch (error) {
     if (error instanceof ReturnSignal) return error.status;
     throw error;

@@ -6,7 +6,7 @@ import type { Collected, RunnerApi } from './api.js';
 import { BUILTINS } from './builtins/registry.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
-import { recordPipeline } from './record-pipeline.js';
+import { recordPipeline, recordUnstarted } from './record-pipeline.js';
 import { checkDirectory, markRefused } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
 import { traceCommand } from './trace.js';
@@ -21,7 +21,15 @@ type Element =
 export async function runPipeline(r: RunnerApi, pipeline: Pipeline): Promise<number> {
   const step = r.place.collect ? null : r.rt.recorder.reserve();
   const parts: Collected[][] = pipeline.commands.map(() => []);
-  const statuses = await runWhole(r, pipeline, step, parts);
+  let statuses: number[];
+  try {
+    statuses = await runWhole(r, pipeline, step, parts);
+  } catch (error) {
+    // A stop while its words were expanded (the time limit in a `$(< fifo)`) ends the text: its
+    // reserved step still says which pipeline it was, with no stage started.
+    if (step !== null && r.rt.recorder.pending(step)) recordUnstarted(r, pipeline, step, parts);
+    throw error;
+  }
   r.sh.pipestatus = statuses;
   const status = pipelineStatus(r, statuses);
   recordPipeline(r, pipeline, step, parts, statuses, status);
@@ -45,6 +53,7 @@ async function runWhole(
       const collect = (part: Collected) => parts[i]!.push(part);
       elements.push(await classify(r, command, { parentStep: step ?? r.place.parentStep, collect }, i > 0));
     }
+    r.checkStopped();
     if (elements.some((element) => element.kind === 'program'))
       checkDirectory(r, pipeline, step ?? undefined);
   } catch (error) {
@@ -167,6 +176,8 @@ function runProgramGroup(
     try {
       for (const [k, element] of group.entries())
         members.push(await prepare(element, k, group.length, { stdin, stdout, runStdout }, pipeline));
+      // (A substitution in a redirection the limit stopped: `cat > "$(slow)".log | ...`.)
+      r.checkStopped();
     } catch (error) {
       for (const fd of pipeEnds) new OpenFile(fd, { kind: 'pipe' }).release();
       for (const element of group) element.sub.sh.fds.release();

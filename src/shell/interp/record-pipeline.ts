@@ -3,6 +3,7 @@ import type { StageResult } from '../../types.js';
 import type { Pipeline } from '../syntax/nodes.js';
 import type { Collected, RunnerApi } from './api.js';
 import { iterationOf, NOTHING, sourceOf } from './record-step.js';
+import { stopReason } from './stops.js';
 
 // A pipeline is one step: its stages in order (a builtin or compound element as one stage, programs
 // as the engine ran them, the stages of substitutions in an element's words before it), its verdict
@@ -51,6 +52,37 @@ export function recordPipeline(
   };
   if (r.place.collect) r.place.collect({ stages });
   else if (step !== null) r.rt.recorder.fill(step, record);
+}
+
+// A pipeline that a stop ended before any of its elements started: its text, the stages of the
+// substitutions in its words that ran (the one stopped among them), none of its own; with none, a
+// step that did not run.
+export function recordUnstarted(r: RunnerApi, pipeline: Pipeline, step: number, parts: Collected[][]): void {
+  const stages = parts.flat().flatMap((part) => (part.substitution ? part.stages : []));
+  if (stages.length === 0) {
+    const because = stopReason(r.rt);
+    const at = { line: pipeline.start.line, parent: r.place.parentStep, iteration: iterationOf(r) };
+    const skipped = { text: sourceOf(r, pipeline), ...at, cwd: r.sh.cwd, connector: null };
+    r.rt.recorder.skip(because ? { ...skipped, because } : skipped, step);
+    return;
+  }
+  stages.forEach((stage, i) => {
+    stage.index = i + 1;
+  });
+  r.rt.recorder.fill(step, {
+    text: sourceOf(r, pipeline),
+    line: pipeline.start.line,
+    parent: r.place.parentStep,
+    iteration: iterationOf(r),
+    cwd: r.sh.cwd,
+    status: 1,
+    stages,
+    verdict: null,
+    leftovers: [],
+    facts: [],
+    warnings: [],
+    expansions: [],
+  });
 }
 
 // A compound element (a loop, a group), as one stage with its status.

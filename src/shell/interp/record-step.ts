@@ -63,6 +63,20 @@ export async function recordStep(
   });
 }
 
+// What records the step of a command that never ran because its own redirection failed or was
+// stopped waiting for a FIFO (a compound command's, a function call's: `{ ...; } > dir/`), so that
+// the report names it and the verdict finds it, as for a builtin's.
+export function recordUnredirected(
+  r: RunnerApi,
+  node: Span,
+  name: string,
+  builtin: 'compound command' | 'shell function',
+): (failure: RedirectFailure) => Promise<void> {
+  return async (failure) => {
+    await recordStep(r, node, { status: 1, stages: [], failure, builtin, argv: [name] });
+  };
+}
+
 function builtinStage(step: {
   status: number;
   failure?: RedirectFailure | null;

@@ -73,6 +73,8 @@ export class Recorder {
   readonly steps: Kept[] = [];
   private readonly folded = new Map<string, number>();
   private stepCount = 0;
+  // Reserved steps whose record has not come yet.
+  private readonly reserved = new Set<number>();
   // Set by the and-or list for the next step recorded or reserved.
   marks: StepMarks = { connector: null, negated: false };
 
@@ -87,6 +89,7 @@ export class Recorder {
   // A step that did not run; `slot`: one reserved for it.
   skip(step: SkippedStep, slot?: number): void {
     if (slot !== undefined) {
+      this.reserved.delete(slot);
       const { connector = null } = this.steps[slot - 1] ?? {};
       const because = step.because ? { because: step.because } : {};
       this.steps[slot - 1] = { ...PENDING, ...step, connector, status: 0, index: slot, skipped: because };
@@ -133,10 +136,17 @@ export class Recorder {
   reserve(): number {
     this.stepCount++;
     this.steps.push({ ...PENDING, index: this.steps.length + 1, ...this.takeMarks() });
+    this.reserved.add(this.steps.length);
     return this.steps.length;
   }
 
+  // Whether a reserved step still waits for its record.
+  pending(index: number): boolean {
+    return this.reserved.has(index);
+  }
+
   fill(index: number, record: StepRecord): void {
+    this.reserved.delete(index);
     const { connector = null, negated = false } = this.steps[index - 1] ?? {};
     this.steps[index - 1] = { ...(negated ? negate(record) : record), index, connector, negated };
   }

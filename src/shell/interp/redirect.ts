@@ -52,13 +52,16 @@ export async function applyRedirects(
       }
       throw error;
     }
+    r.checkStopped();
     const problem = await applyOne(r, redirect, target, fds);
     if (problem === null && written.fdVar !== null && fds !== r.sh.fds)
       r.sh.fds.set(redirect.fd!, fds.get(redirect.fd!));
     if (problem === null) continue;
     if ('stop' in problem) {
       // (The text's kill of a job stops only that job.)
-      if (problem.stop.as === 'timeout' || r.rt.cancelled) r.rt.stoppedBy ??= { kind: 'limit' };
+      if (problem.stop.as === 'timeout' || r.rt.cancelled)
+        r.rt.stoppedBy ??=
+          problem.stop.as === 'timeout' ? { kind: 'limit', byTime: true } : { kind: 'limit' };
       return { fds, failed: { kind: 'stopped', stop: problem.stop } };
     }
     const message = `${r.sh.arg0}: line ${r.sh.lineno}: ${problem.text}`;

@@ -21,9 +21,12 @@ import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
-import { jobEnded, letLoopTurn, stopReason, timeIsUp } from './stops.js';
+import { jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from './stops.js';
 import { timed } from './time-report.js';
 import { withRedirects } from './with-redirects.js';
+
+// The commands whose status sets PIPESTATUS and counts for errexit and the ERR trap as a simple one's.
+const SIMPLE_LIKE = new Set<Command['kind']>(['simple', 'subshell', 'arith', 'cond']);
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
@@ -58,7 +61,7 @@ export class Runner implements RunnerApi {
 
   // Stops the text before its next command once safe-run was asked to stop, a limit stopped one, or
   // the time is up; `unrun` (the rest of an and-or list) is shown as not run.
-  private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Pipeline }[]): void {
+  private checkStop(unrun: readonly { op: '&&' | '||' | null; pipeline: Span }[]): void {
     const { rt } = this;
     const { job } = this.place;
     if (job?.cancelled && !job.exiting) throw jobEnded(job.cancelled.signal);
@@ -127,11 +130,7 @@ export class Runner implements RunnerApi {
       status = 0;
     } else status = await runCompound(this, command);
     this.sh.status = status;
-    const simpleLike =
-      command.kind === 'simple' ||
-      command.kind === 'subshell' ||
-      command.kind === 'arith' ||
-      command.kind === 'cond';
+    const simpleLike = SIMPLE_LIKE.has(command.kind);
     if (simpleLike) this.sh.pipestatus = [status];
     if (simpleLike) await this.failed(status);
     return status;
@@ -149,7 +148,7 @@ export class Runner implements RunnerApi {
   withRedirects(
     redirects: readonly Redirect[],
     work: () => Promise<number>,
-    failed?: (failure: RedirectFailure) => void,
+    failed?: (failure: RedirectFailure) => void | Promise<void>,
   ): Promise<number> {
     return withRedirects(this, redirects, work, failed);
   }
@@ -167,6 +166,10 @@ export class Runner implements RunnerApi {
   private async failed(status: number): Promise<void> {
     await runErrTrap(this, status);
     this.checkErrexit(status);
+  }
+
+  checkStopped(node?: Span): void {
+    if (stoppedMeanwhile(this.rt, this.place.job)) this.checkStop(node ? [{ op: null, pipeline: node }] : []);
   }
 
   checkErrexit(status: number): void {

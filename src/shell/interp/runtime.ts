@@ -30,7 +30,7 @@ export interface Runtime {
   cancelled: Interruption | null;
   // Set when one of safe-run's own limits stopped a command, or the time ran out between commands,
   // or a command was refused when reached (`why`, in words): the text stops there, not ok.
-  stoppedBy: { kind: 'limit' } | { kind: 'time' } | { kind: 'refused'; why: string } | null;
+  stoppedBy: { kind: 'limit'; byTime?: true } | { kind: 'time' } | { kind: 'refused'; why: string } | null;
   // Set when the run's time ran out between commands: the step that could not start.
   timedOutBefore: number | null;
   // How many steps the text itself had recorded when it ended (its EXIT trap included): the steps of

@@ -57,24 +57,52 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
 // else the last step that ran (negated, or judged by the policy), else the text's status.
 function runVerdict(rt: Runtime, ending: Ending): Verdict {
   const verdict = textVerdict(rt, ending);
-  return verdict.ok ? (limitVerdict(rt) ?? verdict) : verdict;
+  if (rt.cancelled || rt.refused || verdict.exitCode === 124) return verdict;
+  return limitVerdict(rt) ?? verdict;
 }
 
 // One of safe-run's own limits stopped a stage somewhere in the text (a background job's, say, while
-// the text went on with `wait`): the run is not ok, whatever came after, as `timeout 2 bash -c` is not.
+// the text went on with `wait`): the run is not ok, whatever came after, as `timeout 2 bash -c` is not,
+// and its status is the limit's, not that of what the stop cut short (`x=$(< fifo)` failed with 1).
 // The time limit can also stop what is no stage: a builtin's redirection waiting for a FIFO's other
 // end inside `$(...)` (`echo $(echo 1 > fifo) | ...`: it said ok, exit 0).
 function limitVerdict(rt: Runtime): Verdict | null {
   if (rt.stoppedBy?.kind !== 'limit') return null;
   const stopped = stoppedStep(rt);
-  if (stopped !== null) return ownVerdict(rt, stopped);
+  if (stopped !== null) return stoppedVerdict(rt, stopped);
   const limit = stopReason({ kind: 'pipeline-timeout', limitMs: rt.settings.timeoutMs ?? 0 });
-  const skipped = firstSkipped(rt);
-  const reason =
-    skipped === null
-      ? WORDINGS.text.limitDuring(limit, rt.recorder.steps.length)
-      : WORDINGS.text.timedOutBefore(limit, skipped);
+  const reason = WORDINGS.text.limitDuring(limit, limitStep(rt));
   return { ok: false, exitCode: 124, blamedStage: null, reason };
+}
+
+// The step where a limit that stopped no stage came: where safe-run itself waited in a FIFO's open
+// (`$(< fifo)`, a builtin's redirection inside a substitution), which did not run (its command was
+// not run with what the stop left), else the last that ran.
+function limitStep(rt: Runtime): number {
+  const ofText = rt.recorder.steps.slice(0, rt.stepsOfText ?? undefined);
+  const ran = [...ofText].reverse().find((step) => step.skipped === undefined);
+  return firstSkipped(rt) ?? ran?.index ?? 1;
+}
+
+// The verdict of the step where a limit stopped a stage: its own, unless that leaves the stopped stage
+// out (one of a substitution in its words, which its own verdict does not judge).
+function stoppedVerdict(rt: Runtime, index: number): Verdict {
+  const own = ownVerdict(rt, index);
+  if (!own.ok) return own;
+  const { recorder } = rt;
+  const stages = recorder.steps[index - 1]!.stages.map((stage, i) => ({
+    ...stage,
+    index: recorder.globalStage(index, i + 1),
+  }));
+  return decideVerdict(
+    stages.filter((stage) => stage.status === 'timeout' || stage.status === 'limit'),
+    {
+      policy: rt.settings.policy,
+      sigpipe: rt.settings.sigpipe,
+      stdoutReaderGone: false,
+      interruptedBy: null,
+    },
+  );
 }
 
 // The first step with a stage that a limit stopped, or null.
@@ -196,8 +224,8 @@ function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
 function stopAdvice(rt: Runtime): Advice | null {
   if (rt.timedOutBefore !== null) return { kind: 'steps-timed-out', step: rt.timedOutBefore };
   // The time limit stopped no stage (limitVerdict) but kept steps from running.
-  const kept = rt.stoppedBy?.kind === 'limit' && stoppedStep(rt) === null ? firstSkipped(rt) : null;
-  if (kept !== null) return { kind: 'steps-timed-out', step: kept };
+  if (rt.stoppedBy?.kind === 'limit' && !rt.cancelled && stoppedStep(rt) === null)
+    return { kind: 'limit-during', step: limitStep(rt) };
   if (rt.refused) return { kind: 'refused-step', step: rt.refused.step, policy: rt.settings.policy };
   // Text the shell ran (eval, source, a trap) held a construct safe-run does not run: the step that
   // ran it is the last one that ran.

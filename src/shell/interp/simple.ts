@@ -9,8 +9,9 @@ import { noteInShell } from './background.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';
-import { recordStep } from './record-step.js';
+import { recordStep, recordUnredirected } from './record-step.js';
 import type { StepMarks } from './recorder.js';
+import type { RedirectFailure } from './redirect-failure.js';
 import { refuseStep } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
 import { traceCommand, traceDeclared } from './trace.js';
@@ -43,6 +44,7 @@ async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number
     throw error;
   }
   const { args, decl } = expanded;
+  r.checkStopped(command);
   if (args.length === 0) return assignOnly(r, command, marks);
   if (command.assigns.length > 0) sh.vars.pushScope();
   try {
@@ -57,6 +59,7 @@ async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number
       if (error instanceof ExpansionError) return r.expansionFailed(error);
       throw error;
     }
+    r.checkStopped(command);
     r.rt.recorder.marks = marks;
     await traceCommand(r, args);
     await traceDeclared(r, args, decl);
@@ -92,7 +95,8 @@ async function dispatchTo(
   const name = args[0]!;
   if (functions && !name.includes('/') && r.sh.functions.has(name)) {
     noteInShell(r);
-    return r.withRedirects(command.redirects, () => r.callFunction(name, args.slice(1)));
+    const failed = recordUnredirected(r, command, name, 'shell function');
+    return r.withRedirects(command.redirects, () => r.callFunction(name, args.slice(1)), failed);
   }
   if (!name.includes('/') && BUILTINS.has(name)) {
     noteInShell(r);
@@ -140,7 +144,14 @@ async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks
   const { sh } = r;
   noteInShell(r);
   sh.lastArg = '';
-  const redirected = await r.withRedirects(command.redirects, async () => 0);
+  let failure: RedirectFailure | null = null;
+  const redirected = await r.withRedirects(
+    command.redirects,
+    async () => 0,
+    (failed) => {
+      failure = failed;
+    },
+  );
   try {
     await assignInOrder(r, command.assigns);
   } catch (error) {
@@ -150,11 +161,14 @@ async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks
     await r.error(error.message);
     throw new ExitSignal(1, 'error');
   }
+  // (Its own redirection's stop is its step's: recorded below.)
+  if (failure === null) r.checkStopped(command);
   const status = redirected !== 0 ? redirected : (sh.substStatus ?? 0);
   r.rt.recorder.marks = marks;
   await recordStep(r, command, {
     status,
     stages: [],
+    failure,
     builtin: 'assignment',
     argv: command.assigns.map((a) => `${a.name}=`),
   });

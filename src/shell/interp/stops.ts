@@ -1,6 +1,7 @@
 import { monotonicMs } from '../../monotonic-ms.js';
 import { signalNumber } from '../../policy/signals.js';
 import type { StepReport } from '../../types.js';
+import type { Job } from './jobs-table.js';
 import type { Runtime } from './runtime.js';
 import { ExitSignal } from './signals.js';
 
@@ -9,11 +10,19 @@ export function timeIsUp(rt: Runtime): boolean {
   return rt.deadline !== null && monotonicMs() >= rt.deadline;
 }
 
+// Whether the run (or the job `job` runs in) was stopped: a limit stopped a stage or a wait, safe-run
+// was signalled, a step was refused, the job was killed.
+export function stoppedMeanwhile(rt: Runtime, job: Job | undefined): boolean {
+  return Boolean(rt.cancelled || rt.stoppedBy || rt.refused || (job?.cancelled && !job.exiting));
+}
+
 // How the commands a stop kept from running are marked.
 export function stopReason(rt: Runtime): StepReport['skippedBecause'] {
   if (rt.refused) return 'after-refusal';
   if (rt.cancelled) return undefined;
-  if (timeIsUp(rt) || rt.timedOutBefore !== null) return 'timeout';
+  // (The time limit's own timers may fire a moment before the deadline as the text counts it.)
+  const byTime = rt.stoppedBy?.kind === 'limit' && rt.stoppedBy.byTime === true;
+  if (timeIsUp(rt) || rt.timedOutBefore !== null || byTime) return 'timeout';
   // Another of safe-run's own limits (idle, prompt wait, output cap) stopped a stage.
   return rt.stoppedBy !== null ? 'stopped' : undefined;
 }

@@ -9,7 +9,7 @@ export async function withRedirects(
   r: RunnerApi,
   redirects: readonly Redirect[],
   work: () => Promise<number>,
-  failed?: (failure: RedirectFailure) => void,
+  failed?: (failure: RedirectFailure) => void | Promise<void>,
 ): Promise<number> {
   if (redirects.length === 0) return work();
   const saved = r.sh.fds;
@@ -19,7 +19,7 @@ export async function withRedirects(
   if (applied.failed) {
     applied.fds.release();
     saved.closeSubstitutions(mark);
-    failed?.(applied.failed);
+    await failed?.(applied.failed);
     return 1;
   }
   r.sh.fds = applied.fds;

@@ -29,12 +29,16 @@ export async function runBuiltin(
   const ctx = new BuiltinContext(r, name, args.slice(1), decl);
   let status = 1;
   let failure: RedirectFailure | null = null;
-  let refused = false;
+  let noStep = false;
+  let called = false;
   const cwd = r.sh.cwd;
   try {
     status = await r.withRedirects(
       command.redirects,
-      () => call(ctx, name),
+      () => {
+        called = true;
+        return call(ctx, name);
+      },
       (failed) => {
         failure = failed;
       },
@@ -42,13 +46,15 @@ export async function runBuiltin(
     return status;
   } catch (error) {
     if (error instanceof BuiltinRefused) {
-      refused = true;
+      noStep = true;
       refuseStep(r, command, error.message);
     }
+    // A stop while its redirections were expanded: it never ran, and has no step.
+    if (!called && error instanceof ExitSignal && error.why === 'stopped') noStep = true;
     status = (error as { status?: number }).status ?? status;
     throw error;
   } finally {
-    if (!refused)
+    if (!noStep)
       await recordStep(r, command, {
         status,
         stages: [],
@@ -105,20 +111,24 @@ async function exec(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promis
   if (words[0] === '--') words.shift();
   if (words.length === 0) {
     const applied = await applyRedirects(r, command.redirects, r.sh.fds.copy());
-    if (applied.failed) {
-      applied.fds.release();
-      return 1;
+    const failure = applied.failed;
+    if (failure) applied.fds.release();
+    else {
+      const old = r.sh.fds;
+      r.sh.fds = applied.fds;
+      old.release();
     }
-    const old = r.sh.fds;
-    r.sh.fds = applied.fds;
-    old.release();
+    // Its step, failed or not: a redirection that failed (or was stopped waiting for a FIFO) is the
+    // step's, as a builtin's is, so the report names it.
+    const status = failure ? 1 : 0;
     await recordStep(r, command, {
-      status: 0,
+      status,
       stages: [],
+      failure,
       builtin: 'shell builtin',
       argv: args.map(fromBytes),
     });
-    return 0;
+    return status;
   }
   // bash's traps end with it when the program replaces it (none runs, EXIT's neither); '' ones are
   // inherited. A program not found leaves the shell as it was, to exit with 127 (its EXIT trap runs).
