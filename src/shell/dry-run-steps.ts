@@ -74,6 +74,7 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     cancelled: null,
     stoppedBy: null,
     refused: null,
+    grace: null,
     timedOutBefore: null,
     stepsOfText: null,
     openStop: new Promise(() => {}),

@@ -18,6 +18,8 @@ export interface Placement {
   source: Bytes;
   // The background job this runs in, if any.
   job?: Job;
+  // Set in an EXIT trap that runs after a stop of the run (stops.ts afterStop).
+  afterStop?: true;
   // Set for one element of a pipeline: the element's stages go to the pipeline's step instead of a
   // step of their own.
   collect?: (part: Collected) => void;

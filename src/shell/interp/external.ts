@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { startRun } from '../../engine/run-pipeline.js';
 import { assignStageNames } from '../../inputs/stage-names.js';
+import { monotonicMs } from '../../monotonic-ms.js';
 import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
 import { stageShellCode } from '../bash-status.js';
 import { scalarOf } from '../expand/variable.js';
@@ -12,6 +13,7 @@ import type { FdRef } from './fds.js';
 import { iterationOf, sourceOf } from './record-step.js';
 import { checkDirectory, refuseStep } from './refuse-step.js';
 import { stageRedirects } from './stage-redirects.js';
+import { graced } from './stops.js';
 
 // A program of the text, ready for the engine.
 export interface Member {
@@ -68,11 +70,14 @@ export async function runMembers(
   node: SimpleCommand | { start: SimpleCommand['start']; end: SimpleCommand['end'] },
 ): Promise<{ statuses: number[]; report: Report }> {
   const { rt, sh } = r;
-  const plan = membersPlan(r, members);
-  const io = { ...rt.io, stdout: stdoutStream(r, stdout) };
+  const grace = graced(rt, r.place) ? rt.grace : null;
+  const plan = membersPlan(r, members, grace);
+  // In the EXIT trap after a stop, its time is what is left of the trap's.
+  const since = grace ? { limitSince: monotonicMs() } : {};
+  const io = { ...rt.io, ...since, stdout: stdoutStream(r, stdout) };
   const handle = startRun(plan, io, { support: rt.support, more: true, stdin: rt.stdin });
   rt.running.add(handle);
-  if (rt.cancelled) handle.cancel(rt.cancelled.signal, rt.cancelled.by);
+  if (rt.cancelled && !grace) handle.cancel(rt.cancelled.signal, rt.cancelled.by);
   const untrack = trackInJob(r, handle, members);
   let report: Report;
   try {
@@ -139,7 +144,7 @@ export function pipelineStatus(r: RunnerApi, statuses: readonly number[]): numbe
 
 // The engine's plan for programs run as one pipeline: their argv, environment and descriptors, the
 // run's settings with the time left.
-function membersPlan(r: RunnerApi, members: readonly Member[]): Plan {
+function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: number } | null): Plan {
   const { rt, sh } = r;
   const names = assignStageNames(members.map((m) => fromBytes(m.args[0]!)));
   const stages: StageSpec[] = members.map((member, i) => ({
@@ -155,11 +160,13 @@ function membersPlan(r: RunnerApi, members: readonly Member[]): Plan {
     redirects: member.redirects,
     line: member.command.start.line,
   }));
-  // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's.
+  // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's; in the
+  // EXIT trap after a stop, the trap's time left, from now.
+  const left = grace ? { timeoutMs: Math.max(1, Math.round(grace.until - monotonicMs())) } : {};
   return {
     source: 'inline',
     stages,
-    settings: rt.settings,
+    settings: { ...rt.settings, ...left },
     env: {},
     startEach: true,
   };

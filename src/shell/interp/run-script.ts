@@ -66,6 +66,8 @@ export function startScript(
     result,
     report: result.then((r) => r.report),
     cancel: (signal, by) => {
+      // (A second one while the EXIT trap runs after a stop ends the trap's time.)
+      if (rt.grace) rt.grace.until = 0;
       rt.cancelled ??= { signal, by };
       interrupt({ signal, by });
       for (const handle of rt.running) handle.cancel(signal, by);
@@ -110,6 +112,7 @@ function newRuntime(
     cancelled: null,
     stoppedBy: null,
     refused: null,
+    grace: null,
     timedOutBefore: null,
     stepsOfText: null,
     openStop: stopper.stop,

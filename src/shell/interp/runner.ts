@@ -21,7 +21,7 @@ import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
-import { jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from './stops.js';
+import { afterStop, graced, jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from './stops.js';
 import { timed } from './time-report.js';
 import { withRedirects } from './with-redirects.js';
 
@@ -65,7 +65,7 @@ export class Runner implements RunnerApi {
     const { rt } = this;
     const { job } = this.place;
     if (job?.cancelled && !job.exiting) throw jobEnded(job.cancelled.signal);
-    if (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt)) return;
+    if (graced(rt, this.place) || (!rt.cancelled && !rt.stoppedBy && !rt.refused && !timeIsUp(rt))) return;
     // (A list still running after the text ended stops here too, without making the text late.)
     if (!rt.cancelled && !rt.stoppedBy && !rt.refused && rt.stepsOfText === null) {
       rt.stoppedBy = { kind: 'time' };
@@ -224,7 +224,8 @@ export class Runner implements RunnerApi {
     if (action === undefined) return;
     this.sh.traps.delete('EXIT');
     const status = this.sh.status;
-    await this.runText(action, { label: 'trap', indirect: this.sh.exitTrapDeeper });
+    const trap = afterStop(this.rt) ? new Runner(this.rt, this.sh, { ...this.place, afterStop: true }) : this;
+    await trap.runText(action, { label: 'trap', indirect: this.sh.exitTrapDeeper });
     this.sh.status = status;
   }
 

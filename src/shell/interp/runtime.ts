@@ -36,6 +36,8 @@ export interface Runtime {
   // How many steps the text itself had recorded when it ended (its EXIT trap included): the steps of
   // background jobs stopped after it are the run's leftovers, never its last step.
   stepsOfText: number | null;
+  // While the EXIT trap runs after a stop (the time limit, a signal): until when it may (monotonic ms).
+  grace: { until: number } | null;
   // Set when a command was refused when it was reached: its step, and why.
   refused: { step: number; why: string } | null;
   // What ends a builtin's wait in the open of a FIFO: the run's time limit or a signal to safe-run.

@@ -57,7 +57,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
 // else the last step that ran (negated, or judged by the policy), else the text's status.
 function runVerdict(rt: Runtime, ending: Ending): Verdict {
   const verdict = textVerdict(rt, ending);
-  if (rt.cancelled || rt.refused || verdict.exitCode === 124) return verdict;
+  if (rt.cancelled || rt.refused) return verdict;
   return limitVerdict(rt) ?? verdict;
 }
 
@@ -86,23 +86,30 @@ function limitStep(rt: Runtime): number {
 
 // The verdict of the step where a limit stopped a stage: its own, unless that leaves the stopped stage
 // out (one of a substitution in its words, which its own verdict does not judge).
+// Said as the last step that ran when it was one, of several (an EXIT trap's may come after it).
 function stoppedVerdict(rt: Runtime, index: number): Verdict {
   const own = ownVerdict(rt, index);
-  if (!own.ok) return own;
   const { recorder } = rt;
   const stages = recorder.steps[index - 1]!.stages.map((stage, i) => ({
     ...stage,
     index: recorder.globalStage(index, i + 1),
   }));
-  return decideVerdict(
-    stages.filter((stage) => stage.status === 'timeout' || stage.status === 'limit'),
-    {
-      policy: rt.settings.policy,
-      sigpipe: rt.settings.sigpipe,
-      stdoutReaderGone: false,
-      interruptedBy: null,
-    },
-  );
+  const verdict = own.ok
+    ? decideVerdict(
+        stages.filter((stage) => stage.status === 'timeout' || stage.status === 'limit'),
+        {
+          policy: rt.settings.policy,
+          sigpipe: rt.settings.sigpipe,
+          stdoutReaderGone: false,
+          interruptedBy: null,
+        },
+      )
+    : own;
+  const ran = recorder.steps
+    .slice(0, rt.stepsOfText ?? undefined)
+    .filter((step) => step.skipped === undefined);
+  if (ran.length <= 1 || ran.at(-1)!.index !== index) return verdict;
+  return { ...verdict, reason: WORDINGS.text.lastStep(index, verdict.reason) };
 }
 
 // The first step with a stage that a limit stopped, or null.
