@@ -40,20 +40,61 @@ export function openStopper(
 
 // Opens `file` for a redirection. A FIFO's open waits on libuv's pool for its other end, where no
 // time limit or signal reaches it and Node cannot exit until it returns: it is raced with `stop`,
-// and a stopped wait is ended by holding the other end (releaseOpen), then both are closed.
+// and a stopped wait is ended by holding the other end (releaseOpen), then both are closed. The FIFO
+// is first pinned (an O_PATH descriptor of it, which opens nothing) and opened through that: a wait
+// can then still be released after its name was removed or replaced (`rm fifo` by another process
+// while safe-run waited: nothing could reach the waiting open, and safe-run never exited).
 export async function openTarget(
   file: string,
   flags: number,
   stop: Promise<OpenStop> | null,
 ): Promise<number | OpenStop> {
-  const opening = new Promise<number>((resolve, reject) =>
+  const pinned = stop ? pinFifo(file) : null;
+  if (pinned === null) return openAsync(file, flags);
+  const opening = openAsync(pinned.via, flags);
+  const first = await Promise.race([opening, stop!]).catch((error: unknown) => {
+    pinned.unpin();
+    throw error;
+  });
+  if (typeof first === 'number') {
+    pinned.unpin();
+    return first;
+  }
+  releaseOpen(pinned.via, flags, opening.finally(pinned.unpin));
+  return first;
+}
+
+function openAsync(file: string, flags: number): Promise<number> {
+  return new Promise<number>((resolve, reject) =>
     fs.open(file, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
   );
-  if (!stop || !isFifo(file)) return opening;
-  const first = await Promise.race([opening, stop]);
-  if (typeof first === 'number') return first;
-  releaseOpen(file, flags, opening);
-  return first;
+}
+
+// O_PATH, where Linux gives it this value (every architecture Node runs on but alpha, parisc, sparc).
+const O_PATH = ['x64', 'arm64', 'arm', 'ia32', 'ppc64', 'riscv64', 's390x', 'loong64'].includes(process.arch)
+  ? 0o10000000
+  : null;
+
+// Where to open `file` when it is a FIFO now (its pinned descriptor's path), else null (not one, or
+// a path the open will fail on: the open reports the error). Without O_PATH, by its name.
+function pinFifo(file: string): { via: string; unpin(): void } | null {
+  if (O_PATH === null) return isFifo(file) ? { via: file, unpin: () => {} } : null;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_PATH);
+  } catch {
+    return null; // no such path, no permission, a loop
+  }
+  if (!fs.fstatSync(fd).isFIFO()) {
+    closeQuietly(fd);
+    return null;
+  }
+  let pinned = true;
+  const unpin = () => {
+    if (pinned) closeQuietly(fd);
+    pinned = false;
+  };
+  return { via: `/proc/self/fd/${fd}`, unpin };
 }
 
 // Ends a blocked open of a FIFO by holding its other end until that open has returned: the FIFO is

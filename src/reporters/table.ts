@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { maxOf } from '../arrays.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import { statusText } from '../outcome-text/render.js';
 import { WORDINGS } from '../outcome-text/wordings.js';
@@ -32,7 +33,7 @@ export function streamText(stage: StageResult, stream: StreamReport): string {
 }
 
 function pad(cells: string[][]): string[] {
-  const widths = cells[0]!.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  const widths = cells[0]!.map((_, column) => maxOf(cells.map((row) => row[column]!.length)));
   return cells.map((row) =>
     row
       .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))

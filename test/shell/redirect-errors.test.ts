@@ -68,6 +68,10 @@ describe('the line bash names', () => {
     'echo a; echo b\n{ if :; then :; fi > nodir/x; } 2>&1',
     'for i in $LINENO; do\necho $i\ndone\nfor i in $LINENO; do echo $i; done',
     'echo\nfor ((i=LINENO; i<LINENO+3; i++)); do\necho $i $LINENO; done',
+    'echo\ncase $LINENO in\n*) echo $LINENO;;\nesac 2>/dev/null',
+    // A compound command's failed redirection fails it for errexit and the ERR trap, with $? 1.
+    'set -e; { :; } > nodir/x; echo after',
+    'trap "echo ERR \\$?" ERR; while false; do :; done < nodir/x; echo b; if :; then :; fi > nodir/x || echo ok',
   ])('as bash: %j', async (text) => {
     // (Real stdout: the shell's own message is no stage's output.)
     const { bash, ours } = await stdoutBothWays(text, root, env);

@@ -98,6 +98,62 @@ describe.concurrent('a redirection of a command that is no program, waiting for 
   });
 });
 
+// Found by a review of the change above: each of these once crashed, hung or misreported.
+describe.concurrent('a stop in or around a pipeline', () => {
+  it('of a loop of builtins in a substitution: a short report, not a stack overflow', async () => {
+    const text = 'echo "$(while :; do :; done)" | cat';
+    const { result, report } = await runJson(['--timeout', LIMIT, '-c', text], { cwd: fresh(), env });
+    expect(result.code, result.stderr).toBe(124);
+    expect(report.verdict.reason).toBe('the pipeline timeout (1.50s) ran out before step 1 could start');
+    expect(result.stdout.length).toBeLessThan(20_000);
+  });
+
+  it('inside a while element: the pipeline ran, with its program stage', async () => {
+    const text = 'seq 3 | while read l; do sleep 30; done; echo after';
+    const { result, report } = await runJson(['--timeout', LIMIT, '-c', text], { cwd: fresh(), env });
+    expect(result.code, result.stderr).toBe(124);
+    const first = report.steps![0]!;
+    expect([first.text, first.ran, first.skippedBecause]).toEqual([
+      'seq 3 | while read l; do sleep 30; done',
+      true,
+      undefined,
+    ]);
+    expect(report.stages[first.stages[0]! - 1]!.name).toBe('seq');
+    expect(report.stages.find((stage) => stage.status === 'timeout')?.name).toBe('sleep');
+  });
+
+  it("of a compound element's redirection: its stage in the pipeline's step, no step of its own", async () => {
+    const { result, report } = await runJson(['--timeout', LIMIT, '-c', '{ :; } > f1 | cat; echo after'], {
+      cwd: fresh(),
+      env,
+    });
+    expect(result.code, result.stderr).toBe(124);
+    expect(report.steps!.map((step) => step.text)).toEqual(['{ :; } > f1 | cat', 'echo after']);
+    expect(report.stages.map((stage) => stage.name)).toEqual(['brace', 'cat']);
+  });
+
+  it('names the step it came in, not one skipped by &&', async () => {
+    const text = 'false && echo never; x=$(< f1); echo after';
+    const { result, report } = await runJson(['--timeout', LIMIT, '-c', text], { cwd: fresh(), env });
+    expect(result.code, result.stderr).toBe(124);
+    expect(report.verdict.reason).toBe('the pipeline timeout (1.50s) ran out during step 3');
+  });
+
+  it('ends when the FIFO it waits on is removed meanwhile', async () => {
+    // The release opened the FIFO by its name: once removed, nothing reached the waiting open and
+    // safe-run printed its report and never exited.
+    for (const waiter of ['cat < f1', 'read x < f1']) {
+      const { result } = await runJson(['--timeout', LIMIT, '-c', `{ sleep 0.3; rm f1; } & ${waiter}`], {
+        cwd: fresh(),
+        env,
+        deadlineMs: 20_000,
+      });
+      expect(result.signal, waiter).toBeNull();
+      expect(result.code, waiter).toBe(124);
+    }
+  });
+});
+
 describe('a failed redirection of exec', () => {
   it('is its step, not started, with advice about the path', async () => {
     const { result, report } = await runJson(['-c', 'exec 3> nodir/x'], { cwd: fresh(), env });

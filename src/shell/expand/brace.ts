@@ -1,3 +1,4 @@
+import { pushAll } from '../../arrays.js';
 import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 
@@ -50,7 +51,7 @@ function expandAmble(amble: Bytes): Bytes[] {
   let start = 0;
   for (;;) {
     const { at } = gobble(amble, start, ',');
-    out.push(...braceExpand(amble.slice(start, at)));
+    pushAll(out, braceExpand(amble.slice(start, at)));
     if (at >= amble.length) return out;
     start = at + 1;
   }

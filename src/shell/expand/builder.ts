@@ -1,3 +1,4 @@
+import { pushAll } from '../../arrays.js';
 import type { Bytes } from '../syntax/source.js';
 import { type Chunk, type Field, newField } from './fields.js';
 
@@ -36,7 +37,7 @@ export class Builder {
   addFields(fields: readonly Field[]): void {
     fields.forEach((field, i) => {
       if (i > 0) this.fields.push(newField());
-      this.current.chunks.push(...field.chunks);
+      pushAll(this.current.chunks, field.chunks);
       if (field.kept) this.keep();
     });
   }

@@ -1,3 +1,4 @@
+import { maxOf } from '../../arrays.js';
 import type { ParamExp, Word } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
@@ -173,7 +174,7 @@ async function element(
   let at = Number(ex.evaluate(await ex.value(arithmeticWord(index))));
   if (at < 0) {
     const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
-    const top = keys.length === 0 ? -1 : Math.max(...keys);
+    const top = keys.length === 0 ? -1 : maxOf(keys);
     at = top + 1 + at;
     // Before the first element: bash says so and the expansion is empty (the command runs).
     if (at < 0) {

@@ -1,3 +1,4 @@
+import { maxOf } from '../../arrays.js';
 import type { Bytes } from '../syntax/source.js';
 import { AssocTable } from './assoc-table.js';
 import { type Attrs, cloneVariable, NO_ATTRS, type Variable } from './variable.js';
@@ -167,11 +168,11 @@ export class Variables {
     if (keep && variable.value!.kind === 'indexed') items = variable.value!.items;
     else if (keep && variable.value!.kind === 'scalar') items.set(0, variable.value!.value);
     variable.value = { kind: 'indexed', items };
-    let next = items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+    let next = items.size === 0 ? 0 : maxOf(items.keys()) + 1;
     const left: { key: Bytes | null; value: Bytes }[] = [];
     for (const element of elements) {
       let at = element.key === null ? next : Number(element.key);
-      if (at < 0) at += items.size === 0 ? 0 : Math.max(...items.keys()) + 1;
+      if (at < 0) at += items.size === 0 ? 0 : maxOf(items.keys()) + 1;
       if (at < 0) {
         left.push(element);
         continue;

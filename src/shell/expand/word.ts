@@ -1,3 +1,4 @@
+import { pushAll } from '../../arrays.js';
 import type { Word, WordPart } from '../syntax/nodes.js';
 import { parseWordText } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
@@ -34,7 +35,7 @@ export class Expander implements ExpanderApi {
   async fields(words: readonly Word[]): Promise<Bytes[]> {
     const out: Bytes[] = [];
     for (const word of words) {
-      for (const braced of braceWords(word)) out.push(...(await this.one(braced)));
+      for (const braced of braceWords(word)) pushAll(out, await this.one(braced));
     }
     return out;
   }
@@ -48,7 +49,7 @@ export class Expander implements ExpanderApi {
     );
     const split = splitFields(built, this.ifs());
     const out: Bytes[] = [];
-    for (const field of split) out.push(...(await this.glob(field)));
+    for (const field of split) pushAll(out, await this.glob(field));
     return out;
   }
 

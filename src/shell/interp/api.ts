@@ -20,6 +20,8 @@ export interface Placement {
   job?: Job;
   // Set in an EXIT trap that runs after a stop of the run (stops.ts afterStop).
   afterStop?: true;
+  // Set where a compound command is one element of a pipeline: the command, and where its stage goes.
+  element?: { node: Span; collect: (part: Collected) => void };
   // Set for one element of a pipeline: the element's stages go to the pipeline's step instead of a
   // step of their own.
   collect?: (part: Collected) => void;

@@ -1,3 +1,4 @@
+import { maxOf } from '../../arrays.js';
 import { ExpansionError } from '../expand/env.js';
 import type { Assign } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
@@ -74,7 +75,7 @@ async function subscript(
   const variable = r.sh.vars.get(name);
   const keys =
     variable?.value?.kind === 'indexed' ? [...variable.value.items.keys()] : variable?.value ? [0] : [];
-  const resolved = (keys.length === 0 ? -1 : Math.max(...keys)) + 1 + at;
+  const resolved = (keys.length === 0 ? -1 : maxOf(keys)) + 1 + at;
   if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1);
   return resolved;
 }

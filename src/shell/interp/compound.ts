@@ -4,6 +4,7 @@ import type { CaseClause, Compound, Stmt, Word } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
+import { runErrTrap } from './err-trap.js';
 import { adoptSubshell, lettingExitTrapRun, runPendingTraps } from './job-signals.js';
 import { recordUnredirected } from './record-step.js';
 import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
@@ -13,8 +14,24 @@ import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.
 export async function runCompound(r: RunnerApi, command: Compound): Promise<number> {
   atRedirects(r, command);
   if (command.kind === 'subshell') return subshell(r, command);
-  const failed = recordUnredirected(r, command, command.kind, 'compound command');
-  return r.withRedirects(command.redirects, () => body(r, command), failed);
+  const record = recordUnredirected(r, command, command.kind, 'compound command');
+  let failed = false;
+  const status = await r.withRedirects(
+    command.redirects,
+    () => body(r, command),
+    (failure) => {
+      failed = true;
+      return record(failure);
+    },
+  );
+  // Its failed redirection is a failed command for the ERR trap and errexit, as in bash (a subshell's
+  // counts as a simple command's already).
+  if (failed) {
+    r.sh.status = status;
+    await runErrTrap(r, status);
+    r.checkErrexit(status);
+  }
+  return status;
 }
 
 // A compound command's own redirection that fails is reported at its line (`done < list` on line 4
@@ -178,6 +195,8 @@ async function arithFor(r: RunnerApi, command: Extract<Compound, { kind: 'arith-
 
 async function runCase(r: RunnerApi, command: CaseClause): Promise<number> {
   let value: string;
+  // Its word is expanded at its own line (not its redirection's, on the line of `esac`).
+  r.sh.lineno = command.start.line;
   try {
     value = await r.ex.value(command.word);
   } catch (error) {

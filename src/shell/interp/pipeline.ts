@@ -6,7 +6,7 @@ import type { Collected, RunnerApi } from './api.js';
 import { BUILTINS } from './builtins/registry.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
-import { recordPipeline, recordUnstarted } from './record-pipeline.js';
+import { recordCut, recordPipeline } from './record-pipeline.js';
 import { checkDirectory, markRefused } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
 import { traceCommand } from './trace.js';
@@ -22,12 +22,13 @@ export async function runPipeline(r: RunnerApi, pipeline: Pipeline): Promise<num
   const step = r.place.collect ? null : r.rt.recorder.reserve();
   const parts: Collected[][] = pipeline.commands.map(() => []);
   let statuses: number[];
+  const progress = { started: false };
   try {
-    statuses = await runWhole(r, pipeline, step, parts);
+    statuses = await runWhole(r, pipeline, step, parts, progress);
   } catch (error) {
-    // A stop while its words were expanded (the time limit in a `$(< fifo)`) ends the text: its
-    // reserved step still says which pipeline it was, with no stage started.
-    if (step !== null && r.rt.recorder.pending(step)) recordUnstarted(r, pipeline, step, parts);
+    // A stop while its words were expanded (the time limit in a `$(< fifo)`) or while it ran (in a
+    // `while` element) ends the text: its reserved step still says which pipeline it was.
+    if (step !== null && r.rt.recorder.pending(step)) recordCut(r, pipeline, { step, parts, ...progress });
     throw error;
   }
   r.sh.pipestatus = statuses;
@@ -41,6 +42,7 @@ async function runWhole(
   pipeline: Pipeline,
   step: number | null,
   parts: Collected[][],
+  progress: { started: boolean },
 ): Promise<number[]> {
   const count = pipeline.commands.length;
   const order = r.rt.support.take(count - 1);
@@ -63,6 +65,7 @@ async function runWhole(
     if (error instanceof ExpansionError) return [await r.expansionFailed(error)];
     throw error;
   }
+  progress.started = true;
   return runElements(r, pipeline, elements, pipes);
 }
 
@@ -76,7 +79,11 @@ async function classify(
   later: boolean,
 ): Promise<Element> {
   const simple = command.kind === 'simple';
-  const sub = r.subshell(undefined, simple ? place : { parentStep: place.parentStep, collect: undefined });
+  const element = { node: command, collect: place.collect };
+  const sub = r.subshell(
+    undefined,
+    simple ? place : { parentStep: place.parentStep, collect: undefined, element },
+  );
   if (simple) sub.sh.seeJobsOf(r.sh);
   if (later) sub.sh.fds.set(0, { kind: 'run', fd: 0, pending: true });
   if (!simple) place.collect({ stages: [] });

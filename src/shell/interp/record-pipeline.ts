@@ -1,3 +1,4 @@
+import { pushAll } from '../../arrays.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { StageResult } from '../../types.js';
 import type { Pipeline } from '../syntax/nodes.js';
@@ -23,8 +24,9 @@ export function recordPipeline(
     const substituted = collected.filter((part) => part.substitution).flatMap((part) => part.stages);
     const given = collected.filter((part) => !part.substitution).flatMap((part) => part.stages);
     const own = given.length > 0 ? given : [elementStage(r, pipeline, i, statuses[i] ?? 1)];
-    stages.push(...substituted, ...own);
-    judged.push(...own);
+    pushAll(stages, substituted);
+    pushAll(stages, own);
+    pushAll(judged, own);
   });
   stages.forEach((stage, i) => {
     stage.index = i + 1;
@@ -54,16 +56,28 @@ export function recordPipeline(
   else if (step !== null) r.rt.recorder.fill(step, record);
 }
 
-// A pipeline that a stop ended before any of its elements started: its text, the stages of the
-// substitutions in its words that ran (the one stopped among them), none of its own; with none, a
-// step that did not run.
-export function recordUnstarted(r: RunnerApi, pipeline: Pipeline, step: number, parts: Collected[][]): void {
-  const stages = parts.flat().flatMap((part) => (part.substitution ? part.stages : []));
-  if (stages.length === 0) {
+// A pipeline that a stop ended: its text, the stages its elements had recorded (programs' stages; a
+// compound element's commands are steps of their own) and those of the substitutions in its words
+// that did not end ok (the one stopped among them; not the thousands a loop in one may have run).
+// One that had not started its elements and has no such stage did not run.
+export function recordCut(
+  r: RunnerApi,
+  pipeline: Pipeline,
+  cut: { step: number; parts: Collected[][]; started: boolean },
+): void {
+  const { step, parts, started } = cut;
+  const stages = parts
+    .flat()
+    .flatMap((part) =>
+      part.substitution ? part.stages.filter((stage) => stage.status !== 'ok') : part.stages,
+    );
+  if (stages.length === 0 && !started) {
     const because = stopReason(r.rt);
     const at = { line: pipeline.start.line, parent: r.place.parentStep, iteration: iterationOf(r) };
     const skipped = { text: sourceOf(r, pipeline), ...at, cwd: r.sh.cwd, connector: null };
     r.rt.recorder.skip(because ? { ...skipped, because } : skipped, step);
+    // (The time ran out between the commands of a loop in its words: it is the step kept from starting.)
+    if (r.rt.timedOutBefore !== null && r.rt.timedOutBefore > step) r.rt.timedOutBefore = step;
     return;
   }
   stages.forEach((stage, i) => {

@@ -41,10 +41,11 @@ export async function recordStep(
     stdout?: StreamReport;
     stderr?: StreamReport;
   },
+  collect = r.place.collect,
 ): Promise<number> {
   const stages = step.stages.length > 0 || !step.builtin ? step.stages : [builtinStage(step)];
-  if (r.place.collect) {
-    r.place.collect({ stages });
+  if (collect) {
+    collect({ stages });
     return -1;
   }
   return r.rt.recorder.add({
@@ -72,8 +73,10 @@ export function recordUnredirected(
   name: string,
   builtin: 'compound command' | 'shell function',
 ): (failure: RedirectFailure) => Promise<void> {
+  // (A pipeline's element: its stage in the pipeline's step, not a step of its own.)
+  const element = r.place.element?.node === node ? r.place.element : null;
   return async (failure) => {
-    await recordStep(r, node, { status: 1, stages: [], failure, builtin, argv: [name] });
+    await recordStep(r, node, { status: 1, stages: [], failure, builtin, argv: [name] }, element?.collect);
   };
 }
 

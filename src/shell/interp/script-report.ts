@@ -81,7 +81,10 @@ function limitVerdict(rt: Runtime): Verdict | null {
 function limitStep(rt: Runtime): number {
   const ofText = rt.recorder.steps.slice(0, rt.stepsOfText ?? undefined);
   const ran = [...ofText].reverse().find((step) => step.skipped === undefined);
-  return firstSkipped(rt) ?? ran?.index ?? 1;
+  const cut = ofText.find(
+    (step) => step.skipped?.because === 'timeout' || step.skipped?.because === 'stopped',
+  );
+  return cut?.index ?? ran?.index ?? 1;
 }
 
 // The verdict of the step where a limit stopped a stage: its own, unless that leaves the stopped stage
@@ -118,10 +121,6 @@ function stoppedStep(rt: Runtime): number | null {
     step.stages.some((stage) => stage.status === 'timeout' || stage.status === 'limit'),
   );
   return stopped?.index ?? null;
-}
-
-function firstSkipped(rt: Runtime): number | null {
-  return rt.recorder.steps.find((step) => step.skipped !== undefined)?.index ?? null;
 }
 
 function textVerdict(rt: Runtime, ending: Ending): Verdict {

@@ -1,3 +1,4 @@
+import { maxOf } from '../../../arrays.js';
 import { ExpansionError } from '../../expand/env.js';
 import type { BuiltinContext } from './context.js';
 
@@ -94,7 +95,7 @@ async function elementIndex(
   }
   if (at < 0) {
     const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
-    at += (keys.length === 0 ? -1 : Math.max(...keys)) + 1;
+    at += (keys.length === 0 ? -1 : maxOf(keys)) + 1;
     if (at < 0) return { status: await ctx.fail(`[${sub}]: bad array subscript`) };
   }
   if (value?.kind === 'scalar' && at !== 0)
