@@ -147,7 +147,7 @@ const ADVICE: Wordings['advice'] = {
   'output-cut': (a) =>
     `ok; ${who(a.stage)} wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything`,
   'limit-during': (a) =>
-    `the time limit ran out in step ${a.step} while safe-run itself waited there, not a program (a redirection waiting for the other end of a FIFO, as in $(< fifo)): give the FIFO its other end, or find out why it has none, before raising the limit`,
+    `the time limit ran out in step ${a.step} while safe-run itself waited there, not a program (for the other end of a FIFO, or for input that did not come, as in $(< fifo)): find out why nothing came before raising the limit`,
   'steps-timed-out': (a) =>
     `step ${a.step} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`,
   'refused-step': (a) =>

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,6 +150,34 @@ describe.concurrent('a stop in or around a pipeline', () => {
       });
       expect(result.signal, waiter).toBeNull();
       expect(result.code, waiter).toBe(124);
+    }
+  });
+});
+
+// A writer that holds the FIFO open and writes nothing: a builtin's read of it waited on libuv's pool,
+// where the limit did not reach it (safe-run returned when the writer ended, never if it did not).
+describe.concurrent('a read of input that does not come', () => {
+  it.each([
+    ['read x < f1; touch after', 'read'],
+    ['mapfile a < f1; touch after', 'mapfile'],
+    ['. f1; touch after', '.'],
+    ['x=$(< f1); touch after', null],
+  ])('is stopped by the limit: %j', async (text, name) => {
+    const cwd = fresh();
+    // (Its open of f1 and the text's meet: then it holds it, silent.)
+    const writer = spawn('sh', ['-c', 'exec sleep 60 > f1'], { cwd, stdio: 'ignore' });
+    try {
+      const { result, report } = await runJson(['--timeout', LIMIT, '-c', text], {
+        cwd,
+        env,
+        deadlineMs: 20_000,
+      });
+      expect(result.code, result.stderr).toBe(124);
+      const stopped = report.stages.filter((stage) => stage.status === 'timeout').map((stage) => stage.name);
+      expect(stopped).toEqual(name === null ? [] : [name]);
+      expect(fs.existsSync(path.join(cwd, 'after'))).toBe(false);
+    } finally {
+      writer.kill('SIGKILL');
     }
   });
 });

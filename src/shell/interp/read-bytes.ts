@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import tty from 'node:tty';
+import type { OpenStop } from '../../engine/fifo-open.js';
+import { closeQuietly } from '../../engine/kernel-pipes.js';
 import type { FdRef } from './fds.js';
 import type { Runtime } from './runtime.js';
 
@@ -39,11 +42,22 @@ function offsetOf(fd: number): number | null {
 
 // Reads up to and including a byte `stop` says ends the record, never past it, so that whatever
 // reads the descriptor next starts right after (as bash's read leaves it): a regular file is read
-// ahead and its offset moved by exactly what was taken; anything else one byte at a time.
+// ahead and its offset moved by exactly what was taken; anything else one byte at a time. A pipe, a
+// FIFO or a terminal is read without waiting on libuv's pool, so that `halt` (the run's time limit,
+// a signal) ends a wait for input that does not come (polledRecord): `halted` says it did.
 export async function readRecord(
   fd: number,
   stop: (byte: number, taken: Buffer[]) => boolean,
-): Promise<{ bytes: Buffer; eof: boolean }> {
+  halt?: Promise<OpenStop>,
+): Promise<{ bytes: Buffer; eof: boolean; halted?: OpenStop }> {
+  const polled = halt ? pollableCopy(fd) : null;
+  if (polled !== null) {
+    try {
+      return await polledRecord(polled, stop, halt!);
+    } finally {
+      closeQuietly(polled);
+    }
+  }
   const taken: Buffer[] = [];
   const regular = fs.fstatSync(fd).isFile();
   const offset = regular ? offsetOf(fd) : null;
@@ -69,5 +83,53 @@ export async function readRecord(
     if (byte.length === 0) return { bytes: Buffer.concat(taken), eof: true };
     taken.push(byte);
     if (stop(byte[0]!, taken)) return { bytes: Buffer.concat(taken), eof: false };
+  }
+}
+
+// A second, non-blocking open of what `fd` reads when it is a pipe, a FIFO or a terminal (through
+// /proc/self/fd/N: the same pipe or device, an open file description of its own, so `fd` itself is
+// left as it was), or null (a socket, or any other file: read as before).
+function pollableCopy(fd: number): number | null {
+  const stat = fs.fstatSync(fd);
+  if (!stat.isFIFO() && !tty.isatty(fd)) return null;
+  try {
+    return fs.openSync(`/proc/self/fd/${fd}`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+}
+
+const MAX_WAIT_MS = 50;
+const YIELD_EVERY = 4096;
+
+// One byte at a time from a non-blocking descriptor: with none there yet, a wait (1 ms, doubling up
+// to 50 ms) raced with `halt`; the event loop turns every 4 KiB read, so that timers still fire.
+async function polledRecord(
+  fd: number,
+  stop: (byte: number, taken: Buffer[]) => boolean,
+  halt: Promise<OpenStop>,
+): Promise<{ bytes: Buffer; eof: boolean; halted?: OpenStop }> {
+  const taken: Buffer[] = [];
+  const one = Buffer.alloc(1);
+  let wait = 1;
+  for (;;) {
+    let count: number;
+    try {
+      count = fs.readSync(fd, one, 0, 1, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      const halted = await Promise.race([
+        halt,
+        new Promise<null>((resolve) => setTimeout(resolve, wait, null)),
+      ]);
+      if (halted) return { bytes: Buffer.concat(taken), eof: false, halted };
+      wait = Math.min(wait * 2, MAX_WAIT_MS);
+      continue;
+    }
+    if (count === 0) return { bytes: Buffer.concat(taken), eof: true };
+    wait = 1;
+    taken.push(Buffer.from(one));
+    if (stop(one[0]!, taken)) return { bytes: Buffer.concat(taken), eof: false };
+    if (taken.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 }

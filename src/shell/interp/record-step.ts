@@ -104,7 +104,7 @@ function builtinStage(step: {
     optional: false,
     stdout: step.stdout ?? NOTHING,
     stderr: step.stderr ?? NOTHING,
-    stop: step.failure?.kind === 'stopped' ? stopOf(step.failure.stop) : null,
+    stop: step.failure?.kind === 'stopped' ? stopOf(step.failure.stop, step.failure.reading) : null,
     error:
       step.failure?.kind === 'error'
         ? { code: step.failure.code, message: step.failure.message, exitCode: 1, during: 'redirect' }
@@ -121,11 +121,13 @@ function statusOf(status: number, failure: RedirectFailure | null): StageResult[
   return status === 0 ? 'ok' : 'failed';
 }
 
-// A builtin stopped in the open of a FIFO, as the engine says it of a stage (start-stages.ts).
-function stopOf(stop: OpenStop): StageResult['stop'] {
-  const fifo = { kind: 'redirect' } as const;
+// A builtin stopped in the open of a FIFO, as the engine says it of a stage (start-stages.ts), or
+// while it read (`reading`: a pipe, a FIFO or a terminal that gave no input).
+function stopOf(stop: OpenStop, reading = false): StageResult['stop'] {
   const { cause, afterMs } = stop;
   const rest = { signals: [], snapshot: [], deadlock: null, waitingForStage: null };
+  if (reading) return { reason: stopReason(cause), cause, afterMs, ...rest };
+  const fifo = { kind: 'redirect' } as const;
   return { reason: stopReason(cause, fifo), cause, fifo, afterMs, ...rest };
 }
 

@@ -4,4 +4,4 @@ import type { OpenStop } from '../../engine/fifo-open.js';
 // ambiguous target), or a wait in the open of a FIFO that the run's time limit or a signal ended.
 export type RedirectFailure =
   | { kind: 'error'; code: string; message: string }
-  | { kind: 'stopped'; stop: OpenStop };
+  | { kind: 'stopped'; stop: OpenStop; reading?: true };

@@ -13,6 +13,7 @@ import { type FdRef, type FdTable, OpenFile } from './fds.js';
 import { writeTo } from './output.js';
 import type { RedirectFailure } from './redirect-failure.js';
 import { expandTarget, type Target, targetFds } from './redirect-target.js';
+import { noteWaitStop } from './stops.js';
 import { varDescriptor } from './var-redirects.js';
 
 const FLAGS = {
@@ -59,9 +60,7 @@ export async function applyRedirects(
     if (problem === null) continue;
     if ('stop' in problem) {
       // (The text's kill of a job stops only that job.)
-      if (problem.stop.as === 'timeout' || r.rt.cancelled)
-        r.rt.stoppedBy ??=
-          problem.stop.as === 'timeout' ? { kind: 'limit', byTime: true } : { kind: 'limit' };
+      noteWaitStop(r.rt, problem.stop);
       return { fds, failed: { kind: 'stopped', stop: problem.stop } };
     }
     const message = `${r.sh.arg0}: line ${r.sh.lineno}: ${problem.text}`;

@@ -1,3 +1,4 @@
+import type { OpenStop } from '../../engine/fifo-open.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import { signalNumber } from '../../policy/signals.js';
 import type { StepReport } from '../../types.js';
@@ -62,4 +63,11 @@ export async function letLoopTurn(rt: Runtime): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     lastTurn.set(rt, monotonicMs());
   }
+}
+
+// A wait of the shell's own (the open of a FIFO, a read of a pipe or a terminal) that the time limit or
+// a signal ended: the text ends there, as at a stage a limit stopped.
+export function noteWaitStop(rt: Runtime, stop: OpenStop): void {
+  if (stop.as === 'timeout') rt.stoppedBy ??= { kind: 'limit', byTime: true };
+  else if (rt.cancelled) rt.stoppedBy ??= { kind: 'limit' };
 }

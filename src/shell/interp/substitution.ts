@@ -4,6 +4,7 @@ import type { RunnerApi } from './api.js';
 import { CaptureSink } from './fds.js';
 import { inputOf, readRecord } from './read-bytes.js';
 import { ExitSignal } from './signals.js';
+import { noteWaitStop } from './stops.js';
 
 // $( ... ) and `...`: the list runs in a subshell whose stdout is collected; its status becomes the
 // status of a command made only of assignments (`x=$(false)` gives $? 1). errexit is not inherited,
@@ -62,7 +63,12 @@ function fileOnly(part: CmdSubst): Redirect | null {
 function readFile(sub: RunnerApi, redirect: Redirect, sink: CaptureSink): Promise<number> {
   return sub.withRedirects([redirect], async () => {
     const input = inputOf(sub.rt, sub.sh.fds.get(0));
-    if (input.fd !== null) sink.append((await readRecord(input.fd, () => false)).bytes);
-    return 0;
+    if (input.fd === null) return 0;
+    const record = await readRecord(input.fd, () => false, sub.rt.openStop);
+    sink.append(record.bytes);
+    if (!record.halted) return 0;
+    // (A writer that holds the FIFO open and writes nothing: the time limit ends the wait.)
+    noteWaitStop(sub.rt, record.halted);
+    throw new ExitSignal(1, 'stopped');
   });
 }

@@ -1,10 +1,13 @@
+import type { OpenStop } from '../../../engine/fifo-open.js';
 import type { StreamTarget } from '../../../types.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { RunnerApi } from '../api.js';
 import type { FdRef } from '../fds.js';
 import { writeTo } from '../output.js';
-import { type Input, inputOf } from '../read-bytes.js';
+import { type Input, inputOf, readRecord } from '../read-bytes.js';
+import { ExitSignal } from '../signals.js';
+import { noteWaitStop } from '../stops.js';
 
 // Thrown by a builtin asked for what safe-run's interpreter does not do as bash would: the command is
 // refused when it is reached (run-builtin.ts), never answered otherwise.
@@ -18,6 +21,8 @@ export class BuiltinContext {
   // Where its stdout and stderr went instead of the run's own (a pipe, a file), by the last write.
   elsewhere: { out: StreamTarget | null; err: StreamTarget | null } = { out: null, err: null };
   private writeError: string | null = null;
+  // Set when the time limit or a signal ended its wait for input (readInput).
+  halted: OpenStop | null = null;
 
   constructor(
     readonly r: RunnerApi,
@@ -64,6 +69,16 @@ export class BuiltinContext {
         "reads the pipe from the command before it in its pipeline, which has no data yet while safe-run expands this command's words",
       );
     return inputOf(this.r.rt, ref);
+  }
+
+  // A record of descriptor `fd` (read-bytes.ts readRecord); a wait for input that the time limit or a
+  // signal ended ends the text here, the builtin's stage stopped.
+  async readInput(fd: number, stop: (byte: number, taken: Buffer[]) => boolean) {
+    const record = await readRecord(fd, stop, this.r.rt.openStop);
+    if (!record.halted) return record;
+    this.halted = record.halted;
+    noteWaitStop(this.r.rt, record.halted);
+    throw new ExitSignal(1, 'stopped');
   }
 
   // The command is refused when reached: `why` says what bash would do that safe-run does not.

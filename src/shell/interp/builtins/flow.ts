@@ -3,7 +3,6 @@ import { openTarget } from '../../../engine/fifo-open.js';
 import { stdioAlias } from '../../../engine/stdio-alias.js';
 import { scalarOf } from '../../expand/variable.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
-import { readRecord } from '../read-bytes.js';
 import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from '../signals.js';
 import type { BuiltinContext } from './context.js';
 
@@ -94,7 +93,7 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
     const input = ctx.input(alias);
     if (input.fd === null && input.why === 'closed')
       return { status: await ctx.fail(`${name}: No such file or directory`) };
-    return input.fd === null ? '' : (await readRecord(input.fd, () => false)).bytes.toString('latin1');
+    return input.fd === null ? '' : (await ctx.readInput(input.fd, () => false)).bytes.toString('latin1');
   }
   const file = findSourced(ctx, name);
   if (file === null) return { status: await ctx.fail(`${name}: No such file or directory`) };
@@ -116,7 +115,7 @@ async function readWhole(ctx: BuiltinContext, file: Bytes): Promise<Bytes> {
   const fd = await openTarget(fromBytes(file), fs.constants.O_RDONLY, ctx.r.rt.openStop);
   if (typeof fd !== 'number') throw new ExitSignal(1, 'stopped');
   try {
-    return (await readRecord(fd, () => false)).bytes.toString('latin1');
+    return (await ctx.readInput(fd, () => false)).bytes.toString('latin1');
   } finally {
     fs.closeSync(fd);
   }

@@ -1,5 +1,4 @@
 import type { Bytes } from '../../syntax/source.js';
-import { readRecord } from '../read-bytes.js';
 import type { BuiltinContext } from './context.js';
 
 // mapfile / readarray [-d delim] [-n count] [-O origin] [-s skip] [-t] [-u fd] [array]: the records
@@ -35,7 +34,7 @@ export async function mapfile(ctx: BuiltinContext): Promise<number> {
   const records: Bytes[] = [];
   let seen = 0;
   while (input.fd !== null && (count === 0 || records.length < count)) {
-    const { bytes, eof } = await readRecord(input.fd, (byte) => byte === delim);
+    const { bytes, eof } = await ctx.readInput(input.fd, (byte) => byte === delim);
     if (bytes.length === 0 && eof) break;
     seen++;
     let text = bytes.toString('latin1');

@@ -1,6 +1,5 @@
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
-import { readRecord } from '../read-bytes.js';
 import { readWithHelper } from '../read-helper.js';
 import type { BuiltinContext } from './context.js';
 
@@ -31,7 +30,7 @@ export async function read(ctx: BuiltinContext): Promise<number> {
   const chars: { c: string; escaped: boolean }[] = [];
   let pendingEscape = false;
   let taken = 0;
-  const { bytes, eof } = await readRecord(input.fd, (byte) => {
+  const { bytes, eof } = await ctx.readInput(input.fd, (byte) => {
     const c = String.fromCharCode(byte);
     if (byte === 0 && options.delim !== 0) return false;
     if (pendingEscape) {

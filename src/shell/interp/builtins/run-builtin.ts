@@ -58,7 +58,8 @@ export async function runBuiltin(
       await recordStep(r, command, {
         status,
         stages: [],
-        failure,
+        // (A wait for input the time limit or a signal ended: its stage was stopped.)
+        failure: failure ?? (ctx.halted ? { kind: 'stopped', stop: ctx.halted, reading: true } : null),
         cwd,
         builtin: 'shell builtin',
         argv: args.map(fromBytes),
