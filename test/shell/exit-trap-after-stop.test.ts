@@ -80,6 +80,31 @@ describe.concurrent('the EXIT trap of a text that was stopped', () => {
     expect(report.stages.map((stage) => stage.status)).toEqual(['ok', 'timeout', 'timeout']);
   });
 
+  // Found by a review (helper-28): the trap's own waits raced the stop that had already come.
+  it.each([
+    ['printf "l1\\nl2\\n" | while read l; do echo got $l; done > out.txt', 'got l1\ngot l2\n'],
+    ['cat < <(printf "a\\nb\\n") > out.txt', 'a\nb\n'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['mapfile -t a < <(printf "x\\ny\\n"); echo ${#a[@]} > out.txt', '2\n'],
+  ])('reads pipes and process substitutions in it: %j', async (cleanup, expected) => {
+    const cwd = fresh();
+    const { result } = await runJson(['--timeout', LIMIT, '-c', `trap '${cleanup}' EXIT; sleep 30`], {
+      cwd,
+      env,
+      deadlineMs: 20_000,
+    });
+    expect(result.code, result.stderr).toBe(124);
+    expect(fs.readFileSync(path.join(cwd, 'out.txt'), 'utf8')).toBe(expected);
+  });
+
+  it('is not stopped by the idle limit that stopped the text', async () => {
+    const cwd = fresh();
+    const text = "trap 'sleep 1; touch done.txt' EXIT; sleep 30";
+    const { result } = await runJson(['--idle-timeout', '500ms', '-c', text], { cwd, env });
+    expect(result.code, result.stderr).toBe(124);
+    expect(fs.existsSync(path.join(cwd, 'done.txt'))).toBe(true);
+  });
+
   it('runs after SIGTERM to safe-run; a second SIGTERM ends it', async () => {
     const cwd = fresh();
     // --kill-after 60s: only the second signal can end the trap's sleep within the deadline.

@@ -182,6 +182,21 @@ describe.concurrent('a read of input that does not come', () => {
   });
 });
 
+describe.concurrent('a read of input that keeps coming', () => {
+  it.each(['mapfile -t a < <(yes)', 'x=$(< <(yes))'])(
+    'lets the limit fire, and ends (it held the event loop for ever): %j',
+    async (text) => {
+      const { result } = await runJson(['--timeout', LIMIT, '-c', `${text}; touch after`], {
+        cwd: fresh(),
+        env,
+        deadlineMs: 20_000,
+      });
+      expect(result.signal).toBeNull();
+      expect(result.code, result.stderr).toBe(124);
+    },
+  );
+});
+
 describe('a failed redirection of exec', () => {
   it('is its step, not started, with advice about the path', async () => {
     const { result, report } = await runJson(['-c', 'exec 3> nodir/x'], { cwd: fresh(), env });

@@ -1,3 +1,4 @@
+import type { Command } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 
 // Shells running their ERR trap now: a command failing inside the trap does not run it again.
@@ -21,3 +22,6 @@ export async function runErrTrap(r: RunnerApi, status: number): Promise<void> {
     sh.status = status;
   }
 }
+
+// Whose status sets PIPESTATUS and counts for errexit and the ERR trap as a simple command's.
+export const SIMPLE_LIKE = new Set<Command['kind']>(['simple', 'subshell', 'arith', 'cond']);

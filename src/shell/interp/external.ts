@@ -13,7 +13,7 @@ import type { FdRef } from './fds.js';
 import { iterationOf, sourceOf } from './record-step.js';
 import { checkDirectory, refuseStep } from './refuse-step.js';
 import { stageRedirects } from './stage-redirects.js';
-import { graced } from './stops.js';
+import { graced } from './wait-stop.js';
 
 // A program of the text, ready for the engine.
 export interface Member {
@@ -162,7 +162,10 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
   }));
   // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's; in the
   // EXIT trap after a stop, the trap's time left, from now.
-  const left = grace ? { timeoutMs: Math.max(1, Math.round(grace.until - monotonicMs())) } : {};
+  // (With no idle limit and no second wait after SIGTERM: the trap's time is all it gets.)
+  const left = grace
+    ? { timeoutMs: Math.max(1, Math.round(grace.until - monotonicMs())), killAfterMs: 0, idleTimeoutMs: null }
+    : {};
   return {
     source: 'inline',
     stages,

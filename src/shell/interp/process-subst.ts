@@ -7,6 +7,7 @@ import type { RunnerApi } from './api.js';
 import { startJob } from './background.js';
 import { OpenFile } from './fds.js';
 import { sourceOf } from './record-step.js';
+import { waitStop } from './wait-stop.js';
 
 // How often a job still waiting in its FIFO's open is let go once its command is done.
 const LET_GO_EVERY_MS = 50;
@@ -30,8 +31,8 @@ export async function processSubstitute(r: RunnerApi, part: ProcSubst): Promise<
   const job = await startJob(r, sourceOf(r, part), r.sh.fds.copy(), async (sub) => {
     sub.place.job?.mayWait();
     const open = writing
-      ? openWriter(file, command, sub.rt.openStop)
-      : openTarget(file, fs.constants.O_RDONLY, sub.rt.openStop);
+      ? openWriter(file, command, waitStop(sub))
+      : openTarget(file, fs.constants.O_RDONLY, waitStop(sub));
     opened = open.catch(() => null);
     const fd = await open;
     if (typeof fd !== 'number') return 1;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import tty from 'node:tty';
 import type { OpenStop } from '../../engine/fifo-open.js';
 import { closeQuietly } from '../../engine/kernel-pipes.js';
+import { monotonicMs } from '../../monotonic-ms.js';
 import type { FdRef } from './fds.js';
 import type { Runtime } from './runtime.js';
 
@@ -88,10 +89,11 @@ export async function readRecord(
 
 // A second, non-blocking open of what `fd` reads when it is a pipe, a FIFO or a terminal (through
 // /proc/self/fd/N: the same pipe or device, an open file description of its own, so `fd` itself is
-// left as it was), or null (a socket, or any other file: read as before).
+// left as it was), or null (a socket, any other file, or a descriptor open for writing only, whose
+// reopen for reading would read back what the text wrote into the pipe: read as before).
 function pollableCopy(fd: number): number | null {
   const stat = fs.fstatSync(fd);
-  if (!stat.isFIFO() && !tty.isatty(fd)) return null;
+  if ((!stat.isFIFO() && !tty.isatty(fd)) || writeOnly(fd)) return null;
   try {
     return fs.openSync(`/proc/self/fd/${fd}`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
@@ -99,37 +101,78 @@ function pollableCopy(fd: number): number | null {
   }
 }
 
+function writeOnly(fd: number): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'));
+    return flags !== null && (Number.parseInt(flags[1]!, 8) & 3) === fs.constants.O_WRONLY;
+  } catch {
+    return true;
+  }
+}
+
 const MAX_WAIT_MS = 50;
-const YIELD_EVERY = 4096;
+// How long reading may hold the event loop (timers, signals, the MCP server's other calls) while input
+// keeps coming: it turns at least this often, across records (`mapfile < <(yes)` is one record after
+// another, each short).
+const TURN_MS = 20;
+let lastTurn = 0;
+let sinceLook = 0;
 
 // One byte at a time from a non-blocking descriptor: with none there yet, a wait (1 ms, doubling up
-// to 50 ms) raced with `halt`; the event loop turns every 4 KiB read, so that timers still fire.
+// to 50 ms); `halt` ends a wait, and input that keeps coming, at the next turn of the event loop.
 async function polledRecord(
   fd: number,
   stop: (byte: number, taken: Buffer[]) => boolean,
   halt: Promise<OpenStop>,
 ): Promise<{ bytes: Buffer; eof: boolean; halted?: OpenStop }> {
-  const taken: Buffer[] = [];
+  let halted: OpenStop | null = null;
+  void halt.then((value) => {
+    halted = value;
+  });
+  const taken = new ByteList();
   const one = Buffer.alloc(1);
   let wait = 1;
   for (;;) {
+    if (++sinceLook % 256 === 0 && monotonicMs() - lastTurn >= TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastTurn = monotonicMs();
+    }
+    if (halted) return { bytes: taken.bytes(), eof: false, halted };
     let count: number;
     try {
       count = fs.readSync(fd, one, 0, 1, null);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      const halted = await Promise.race([
-        halt,
-        new Promise<null>((resolve) => setTimeout(resolve, wait, null)),
-      ]);
-      if (halted) return { bytes: Buffer.concat(taken), eof: false, halted };
+      await Promise.race([halt, new Promise((resolve) => setTimeout(resolve, wait))]);
+      lastTurn = monotonicMs();
       wait = Math.min(wait * 2, MAX_WAIT_MS);
       continue;
     }
-    if (count === 0) return { bytes: Buffer.concat(taken), eof: true };
+    if (count === 0) return { bytes: taken.bytes(), eof: true };
     wait = 1;
-    taken.push(Buffer.from(one));
-    if (stop(one[0]!, taken)) return { bytes: Buffer.concat(taken), eof: false };
-    if (taken.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    taken.push(one[0]!);
+    if (stop(one[0]!, NO_TAKEN)) return { bytes: taken.bytes(), eof: false };
+  }
+}
+
+// (No predicate looks at what was taken before its byte.)
+const NO_TAKEN: Buffer[] = [];
+
+// Bytes as they come, in one buffer that doubles (a Buffer per byte cost ~160 bytes of memory each).
+class ByteList {
+  private buffer = Buffer.allocUnsafe(256);
+  private length = 0;
+
+  push(byte: number): void {
+    if (this.length === this.buffer.length) {
+      const bigger = Buffer.allocUnsafe(this.buffer.length * 2);
+      this.buffer.copy(bigger, 0, 0, this.length);
+      this.buffer = bigger;
+    }
+    this.buffer[this.length++] = byte;
+  }
+
+  bytes(): Buffer {
+    return Buffer.from(this.buffer.subarray(0, this.length));
   }
 }

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { bashPath } from '../bash-path.js';
 import type { Bytes } from '../syntax/source.js';
-import type { Runtime } from './runtime.js';
 
 // `read -t TIMEOUT`: a read that may give up. Node cannot stop a read it started on a pipe or a
 // terminal, and one left waiting would take the next reader's bytes, so the read is bash's own, in
@@ -32,7 +31,7 @@ interface HelperRead {
 // The helper's status and the values read (one per name, the array's elements, or REPLY), and what
 // it wrote to stderr (a prompt).
 export function readWithHelper(
-  rt: Runtime,
+  halt: Promise<unknown>,
   fd: number,
   request: HelperRead,
 ): Promise<{ status: number; values: Bytes[]; stderr: Bytes }> {
@@ -48,7 +47,7 @@ export function readWithHelper(
     },
   );
   const stop = () => child.kill('SIGKILL');
-  void rt.openStop.then(stop);
+  void halt.then(stop);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));

@@ -3,9 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { STRERROR } from '../../engine/bash-messages.js';
 import { type OpenStop, openTarget } from '../../engine/fifo-open.js';
-import { interruptionCause } from '../../engine/interruption.js';
 import { stdioAlias } from '../../engine/stdio-alias.js';
-import { monotonicMs } from '../../monotonic-ms.js';
 import { ExpansionError } from '../expand/env.js';
 import type { Redirect } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
@@ -15,6 +13,7 @@ import type { RedirectFailure } from './redirect-failure.js';
 import { expandTarget, type Target, targetFds } from './redirect-target.js';
 import { noteWaitStop } from './stops.js';
 import { varDescriptor } from './var-redirects.js';
+import { waitStop } from './wait-stop.js';
 
 const FLAGS = {
   read: fs.constants.O_RDONLY,
@@ -131,7 +130,7 @@ async function openFile(
     if (stat?.isFile()) return { code: 'EEXIST', text: `${target.path}: cannot overwrite existing file` };
   }
   try {
-    const fd = await openTarget(where, FLAGS[target.mode], openStopOf(r));
+    const fd = await openTarget(where, FLAGS[target.mode], waitStop(r));
     if (typeof fd !== 'number') return { stop: fd };
     return setAll(fds, dest, new OpenFile(fd, { kind: 'file', path: target.path }));
   } catch (error) {
@@ -161,19 +160,4 @@ function physical(dir: string): string {
   } catch {
     return dir;
   }
-}
-
-// What ends a wait in a FIFO's open: the run's time limit or stop, and in a job, the job's stop.
-function openStopOf(r: RunnerApi): Promise<OpenStop> {
-  const { job } = r.place;
-  if (!job) return r.rt.openStop;
-  const { limitSince } = r.rt.io;
-  const stopped = job.stopped.then(
-    (stop): OpenStop => ({
-      as: 'cancelled',
-      cause: interruptionCause(stop),
-      afterMs: limitSince === undefined ? 0 : Math.round(monotonicMs() - limitSince),
-    }),
-  );
-  return Promise.race([r.rt.openStop, stopped]);
 }

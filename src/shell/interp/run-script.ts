@@ -67,7 +67,7 @@ export function startScript(
     report: result.then((r) => r.report),
     cancel: (signal, by) => {
       // (A second one while the EXIT trap runs after a stop ends the trap's time.)
-      if (rt.grace) rt.grace.until = 0;
+      rt.grace?.end();
       rt.cancelled ??= { signal, by };
       interrupt({ signal, by });
       for (const handle of rt.running) handle.cancel(signal, by);

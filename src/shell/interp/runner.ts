@@ -7,7 +7,7 @@ import type { Placement, RunnerApi } from './api.js';
 import { assignNamed } from './assign-named.js';
 import { noteInShell, startBackground } from './background.js';
 import { runCompound } from './compound.js';
-import { runErrTrap } from './err-trap.js';
+import { runErrTrap, SIMPLE_LIKE } from './err-trap.js';
 import { expandEnvOf } from './expand-env.js';
 import type { FdTable } from './fds.js';
 import { callFunction } from './function-call.js';
@@ -21,12 +21,10 @@ import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal } from './signals.js';
 import { dispatch, runSimple } from './simple.js';
-import { afterStop, graced, jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from './stops.js';
+import { jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from './stops.js';
 import { timed } from './time-report.js';
+import { afterStop, graced } from './wait-stop.js';
 import { withRedirects } from './with-redirects.js';
-
-// The commands whose status sets PIPESTATUS and counts for errexit and the ERR trap as a simple one's.
-const SIMPLE_LIKE = new Set<Command['kind']>(['simple', 'subshell', 'arith', 'cond']);
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).

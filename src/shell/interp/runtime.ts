@@ -36,8 +36,8 @@ export interface Runtime {
   // How many steps the text itself had recorded when it ended (its EXIT trap included): the steps of
   // background jobs stopped after it are the run's leftovers, never its last step.
   stepsOfText: number | null;
-  // While the EXIT trap runs after a stop (the time limit, a signal): until when it may (monotonic ms).
-  grace: { until: number } | null;
+  // While the EXIT trap runs after a stop (the time limit, a signal): its time (wait-stop.ts).
+  grace: Grace | null;
   // Set when a command was refused when it was reached: its step, and why.
   refused: { step: number; why: string } | null;
   // What ends a builtin's wait in the open of a FIFO: the run's time limit or a signal to safe-run.
@@ -49,4 +49,12 @@ export interface Runtime {
   scratch(): string;
   // The exit codes --ok-codes accepts for a command as written (null: only 0).
   okCodesFor(command: SimpleCommand): number[] | null;
+}
+
+// The time of an EXIT trap that runs after a stop: until when (monotonic ms), what ends its waits
+// then, and what ends it early (a second signal).
+export interface Grace {
+  until: number;
+  readonly stop: Promise<OpenStop>;
+  end(): void;
 }

@@ -11,21 +11,6 @@ export function timeIsUp(rt: Runtime): boolean {
   return rt.deadline !== null && monotonicMs() >= rt.deadline;
 }
 
-// Whether an EXIT trap about to run comes after a stop of the run (its time limit, a signal, another
-// of safe-run's own limits; not a refusal): it then runs, as bash's does when `timeout` or a CI runner
-// sends it SIGTERM, for --kill-after at most, counted from the first such trap.
-export function afterStop(rt: Runtime): boolean {
-  const kind = rt.stoppedBy?.kind;
-  if ((rt.cancelled === null && kind !== 'limit' && kind !== 'time') || rt.refused) return false;
-  rt.grace ??= { until: monotonicMs() + rt.settings.killAfterMs };
-  return true;
-}
-
-// Whether commands run in such a trap, with time left for it: the stop does not end them.
-export function graced(rt: Runtime, place: { afterStop?: true }): boolean {
-  return place.afterStop === true && rt.grace !== null && monotonicMs() < rt.grace.until;
-}
-
 // Whether the run (or the job `job` runs in) was stopped: a limit stopped a stage or a wait, safe-run
 // was signalled, a step was refused, the job was killed.
 export function stoppedMeanwhile(rt: Runtime, job: Job | undefined): boolean {

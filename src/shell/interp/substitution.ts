@@ -5,6 +5,7 @@ import { CaptureSink } from './fds.js';
 import { inputOf, readRecord } from './read-bytes.js';
 import { ExitSignal } from './signals.js';
 import { noteWaitStop } from './stops.js';
+import { waitStop } from './wait-stop.js';
 
 // $( ... ) and `...`: the list runs in a subshell whose stdout is collected; its status becomes the
 // status of a command made only of assignments (`x=$(false)` gives $? 1). errexit is not inherited,
@@ -64,7 +65,7 @@ function readFile(sub: RunnerApi, redirect: Redirect, sink: CaptureSink): Promis
   return sub.withRedirects([redirect], async () => {
     const input = inputOf(sub.rt, sub.sh.fds.get(0));
     if (input.fd === null) return 0;
-    const record = await readRecord(input.fd, () => false, sub.rt.openStop);
+    const record = await readRecord(input.fd, () => false, waitStop(sub));
     sink.append(record.bytes);
     if (!record.halted) return 0;
     // (A writer that holds the FIFO open and writes nothing: the time limit ends the wait.)

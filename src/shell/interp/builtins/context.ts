@@ -8,6 +8,7 @@ import { writeTo } from '../output.js';
 import { type Input, inputOf, readRecord } from '../read-bytes.js';
 import { ExitSignal } from '../signals.js';
 import { noteWaitStop } from '../stops.js';
+import { waitStop } from '../wait-stop.js';
 
 // Thrown by a builtin asked for what safe-run's interpreter does not do as bash would: the command is
 // refused when it is reached (run-builtin.ts), never answered otherwise.
@@ -74,7 +75,7 @@ export class BuiltinContext {
   // A record of descriptor `fd` (read-bytes.ts readRecord); a wait for input that the time limit or a
   // signal ended ends the text here, the builtin's stage stopped.
   async readInput(fd: number, stop: (byte: number, taken: Buffer[]) => boolean) {
-    const record = await readRecord(fd, stop, this.r.rt.openStop);
+    const record = await readRecord(fd, stop, waitStop(this.r));
     if (!record.halted) return record;
     this.halted = record.halted;
     noteWaitStop(this.r.rt, record.halted);

@@ -4,6 +4,7 @@ import { stdioAlias } from '../../../engine/stdio-alias.js';
 import { scalarOf } from '../../expand/variable.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
 import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from '../signals.js';
+import { waitStop } from '../wait-stop.js';
 import type { BuiltinContext } from './context.js';
 
 // A numeric argument as bash reads one for exit, return, shift, break: null when it is not a number.
@@ -112,7 +113,7 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
 // Read without ever blocking the event loop: the file may be a FIFO (`source <(cmd)`) whose writer is
 // a job of this very shell, which can only run while safe-run's thread is free.
 async function readWhole(ctx: BuiltinContext, file: Bytes): Promise<Bytes> {
-  const fd = await openTarget(fromBytes(file), fs.constants.O_RDONLY, ctx.r.rt.openStop);
+  const fd = await openTarget(fromBytes(file), fs.constants.O_RDONLY, waitStop(ctx.r));
   if (typeof fd !== 'number') throw new ExitSignal(1, 'stopped');
   try {
     return (await ctx.readInput(fd, () => false)).bytes.toString('latin1');

@@ -1,6 +1,7 @@
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
 import { readWithHelper } from '../read-helper.js';
+import { waitStop } from '../wait-stop.js';
 import type { BuiltinContext } from './context.js';
 
 interface ReadOptions {
@@ -127,7 +128,11 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
   const ifsVar = ctx.sh.vars.get('IFS');
   const ifs = ifsVar?.value?.kind === 'scalar' ? ifsVar.value.value : ifsVar ? '' : null;
   const names = options.array !== null ? 'a' : options.names.length;
-  const { status, values, stderr } = await readWithHelper(ctx.r.rt, fd, { options: flags, names, ifs });
+  const { status, values, stderr } = await readWithHelper(waitStop(ctx.r), fd, {
+    options: flags,
+    names,
+    ifs,
+  });
   if (stderr) await ctx.err(stderr);
   const { vars } = ctx.sh;
   try {
