@@ -71,6 +71,8 @@ describe('the line bash names', () => {
     'echo\ncase $LINENO in\n*) echo $LINENO;;\nesac 2>/dev/null',
     // A compound command's failed redirection fails it for errexit and the ERR trap, with $? 1.
     'set -e; { :; } > nodir/x; echo after',
+    // read of a descriptor open for writing only: bash's read error, status 1 (an internal error, 125).
+    'exec 3>w.txt; read -u 3 x 2>&1; echo "rc=$?"; { read -u 1 y 2>&1; echo "rc=$?"; } | cat',
     'trap "echo ERR \\$?" ERR; while false; do :; done < nodir/x; echo b; if :; then :; fi > nodir/x || echo ok',
   ])('as bash: %j', async (text) => {
     // (Real stdout: the shell's own message is no stage's output.)

@@ -74,8 +74,15 @@ export class BuiltinContext {
 
   // A record of descriptor `fd` (read-bytes.ts readRecord); a wait for input that the time limit or a
   // signal ended ends the text here, the builtin's stage stopped.
+  // A descriptor open for writing only reads as empty, `unreadable` said (bash: EBADF).
   async readInput(fd: number, stop: (byte: number, taken: Buffer[]) => boolean) {
-    const record = await readRecord(fd, stop, waitStop(this.r));
+    let record: Awaited<ReturnType<typeof readRecord>>;
+    try {
+      record = await readRecord(fd, stop, waitStop(this.r));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EBADF') throw error;
+      return { bytes: Buffer.alloc(0), eof: true, unreadable: true };
+    }
     if (!record.halted) return record;
     this.halted = record.halted;
     noteWaitStop(this.r.rt, record.halted);

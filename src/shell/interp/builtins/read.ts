@@ -31,7 +31,7 @@ export async function read(ctx: BuiltinContext): Promise<number> {
   const chars: { c: string; escaped: boolean }[] = [];
   let pendingEscape = false;
   let taken = 0;
-  const { bytes, eof } = await ctx.readInput(input.fd, (byte) => {
+  const record = await ctx.readInput(input.fd, (byte) => {
     const c = String.fromCharCode(byte);
     if (byte === 0 && options.delim !== 0) return false;
     if (pendingEscape) {
@@ -49,14 +49,14 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     taken++;
     return options.count !== null && taken >= options.count;
   });
-  void bytes;
+  if ('unreadable' in record) return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
   try {
     assignFields(ctx, options, chars);
   } catch (error) {
     if (error instanceof VarError) return ctx.fail(error.message);
     throw error;
   }
-  return eof ? 1 : 0;
+  return record.eof ? 1 : 0;
 }
 
 function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
