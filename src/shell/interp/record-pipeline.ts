@@ -3,7 +3,7 @@ import { decideVerdict } from '../../policy/verdict.js';
 import type { StageResult } from '../../types.js';
 import type { Pipeline } from '../syntax/nodes.js';
 import type { Collected, RunnerApi } from './api.js';
-import { iterationOf, NOTHING, sourceOf } from './record-step.js';
+import { iterationOf, NOTHING, ownStep, sourceOf } from './record-step.js';
 import { stopReason } from './stops.js';
 
 // A pipeline is one step: its stages in order (a builtin or compound element as one stage, programs
@@ -39,18 +39,11 @@ export function recordPipeline(
     interruptedBy: null,
   });
   const record = {
-    text: sourceOf(r, pipeline),
-    line: pipeline.start.line,
-    parent: r.place.parentStep,
-    iteration: iterationOf(r),
-    cwd: r.sh.cwd,
-    status,
-    stages,
+    ...ownStep(r, pipeline, { status, stages }),
     verdict,
     leftovers: reports.flatMap((report) => report.leftovers),
     facts: reports.flatMap((report) => report.facts),
     warnings: reports.flatMap((report) => report.warnings),
-    expansions: [],
   };
   if (r.place.collect) r.place.collect({ stages });
   else if (step !== null) r.rt.recorder.fill(step, record);
@@ -83,20 +76,7 @@ export function recordCut(
   stages.forEach((stage, i) => {
     stage.index = i + 1;
   });
-  r.rt.recorder.fill(step, {
-    text: sourceOf(r, pipeline),
-    line: pipeline.start.line,
-    parent: r.place.parentStep,
-    iteration: iterationOf(r),
-    cwd: r.sh.cwd,
-    status: 1,
-    stages,
-    verdict: null,
-    leftovers: [],
-    facts: [],
-    warnings: [],
-    expansions: [],
-  });
+  r.rt.recorder.fill(step, ownStep(r, pipeline, { status: 1, stages }));
 }
 
 // A compound element (a loop, a group), as one stage with its status.

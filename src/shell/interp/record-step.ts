@@ -4,6 +4,7 @@ import type { StageResult, StepReport, StreamReport } from '../../types.js';
 import type { Span } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import type { StepRecord } from './recorder.js';
 import type { RedirectFailure } from './redirect-failure.js';
 
 export const NOTHING: StreamReport = {
@@ -48,20 +49,30 @@ export async function recordStep(
     collect({ stages });
     return -1;
   }
-  return r.rt.recorder.add({
+  return r.rt.recorder.add(ownStep(r, node, { status: step.status, stages, cwd: step.cwd }));
+}
+
+// The record of a step at `node` in this shell (its text, line, pass, directory) with what it gave;
+// no verdict, leftovers or facts, which only an engine run adds.
+export function ownStep(
+  r: RunnerApi,
+  node: Span,
+  got: { status: number; stages: StageResult[]; cwd?: string | undefined },
+): StepRecord {
+  return {
     text: sourceOf(r, node),
     line: node.start.line,
     parent: r.place.parentStep,
     iteration: iterationOf(r),
-    cwd: step.cwd ?? r.sh.cwd,
-    status: step.status,
-    stages,
+    cwd: got.cwd ?? r.sh.cwd,
+    status: got.status,
+    stages: got.stages,
     verdict: null,
     leftovers: [],
     facts: [],
     warnings: [],
     expansions: [],
-  });
+  };
 }
 
 // What records the step of a command that never ran because its own redirection failed or was

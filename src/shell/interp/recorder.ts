@@ -1,7 +1,7 @@
 import type { Report, StageResult, StepReport, Verdict } from '../../types.js';
 
 // One command the text ran (a pipeline, a builtin, an assignment), as the report shows it.
-interface StepRecord {
+export interface StepRecord {
   text: string;
   line: number;
   // The command this one ran inside (a command substitution's, a pipeline element's), when nested.

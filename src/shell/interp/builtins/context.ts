@@ -73,8 +73,8 @@ export class BuiltinContext {
   }
 
   // A record of descriptor `fd` (read-bytes.ts readRecord); a wait for input that the time limit or a
-  // signal ended ends the text here, the builtin's stage stopped.
-  // A descriptor open for writing only reads as empty, `unreadable` said (bash: EBADF).
+  // signal ended ends the text here, the builtin's stage stopped. A descriptor open for writing only
+  // reads as empty, `unreadable` said (bash: EBADF).
   async readInput(fd: number, stop: (byte: number, taken: Buffer[]) => boolean) {
     let record: Awaited<ReturnType<typeof readRecord>>;
     try {
