@@ -64,7 +64,9 @@ interface DecodedLedger {
   skipped: number;
 }
 
-export function decodeLedger(text: string): DecodedLedger {
+// `relevant`: a cheap test of a line's text; a line it turns down is not parsed, only checked for the
+// shape of a whole record (damage is counted all the same).
+export function decodeLedger(text: string, relevant?: (line: string) => boolean): DecodedLedger {
   const events: LedgerEvent[] = [];
   let skipped = 0;
   const lines = text.split('\n');
@@ -75,6 +77,10 @@ export function decodeLedger(text: string): DecodedLedger {
   lines.pop();
   for (const line of lines) {
     if (line.trim() === '') continue;
+    if (relevant && !relevant(line)) {
+      if (!wholeShape(line)) skipped += 1;
+      continue;
+    }
     const event = parseEvent(line);
     if (event !== null) {
       events.push(event);
@@ -86,6 +92,25 @@ export function decodeLedger(text: string): DecodedLedger {
     if (recovered !== null) events.push(recovered);
   }
   return { events, skipped };
+}
+
+// One record, beginning to end, as far as can be told without parsing it.
+function wholeShape(line: string): boolean {
+  return line.startsWith(RECORD_START) && line.lastIndexOf(RECORD_START) === 0 && line.endsWith('}');
+}
+
+// A test of a line's text that passes every record about these programs (as a run names them: the
+// same file may be named by another relative path elsewhere, so by the last part of the name,
+// followed by the next field, as encodeEvent writes it) and few others. Undefined where the name
+// may have been shortened (encodeEvent) or ends in a slash: then every line must be read.
+export function mentionsAny(programs: readonly string[]): ((line: string) => boolean) | undefined {
+  const needles: string[] = [];
+  for (const program of programs) {
+    if (program.length > 100 || program.endsWith('/')) return undefined;
+    const last = program.slice(program.lastIndexOf('/') + 1);
+    needles.push(`${JSON.stringify(last).slice(1, -1)}","cwd":`);
+  }
+  return (line) => needles.some((needle) => line.includes(needle));
 }
 
 function parseEvent(line: string): LedgerEvent | null {

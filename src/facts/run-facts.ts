@@ -47,7 +47,7 @@ export class RunFacts {
     private readonly secrets: readonly string[] = [],
   ) {
     this.stages = stages.map((stage) => this.masked(stage));
-    const read = readLedger(ledger);
+    const read = readLedger(ledger, this.programs());
     this.warnings.push(...read.warnings);
     this.known = this.openFactsAboutRuns(read.facts);
   }
@@ -76,7 +76,9 @@ export class RunFacts {
   // Open facts about this run's programs, and those this run just resolved, each with a sentence.
   // The ledger is read again only when this run added to it, so the counts include this run.
   report(): ReportFact[] {
-    const open = this.appended ? this.openFactsAboutRuns(readLedger(this.ledger).facts) : this.known;
+    const open = this.appended
+      ? this.openFactsAboutRuns(readLedger(this.ledger, this.programs()).facts)
+      : this.known;
     const out: ReportFact[] = [];
     const seen = new Set<string>();
     for (const stage of this.stages) {
@@ -95,6 +97,10 @@ export class RunFacts {
       }
     }
     return out;
+  }
+
+  private programs(): string[] {
+    return this.stages.map((stage) => stage.program);
   }
 
   private openFactsAboutRuns(facts: Fact[]): Fact[] {

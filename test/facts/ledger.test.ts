@@ -259,3 +259,85 @@ describe('clearFacts', () => {
     expect(clearFacts(join(dir, 'missing.jsonl'))).toBeNull();
   });
 });
+
+// Every step of a text reads the ledger; a read is kept while the file is unchanged. What another
+// process writes meanwhile must still be seen.
+describe('reading the ledger again', () => {
+  it('sees a fact another process appended after the last read', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
+    expect(readFacts(ledger).map((fact) => fact.program)).toEqual(['tool-a']);
+    const line = readFileSync(ledger, 'utf8').replaceAll('tool-a', 'tool-b');
+    const other = spawnSync('/bin/sh', ['-c', 'printf %s "$1" >> "$2"', 'sh', line, ledger]);
+    expect(other.status).toBe(0);
+    expect(readFacts(ledger).map((fact) => fact.program)).toEqual(['tool-a', 'tool-b']);
+  });
+
+  it('sees a ledger cleared and written again to the very same size', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
+    const before = readFileSync(ledger, 'utf8');
+    expect(readFacts(ledger).map((fact) => fact.program)).toEqual(['tool-a']);
+    expect(clearFacts(ledger)).toBeNull();
+    appendFileSync(ledger, before.replaceAll('tool-a', 'tool-z'));
+    expect(statSync(ledger).size).toBe(before.length);
+    expect(readFacts(ledger).map((fact) => fact.program)).toEqual(['tool-z']);
+  });
+
+  it('hands out the same read, frozen, while the file is unchanged', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
+    const first = readLedger(ledger);
+    const again = readLedger(ledger);
+    expect(again).toBe(first);
+    expect(Object.isFrozen(again.facts[0])).toBe(true);
+    const other = join(dir, 'other.jsonl');
+    failToStart(other, 'tool-b', { PATH: '/usr/bin' }, dir);
+    expect(readFacts(other).map((fact) => fact.program)).toEqual(['tool-b']);
+    expect(readLedger(ledger).facts).toEqual(first.facts);
+  });
+});
+
+// A run reads only the lines that may be about its own programs.
+describe('reading the facts about some programs only', () => {
+  it('finds a file named by another relative path elsewhere, and nothing about other programs', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    mkdirSync(join(dir, 'sub'));
+    put(dir, 'tool.sh', '#!/opt/missing/python\n');
+    failToStart(ledger, './tool.sh', { PATH: '/usr/bin' }, dir);
+    failToStart(ledger, 'other-tool-xyz', { PATH: '/usr/bin' }, dir);
+    failToStart(ledger, 'tool.sh', { PATH: '/usr/bin' }, dir);
+    const read = readLedger(ledger, ['../tool.sh']);
+    expect(read.facts.map((fact) => fact.program)).toEqual(['./tool.sh', 'tool.sh']);
+    const sub = join(dir, 'sub');
+    expect(openFactsFor(ledger, ['../tool.sh'], sub).map((fact) => fact.program)).toEqual(['./tool.sh']);
+  });
+
+  it('counts damaged lines among those it does not parse', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
+    const good = readFileSync(ledger, 'utf8');
+    appendFileSync(ledger, 'garbage that is not json\n');
+    appendFileSync(ledger, `${good.slice(0, 40)}${good}`);
+    const read = readLedger(ledger, ['tool-b']);
+    expect(read.facts).toEqual([]);
+    expect(read.skipped).toBe(2);
+    expect(read.warnings).toEqual([`facts ledger ${ledger}: skipped 2 damaged lines`]);
+  });
+
+  it('reads every line for a name too long to be sure of, as the ledger may have shortened it', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    const long = `tool-${'x'.repeat(500)}`;
+    // A line over 3,800 bytes has its long fields shortened, the program's name among them.
+    failToStart(ledger, long, { PATH: `/usr/bin${':/no/such/dir'.repeat(300)}` }, dir);
+    const [fact] = readLedger(ledger, [long]).facts;
+    expect(fact?.program.startsWith('tool-xxx')).toBe(true);
+    expect(fact?.program.length).toBeLessThan(long.length);
+  });
+});
