@@ -7,8 +7,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 // A word written as NAME=value, NAME+=value or NAME[subscript]=value (the name and `=` unquoted), as
 // an assignment; null for any other word. The subscript and value are read again from the source.
 export function assignOf(s: Scanner, word: Word): Assign | null {
-  const from = word.start.offset;
-  const to = word.end.offset;
+  const from = s.local(word.start);
+  const to = s.local(word.end);
   const text = s.text.slice(from, to);
   const name = NAME.exec(text)?.[0];
   if (!name) return null;
@@ -68,12 +68,13 @@ export function readArrayAssign(s: Scanner, assign: Assign): void {
 }
 
 function elementOf(s: Scanner, word: Word, start: number): ArrayElem {
-  const text = s.text.slice(start, word.end.offset);
+  const end = s.local(word.end);
+  const text = s.text.slice(start, end);
   if (text.startsWith('[')) {
     const close = closeBracket(text, 1);
     if (close > 0 && text[close + 1] === '=') {
       const index = readRegion(s, start + 1, start + close, SUBSCRIPT_MODE);
-      const value = readRegion(s, start + close + 2, word.end.offset, VALUE_MODE);
+      const value = readRegion(s, start + close + 2, end, VALUE_MODE);
       return { index, value, start: word.start, end: word.end };
     }
   }
@@ -92,7 +93,9 @@ const VALUE_MODE: PartMode = {
 // Reads the parts of the text between two offsets of the source again.
 function readRegion(s: Scanner, from: number, to: number, mode: PartMode): Word {
   const saved = s.i;
+  // Here-documents started in the region are read (again) with it; the list's own wait for later.
   const pending = s.pending;
+  s.pending = [];
   s.i = from;
   const parts = readParts(s, { ...mode, stop: (sc) => sc.i >= to });
   s.i = saved;

@@ -101,7 +101,7 @@ function readFunctionDef(s: Scanner, nameWord: Word, command: SimpleCommand): Fu
   s.skipBlanks();
   if (s.peek() !== ')') s.unexpected();
   s.i++;
-  return readFunctionBody(s, only.value, false, nameWord.start.offset);
+  return readFunctionBody(s, only.value, false, s.local(nameWord.start));
 }
 
 // The body of a function: a compound command (with its redirections), after optional newlines.

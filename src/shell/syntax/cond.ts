@@ -145,7 +145,7 @@ function operand(s: Scanner, open: number): Word {
 // The word as written when it is plain unquoted text (an operator is recognised only so).
 function plain(s: Scanner, word: Word): string | null {
   const only = word.parts.length === 1 ? word.parts[0]! : null;
-  return only?.kind === 'lit' ? s.text.slice(word.start.offset, word.end.offset) : null;
+  return only?.kind === 'lit' ? s.text.slice(s.local(word.start), s.local(word.end)) : null;
 }
 
 // The right side of =~: up to a blank outside parentheses (bash reads ( ) and | as part of it).

@@ -10,8 +10,8 @@ export function readFor(s: Scanner, open: number, word: 'for' | 'select'): Compo
   s.skipBlanks();
   if (word === 'for' && s.at('((')) return readArithFor(s, open);
   const nameWord = readWord(s);
-  const name = nameWord && s.text.slice(nameWord.start.offset, nameWord.end.offset);
-  if (!nameWord || !name || !isName(name)) s.unexpected(nameWord?.start.offset ?? s.i);
+  const name = nameWord && s.text.slice(s.local(nameWord.start), s.local(nameWord.end));
+  if (!nameWord || !name || !isName(name)) s.unexpected(nameWord ? s.local(nameWord.start) : s.i);
   let items: Word[] | null = null;
   s.skipNewlines();
   if (reservedAt(s) === 'in') {

@@ -33,7 +33,7 @@ export function readRedirect(s: Scanner): Redirect {
     end: s.pos(),
   };
   if (op === '<<' || op === '<<-') {
-    const { delimiter, quoted } = heredocDelimiter(s.text.slice(target.start.offset, target.end.offset));
+    const { delimiter, quoted } = heredocDelimiter(s.text.slice(s.local(target.start), s.local(target.end)));
     redirect.heredoc = { delimiter, quoted, body: { parts: [], start: s.pos(), end: s.pos() } };
     s.pending.push({ heredoc: redirect.heredoc, stripTabs: op === '<<-', at: open });
   }
@@ -102,6 +102,8 @@ function bodyWord(s: Scanner, text: string, at: number, quoted: boolean): Word {
     return { parts: text === '' ? [] : [{ kind: 'sq', value: text, start, end: start }], start, end: start };
   }
   const inner = s.sub(text, at);
+  // A here-document started in the body (inside a $( )) has its own body further down this text.
+  inner.readHeredoc = (doc) => readHeredocBody(inner, doc);
   const parts = readParts(inner, {
     stop: () => false,
     singleQuotes: false,

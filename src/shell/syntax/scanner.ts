@@ -96,6 +96,12 @@ export class Scanner {
     return this.src.text.startsWith(text, this.i);
   }
 
+  // The offset in this scanner's own text of a position it made: pos() gives those of the enclosing
+  // text, so a word read from a here-document's body or a backquote's text is sliced here with this.
+  local(at: Pos): number {
+    return this.outer ? this.outer.scanner.local(at) - this.outer.base : at.offset;
+  }
+
   pos(offset = this.i): Pos {
     if (this.outer) {
       const { scanner, base } = this.outer;
