@@ -37,3 +37,29 @@ describe('here-documents inside command substitutions', () => {
     await same(text, expected);
   });
 });
+
+describe('the EXIT trap', () => {
+  it.each([
+    [
+      "an exit in a subshell's trap ends the subshell only",
+      '( trap "exit 0" EXIT; echo in-sub ); echo "tests:"; ( trap "exit 3" EXIT; exit 6 ); echo "rc=$?"; false',
+      'in-sub\ntests:\nrc=3\n',
+    ],
+    [
+      "a subshell's trap sees the status it exits with",
+      '( trap "echo t=\\$?" EXIT; exit 6 ); echo "rc=$?"; echo x | ( trap "echo t=\\$?; exit 2" EXIT; cat; exit 6 ); echo "rc=$?"',
+      't=6\nrc=6\nx\nt=6\nrc=2\n',
+    ],
+    [
+      'a bare exit in it gives the status it began with, from a function, a subshell, eval',
+      'cleanup() { rm -f nothing; exit; }; trap cleanup EXIT; false',
+      '',
+    ],
+    ['a bare exit after a command of its own', 'trap "echo t; exit" EXIT; (exit 4)', 't\n'],
+    ['a bare exit in a substitution in it', 'trap "true; x=\\$(exit); echo \\$?" EXIT; false', '1\n'],
+    ['a bare exit in eval in it', 'trap "true; eval exit" EXIT; false', ''],
+    ['but in an ERR trap, the last command’s', 'trap "true; exit" ERR; false; echo no', ''],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

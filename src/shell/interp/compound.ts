@@ -5,7 +5,8 @@ import type { RunnerApi } from './api.js';
 import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
 import { runErrTrap } from './err-trap.js';
-import { adoptSubshell, lettingExitTrapRun, runPendingTraps } from './job-signals.js';
+import { runSubshell } from './exit-trap.js';
+import { adoptSubshell, runPendingTraps } from './job-signals.js';
 import { recordUnredirected } from './record-step.js';
 import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
 import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.js';
@@ -81,9 +82,9 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
 async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }): Promise<number> {
   const sub = r.subshell();
   adoptSubshell(r, command, sub);
-  try {
+  return runSubshell(sub, () => {
     const failed = recordUnredirected(r, command, command.kind, 'compound command');
-    return await sub.withRedirects(
+    return sub.withRedirects(
       command.redirects,
       async () => {
         sub.sh.status = await sub.list(command.stmts);
@@ -92,14 +93,7 @@ async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }):
       },
       failed,
     );
-  } catch (error) {
-    if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
-    return error.status;
-  } finally {
-    lettingExitTrapRun(sub);
-    await sub.runExitTrap();
-    sub.sh.fds.release();
-  }
+  });
 }
 
 // One pass of a loop body, with break and continue handled: 'break' to leave the loop.

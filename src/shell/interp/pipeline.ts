@@ -4,6 +4,7 @@ import type { Command, Pipeline } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Collected, RunnerApi } from './api.js';
 import { BUILTINS } from './builtins/registry.js';
+import { runSubshell } from './exit-trap.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
 import { recordCut, recordPipeline } from './record-pipeline.js';
@@ -150,18 +151,12 @@ async function runShellElement(
   const { sub } = element;
   install(sub, [0], stdin);
   install(sub, pipeAll ? [1, 2] : [1], stdout);
-  try {
+  return runSubshell(sub, () => {
     const { args, command } = element;
     if (args && args.length > 0 && command.kind === 'simple')
-      return await sub.runCommandWords(args, { functions: true, command });
-    return await sub.command(command);
-  } catch (error) {
-    if (error instanceof ExitSignal && error.why !== 'stopped') return error.status;
-    throw error;
-  } finally {
-    await sub.runExitTrap();
-    sub.sh.fds.release();
-  }
+      return sub.runCommandWords(args, { functions: true, command });
+    return sub.command(command);
+  });
 }
 
 // Consecutive programs as one engine run: the first reads `stdin`, the last writes `stdout`. A pipe

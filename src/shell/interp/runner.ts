@@ -8,6 +8,7 @@ import { assignNamed } from './assign-named.js';
 import { noteInShell, startBackground } from './background.js';
 import { runCompound } from './compound.js';
 import { runErrTrap, SIMPLE_LIKE } from './err-trap.js';
+import { inExitTrap } from './exit-trap.js';
 import { expandEnvOf } from './expand-env.js';
 import type { FdTable } from './fds.js';
 import { callFunction } from './function-call.js';
@@ -221,10 +222,10 @@ export class Runner implements RunnerApi {
     const action = this.sh.traps.get('EXIT');
     if (action === undefined) return;
     this.sh.traps.delete('EXIT');
-    const status = this.sh.status;
     const trap = afterStop(this.rt) ? new Runner(this.rt, this.sh, { ...this.place, afterStop: true }) : this;
-    await trap.runText(action, { label: 'trap', indirect: this.sh.exitTrapDeeper });
-    this.sh.status = status;
+    await inExitTrap(this.sh, () =>
+      trap.runText(action, { label: 'trap', indirect: this.sh.exitTrapDeeper }),
+    );
   }
 
   runCommandWords(words: Bytes[], options: { functions: boolean; command?: SimpleCommand }): Promise<number> {

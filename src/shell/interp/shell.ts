@@ -108,6 +108,8 @@ export class Shell {
   traceDepth = 0;
   // The EXIT trap adds no level in the shell itself and a command substitution, one in a subshell.
   exitTrapDeeper = false;
+  // While the EXIT trap runs: the status it began with, which a bare `exit` in it gives.
+  exitTrapStatus: number | null = null;
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
@@ -161,6 +163,7 @@ export class Shell {
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
     copy.exitTrapDeeper = true;
+    copy.exitTrapStatus = this.exitTrapStatus;
     copy.loopDepth = this.loopDepth;
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;

@@ -1,6 +1,7 @@
 import type { CmdSubst, Redirect } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { endingStatus } from './exit-trap.js';
 import { CaptureSink } from './fds.js';
 import { inputOf, readRecord } from './read-bytes.js';
 import { ExitSignal } from './signals.js';
@@ -36,16 +37,6 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   r.sh.substStatus = status;
   r.sh.status = status;
   return sink.text();
-}
-
-// The status a subshell's work ends with, `exit` included; a stop of the run goes on up.
-async function endingStatus(work: () => Promise<number>): Promise<number> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
-    return error.status;
-  }
 }
 
 // $(< FILE) (and `< FILE`): bash reads the file itself, no command runs.

@@ -19,7 +19,8 @@ function numberArg(text: Bytes): number | null {
 async function exitStatus(ctx: BuiltinContext): Promise<number> {
   const args = ctx.args[0] === '--' ? ctx.args.slice(1) : ctx.args;
   const arg = args[0];
-  if (arg === undefined) return ctx.sh.status;
+  if (arg === undefined)
+    return ctx.name === 'exit' ? (ctx.sh.exitTrapStatus ?? ctx.sh.status) : ctx.sh.status;
   const value = numberArg(arg);
   if (value === null) {
     await ctx.fail(`${arg}: numeric argument required`);

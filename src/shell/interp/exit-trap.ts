@@ -1,0 +1,57 @@
+import type { RunnerApi } from './api.js';
+import { lettingExitTrapRun } from './job-signals.js';
+import type { Shell } from './shell.js';
+import { ExitSignal } from './signals.js';
+
+// The EXIT trap's action, run by `run`: $? is kept unless the trap exits, and a bare `exit` anywhere
+// in it (a function it calls, a subshell, eval) gives the status the trap began with, as bash's does
+// (`trap 'rm -f "$tmp"; exit' EXIT` keeps a failing script's status).
+export async function inExitTrap(sh: Shell, run: () => Promise<number>): Promise<void> {
+  const status = sh.status;
+  const outer = sh.exitTrapStatus;
+  sh.exitTrapStatus = status;
+  try {
+    await run();
+  } finally {
+    sh.exitTrapStatus = outer;
+  }
+  sh.status = status;
+}
+
+// The status a subshell's work ends with, `exit` included; a stop of the run goes on up.
+export async function endingStatus(work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
+    return error.status;
+  }
+}
+
+// A subshell (`( list )`, a pipeline's element) ends with `status`: its EXIT trap runs with that as
+// $?, and an `exit` there ends the subshell only, with its status. Its descriptors go.
+async function endSubshell(sub: RunnerApi, status: number): Promise<number> {
+  sub.sh.status = status;
+  lettingExitTrapRun(sub);
+  try {
+    return await endingStatus(async () => {
+      await sub.runExitTrap();
+      return status;
+    });
+  } finally {
+    sub.sh.fds.release();
+  }
+}
+
+// Runs a subshell's work to its end, EXIT trap included. A stop of the run still runs the trap
+// (within the stop's grace) and then goes on up.
+export async function runSubshell(sub: RunnerApi, work: () => Promise<number>): Promise<number> {
+  let status: number;
+  try {
+    status = await endingStatus(work);
+  } catch (error) {
+    await endSubshell(sub, sub.sh.status);
+    throw error;
+  }
+  return endSubshell(sub, status);
+}
