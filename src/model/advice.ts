@@ -67,6 +67,10 @@ export type Advice =
   | { kind: 'steps-timed-out'; step: number }
   | { kind: 'limit-during'; step: number }
   | { kind: 'refused-step'; step: number; policy: Policy }
-  | { kind: 'negated'; step: number };
+  | { kind: 'negated'; step: number }
+  // The text's shell ended with no stage to blame: on an error bash ends on too (`message`, an unset
+  // variable under set -u, ${x:?}), or by set -e after a command that is no stage ([[ ]], a builtin).
+  | { kind: 'shell-error'; line: number; message: string }
+  | { kind: 'errexit-here'; line: number; status: number };
 
 export type AdviceKind = Advice['kind'];

@@ -125,6 +125,9 @@ export interface ShellPlan {
   args: string[];
   // bash -e: errexit from the start.
   errexit: boolean;
+  // --script FILE: the text is a script file's, as `bash FILE` runs it (no `c` in $-, status 1 after
+  // a fatal expansion error), not `bash -c TEXT`'s.
+  file: boolean;
   // Accepted exit codes of each simple command of the text, in the order written (from --ok-codes).
   okCodes: number[][];
 }

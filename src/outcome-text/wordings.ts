@@ -60,6 +60,7 @@ export interface Wordings {
     exited(status: number): string;
     errexit(failed: { text: string; line: number | undefined } | null, status: number): string;
     lastCommand(status: number): string;
+    shellError(line: number | null, message: string | null, status: number): string;
     negated(step: number | null, failed: string | null): string;
   };
   // How a stage ended, in a few words: CI group titles, annotations, JUnit.
@@ -152,6 +153,10 @@ const ADVICE: Wordings['advice'] = {
     `step ${a.step} and the steps after it did not run because the time limit ran out first: raise --timeout if the text needs more time`,
   'refused-step': (a) =>
     `${a.step > 1 ? `the steps before step ${a.step} ran, it and the steps after it did not` : 'step 1 and the steps after it did not run'}: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${a.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c'} 'TEXT'`,
+  'shell-error': (a) =>
+    `the text ended at line ${a.line} on an error that ends bash too (${a.message}): fix that line${a.message.endsWith('unbound variable') ? ' (set the variable, or write \${name:-default})' : ''} and run again`,
+  'errexit-here': (a) =>
+    `set -e ended the text at line ${a.line}, where a test or builtin failed with status ${a.status}: if that failure is expected there, write it as a condition (if ...; then, or ... || true)`,
   negated: (a) =>
     `nothing failed: the last step (${a.step}) is negated by !, so its success is a failure, as in bash; drop the ! if success was meant`,
 };
@@ -218,6 +223,8 @@ export const WORDINGS: Wordings = {
     errexit: (failed, status) =>
       `errexit (set -e): ${failed ? `"${failed.text}" at line ${failed.line} failed` : 'a command failed'} with status ${status}`,
     lastCommand: (status) => `the text's last command failed with status ${status}`,
+    shellError: (line, message, status) =>
+      `the shell ended on an error${line === null ? '' : ` at line ${line}`}${message === null ? '' : ` (${message})`}, with status ${status}`,
     negated: (step, failed) =>
       `${step === null ? 'the pipeline' : `step ${step} (the last that ran)`} is negated by !, and ${failed === null ? 'it succeeded' : `it failed: ${failed}`}`,
   },

@@ -34,6 +34,7 @@ export function planShellText(
     arg0: options.script?.arg0 ?? 'bash',
     args: options.script?.args ?? [],
     errexit: options.errexit,
+    file: options.script !== null,
     okCodes: written.stages.map((stage) => stage.okCodes),
   };
   return {

@@ -32,6 +32,7 @@ export async function runShellText(
     arg0: 'bash',
     args: [],
     errexit: false,
+    file: false,
     okCodes: [],
   };
   const handle = startShellPlan(shell, initial, settings, io);

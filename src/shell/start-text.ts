@@ -27,6 +27,7 @@ export function startShellPlan(
     arg0: shell.arg0,
     args: shell.args,
     errexit: shell.errexit,
+    file: shell.file,
     okCodes: okCodesFor,
   };
   return startScript(plan, initial, settings, io, support);

@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // Texts on which safe-run once answered differently from bash -o pipefail, found by probing it with
 // what CI steps and agents write (2026-12-03). Each row is run by both in a fresh directory and must
@@ -61,5 +63,64 @@ describe('the EXIT trap', () => {
     ['but in an ERR trap, the last command’s', 'trap "true; exit" ERR; false; echo no', ''],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
+  });
+});
+
+// A text as a script file: `bash FILE` against `safe-run --script FILE`, in fresh directories.
+async function sameAsScript(text: string, expected: { stdout: string; code: number }): Promise<void> {
+  const dir = () => fs.mkdtempSync(path.join(root, 'file-'));
+  const [a, b] = [dir(), dir()];
+  for (const d of [a, b]) fs.writeFileSync(path.join(d, 's.sh'), text);
+  const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', 's.sh'], { cwd: a, env, encoding: 'utf8' });
+  expect({ stdout: bash.stdout, code: bash.status }).toEqual(expected);
+  const ours = await runCli(['--no-facts', '-q', '--script', 's.sh'], { cwd: b, env });
+  expect({ stdout: ours.stdout, code: ours.code }).toEqual(expected);
+}
+
+describe('a fatal expansion error', () => {
+  it.each([
+    ['ends bash -c with 127', 'set -u; echo start; echo $nope; echo after', 'start\n'],
+    ['but with 1 under set -e', 'set -eu; echo $nope; echo after', ''],
+    [
+      'and with 1 in a subshell or a substitution',
+      '( echo ${x:?need} ); echo "sub $?"; x=$(echo ${x:?}); echo "cs $?"',
+      'sub 1\ncs 1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('ends a script file with 1, and $- has no c there', async () => {
+    await sameAsScript('echo "$-"\nset -u\necho $nope\necho after\n', { stdout: 'hB\n', code: 1 });
+    await sameAsScript('f() { echo ${u:?}; }\nf\necho after\n', { stdout: '', code: 1 });
+  });
+
+  it('is said with its line and message, and what to do', async () => {
+    const result = await runCli(
+      ['--no-facts', '--json', '-c', 'set -eu\necho start\necho $nope\necho after'],
+      {
+        cwd: root,
+        env,
+      },
+    );
+    const report = JSON.parse(result.stdout);
+    expect(result.code).toBe(1);
+    expect(report.verdict.reason).toBe(
+      'the shell ended on an error at line 3 (nope: unbound variable), with status 1',
+    );
+    expect(report.next).toMatch(
+      /^the text ended at line 3 on an error that ends bash too \(nope: unbound variable\)/,
+    );
+  });
+
+  it('and set -e after a test that is no stage says where', async () => {
+    const result = await runCli(['--no-facts', '--json', '-c', 'set -e\n[[ -f nofile ]]\necho no'], {
+      cwd: root,
+      env,
+    });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).next).toMatch(
+      /^set -e ended the text at line 2, where a test or builtin failed/,
+    );
   });
 });

@@ -32,6 +32,8 @@ interface ScriptPlan {
   args: Bytes[];
   // -e / set -e from the start (bash -e).
   errexit: boolean;
+  // A script file's text (--script), not a -c text.
+  file: boolean;
   okCodes: (command: SimpleCommand) => number[] | null;
 }
 
@@ -52,6 +54,7 @@ export function startScript(
   const sh = initShell(initial, plan.arg0, plan.args);
   if (settings.policy !== 'last') sh.setOption('pipefail', true);
   if (plan.errexit) sh.setOption('errexit', true);
+  sh.file = plan.file;
   const { rt, interrupt, dispose } = newRuntime(plan, initial, settings, io, support);
   const startedAt = new Date();
   const t0 = monotonicMs();
@@ -150,7 +153,7 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
   } catch (error) {
     if (!(error instanceof ExitSignal)) throw error;
     runner.sh.status = error.status;
-    ending = { status: error.status, why: error.why };
+    ending = { status: error.status, why: error.why, at: error.at };
     const because = error.why === 'stopped' ? stopReason(runner.rt) : skipReason(error.why);
     for (const stmt of script.stmts.slice(reached)) {
       runner.skipped(stmt.body.first, null, because);

@@ -173,7 +173,7 @@ export class Runner implements RunnerApi {
 
   checkErrexit(status: number): void {
     if (status !== 0 && this.sh.option('errexit') && this.sh.errexitIgnored === 0) {
-      throw new ExitSignal(status, 'errexit');
+      throw new ExitSignal(status, 'errexit', { line: this.sh.lineno, message: null });
     }
   }
 
@@ -195,7 +195,8 @@ export class Runner implements RunnerApi {
   async expansionFailed(error: ExpansionError): Promise<number> {
     await this.error(error.message);
     if (error.commandOnly) return 1;
-    throw new ExitSignal(error.status, 'error');
+    const at = { line: this.sh.lineno, message: error.message };
+    throw new ExitSignal(this.sh.fatalStatus(error.status), 'error', at);
   }
 
   // `indirect`: set -x traces it one level deeper (all but the EXIT trap).

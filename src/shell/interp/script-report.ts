@@ -9,6 +9,7 @@ import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Advice, Report, Verdict } from '../../types.js';
 import type { Runtime } from './runtime.js';
+import { negatedAdvice, shellEndAdvice } from './script-advice.js';
 import type { Ending } from './signals.js';
 
 // The report of a whole text: every step and stage it ran; the verdict is the last step's own when
@@ -38,6 +39,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     ? null
     : (stopAdvice(rt) ??
       negatedAdvice(rt, verdict) ??
+      shellEndAdvice(verdict, ending) ??
       chooseAdvice(merged, false, rt.cancelled?.by !== undefined));
   const report: Report = {
     ...merged,
@@ -200,7 +202,9 @@ function statusVerdict(rt: Runtime, ending: Ending): Verdict {
       ? said.exited(status)
       : why === 'errexit'
         ? said.errexit(failed ?? null, status)
-        : said.lastCommand(status);
+        : why === 'error'
+          ? said.shellError(ending.at?.line ?? null, ending.at?.message ?? null, status)
+          : said.lastCommand(status);
   return { ok, exitCode: status, blamedStage, reason };
 }
 
@@ -216,13 +220,6 @@ function negatedVerdict(rt: Runtime, index: number): Verdict {
       : `status ${step.status === 0 ? 1 : 0}`;
   const reason = WORDINGS.text.negated(ran > 1 ? index : null, failed);
   return { ok: step.status === 0, exitCode: step.status, blamedStage: null, reason };
-}
-
-// What to do when the run failed only because its last step is negated: nothing failed.
-function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
-  const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
-  if (!last?.negated || verdict.ok || last.status === 0) return null;
-  return { kind: 'negated', step: last.index };
 }
 
 // What to do when the run stopped before a step: the time limit, or a step refused when reached

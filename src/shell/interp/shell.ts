@@ -108,6 +108,8 @@ export class Shell {
   traceDepth = 0;
   // The EXIT trap adds no level in the shell itself and a command substitution, one in a subshell.
   exitTrapDeeper = false;
+  // Run from a script file (--script), not as a -c text.
+  file = false;
   // While the EXIT trap runs: the status it began with, which a bare `exit` in it gives.
   exitTrapStatus: number | null = null;
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
@@ -133,7 +135,13 @@ export class Shell {
   flags(): Bytes {
     let out = '';
     for (const [name, letter] of OPTION_LETTERS) if (this.options.has(name)) out += letter;
-    return `${out}c`;
+    return this.file ? out : `${out}c`;
+  }
+
+  // A fatal expansion error (an unset parameter under set -u, ${x:?}) ends bash -c's own shell with
+  // 127, but with 1 under errexit, in a subshell, or in a script file's shell.
+  fatalStatus(status: number): number {
+    return status === 127 && (this.file || this.subshell > 0 || this.option('errexit')) ? 1 : status;
   }
 
   // A subshell: a copy of everything, which it may change without the parent seeing it. Traps other
@@ -163,6 +171,7 @@ export class Shell {
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
     copy.exitTrapDeeper = true;
+    copy.file = this.file;
     copy.exitTrapStatus = this.exitTrapStatus;
     copy.loopDepth = this.loopDepth;
     copy.iterations = [...this.iterations];

@@ -20,11 +20,19 @@ export class ExitSignal {
   constructor(
     readonly status: number,
     readonly why: 'exit' | 'errexit' | 'error' | 'stopped' | 'signal' = 'exit',
+    // errexit and an error: the line of the command, and bash's message about the error.
+    readonly at: ShellEnd | null = null,
   ) {}
+}
+
+export interface ShellEnd {
+  line: number;
+  message: string | null;
 }
 
 // How the text ended: its status, and why (it ran to its end, exit, errexit, a stop).
 export interface Ending {
   status: number;
   why: ExitSignal['why'] | 'end';
+  at?: ShellEnd | null;
 }

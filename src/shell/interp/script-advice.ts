@@ -1,0 +1,20 @@
+import type { Advice, Verdict } from '../../types.js';
+import type { Runtime } from './runtime.js';
+import type { Ending } from './signals.js';
+
+// What to do when the shell itself ended the text and no stage is to blame.
+export function shellEndAdvice(verdict: Verdict, ending: Ending): Advice | null {
+  const { at } = ending;
+  if (verdict.blamedStage !== null || !at) return null;
+  if (ending.why === 'error')
+    return { kind: 'shell-error', line: at.line, message: at.message ?? 'an error' };
+  if (ending.why === 'errexit') return { kind: 'errexit-here', line: at.line, status: ending.status };
+  return null;
+}
+
+// What to do when the run failed only because its last step is negated: nothing failed.
+export function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
+  const last = [...rt.recorder.steps].reverse().find((step) => step.skipped === undefined);
+  if (!last?.negated || verdict.ok || last.status === 0) return null;
+  return { kind: 'negated', step: last.index };
+}
