@@ -32,7 +32,9 @@ export function spawnStage(
   // A builtin run by bash shows its words as argv but launches bash (`launch`).
   const [program, ...args] = (spec.launch ?? spec.argv) as [string, ...string[]];
   const interpreter = resolved.interpreter;
-  const file = interpreter ?? resolved.path;
+  // A program named by a path is executed by that path, as bash does: a script's interpreter gets it as
+  // written (its $0, `usage: ./run.sh`), not the absolute path it was found at.
+  const file = interpreter ?? (program.includes('/') ? program : resolved.path);
   // The script as the user named it when that was a path (bash's $0), else the file found on PATH.
   const fileArgs = interpreter ? [program.includes('/') ? program : resolved.path, ...args] : args;
   const argv0 = interpreter ? path.basename(interpreter) : program;

@@ -124,3 +124,20 @@ describe('a fatal expansion error', () => {
     );
   });
 });
+
+describe('builtins and programs', () => {
+  it.each([
+    [
+      'printf -- takes a format that starts with -',
+      "printf -- '- %s\\n' a b; printf -- --x; printf -- -v; echo",
+      '- a\n- b\n--x-v\n',
+    ],
+    [
+      'a script named by a relative path is run by that path: its $0 is as written',
+      'printf \'#!/bin/sh\\necho "$0"\\n\' > u.sh; chmod +x u.sh; mkdir d; cp u.sh d/; ./u.sh; d/u.sh; cd d && ../u.sh',
+      './u.sh\nd/u.sh\n../u.sh\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -25,7 +25,7 @@ export class ExitSignal {
   ) {}
 }
 
-export interface ShellEnd {
+interface ShellEnd {
   line: number;
   message: string | null;
 }

@@ -76,9 +76,11 @@ export async function pwd(ctx: BuiltinContext): Promise<number> {
 // printf, by bash's own (the oracle): its formats, numbers, %b, %q and messages are bash's.
 export async function printf(ctx: BuiltinContext): Promise<number> {
   let args = ctx.args;
-  if (args[0] === '--') args = args.slice(1);
+  // After `--`, a word that starts with - is the format (printf -- '- %s\n' a).
+  const ended = args[0] === '--';
+  if (ended) args = args.slice(1);
   let target: string | null = null;
-  if (args[0] === '-v') {
+  if (!ended && args[0] === '-v') {
     target = args[1] ?? null;
     if (target === null)
       return ctx.fail(
@@ -87,14 +89,15 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
       );
     args = args.slice(2);
     if (args[0] === '--') args = args.slice(1);
-  } else if (args[0]?.startsWith('-') && args[0] !== '-') {
+  } else if (!ended && args[0]?.startsWith('-') && args[0] !== '-') {
     return ctx.fail(`${args[0]}: invalid option\nprintf: usage: printf [-v var] format [arguments]`, 2);
   }
   if (args.length === 0) return ctx.fail('usage: printf [-v var] format [arguments]', 2);
   const dir = ctx.r.rt.scratch();
   const out = path.join(dir, 'printf.out');
   const err = path.join(dir, 'printf.err');
-  const mode = target === null ? [] : ['-v', target];
+  // The oracle's printf reads `-v NAME` or `--` first, then the format.
+  const mode = target === null ? ['--'] : ['-v', target];
   const [status] = await ctx.r.rt.oracle.ask('printf', [
     out,
     err,
