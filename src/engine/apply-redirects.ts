@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { StageRedirect, StreamTarget } from '../types.js';
-import { STRERROR, sayOnStderr, where } from './bash-messages.js';
+import { asShell, STRERROR, sayOnStderr, where } from './bash-messages.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
 import { openAlias, stdioAlias } from './stdio-alias.js';
 import type { StdioSlot } from './stdio-slot.js';
@@ -67,18 +67,20 @@ export async function applyRedirects(
   stop: Promise<OpenStop> | null = null,
   runStdout: StdioSlot = initial[1] ?? 'ignore',
   runStdin: StdioSlot = initial[0] ?? 'ignore',
+  // The shell's $0, which bash's messages begin with.
+  shell: string | undefined = undefined,
 ): Promise<RedirectOutcome> {
   const slots: Slots = { fds: [...initial], to: [null, null, null], opened: [] };
   const { fds, to, opened } = slots;
   for (const redirect of redirects) {
     const done = applyInPlace(redirect, slots, { stdout: runStdout, stdin: runStdin });
     if (done === null) continue;
-    if (done !== 'open') return fail(fds, opened, to, done, stop);
+    if (done !== 'open') return fail(fds, opened, to, asShell(done, shell), stop);
     const file = redirect as Extract<StageRedirect, { kind: 'file' | 'heredoc' }>;
     const got = await openRedirect(file, slots, cwd, stop);
     if (got === null) continue;
     if ('as' in got) return { fds, opened, to, failure: null, stopped: got };
-    return fail(fds, opened, to, got, stop);
+    return fail(fds, opened, to, asShell(got, shell), stop);
   }
   return { fds, opened, to, failure: null };
 }

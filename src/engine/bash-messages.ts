@@ -27,6 +27,12 @@ export function where(line: number | undefined): string {
   return line === undefined ? 'bash: ' : `bash: line ${line}: `;
 }
 
+// A message that begins as bash -c's, begun with the shell's $0 instead (a script's name).
+export function asShell<T extends { message: string }>(failure: T, shell: string | undefined): T {
+  if (shell === undefined || shell === 'bash' || !failure.message.startsWith('bash: ')) return failure;
+  return { ...failure, message: `${shell}: ${failure.message.slice('bash: '.length)}` };
+}
+
 // Writes bash's one-line message to a stage's stderr without ever blocking the event loop: the
 // descriptor is often the captured pipe that only this process reads, and a message over the pipe's
 // 64 KiB (a long command name) would wait for that reader for ever. The write goes through libuv's
@@ -57,7 +63,7 @@ function writeAll(fd: number, data: Buffer): Promise<void> {
 // A -c stage whose program cannot start: bash's message on its stderr as redirected, and the stage
 // fails alone with bash's code while the others run.
 export async function notFoundAsBash(
-  run: { spec: { argv: string[]; line?: number }; preflightError: StageError | null },
+  run: { spec: { argv: string[]; line?: number; shell?: string }; preflightError: StageError | null },
   stderr: StdioSlot,
   stop: Promise<OpenStop> | null,
 ): Promise<StageError> {
@@ -68,6 +74,10 @@ export async function notFoundAsBash(
       ? 'command not found'
       : (STRERROR[error.code] ?? error.message);
   // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
-  await sayOnStderr(stderr, `${where(run.spec.line)}${program}: ${why}`, stop);
+  await sayOnStderr(
+    stderr,
+    asShell({ message: `${where(run.spec.line)}${program}: ${why}` }, run.spec.shell).message,
+    stop,
+  );
   return { ...error, during: 'command' };
 }

@@ -50,6 +50,7 @@ async function stdioOf(run: StageRun, i: number, ctx: StartContext): Promise<Sta
     ctx.stop,
     runStdout,
     stageStdio(ctx.pipes, 0).stdin,
+    run.spec.shell,
   );
   run.redirectedTo = redirected.to.slice(0, 3);
   run.openedFds = redirected.opened;

@@ -66,6 +66,8 @@ export interface StageSpec {
   launch?: string[];
   // The line of the -c text the command is on, for bash's messages ("bash: line 2: x: command not found").
   line?: number;
+  // The name those messages begin with: the shell's $0 (bash for a -c text, a script's own name).
+  shell?: string;
 }
 
 // Pipeline-wide settings; the effective values are echoed in the report.

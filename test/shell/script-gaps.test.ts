@@ -141,3 +141,19 @@ describe('builtins and programs', () => {
     await same(text, expected);
   });
 });
+
+describe('a script file', () => {
+  it("names itself in bash's messages about programs and their redirections, as bash FILE does", async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'named-'));
+    fs.writeFileSync(path.join(dir, 's.sh'), 'nosuch_cmd_q\ncat < /nonexistent\n');
+    const said = [
+      's.sh: line 1: nosuch_cmd_q: command not found',
+      's.sh: line 2: /nonexistent: No such file or directory',
+    ];
+    const bash = spawnSync('bash', ['s.sh'], { cwd: dir, env, encoding: 'utf8' });
+    expect(bash.stderr.split('\n').slice(0, 2)).toEqual(said);
+    const ours = await runCli(['--no-facts', '-q', '--script', 's.sh'], { cwd: dir, env });
+    expect(ours.code).toBe(1);
+    for (const line of said) expect(ours.stderr.split('\n')).toContain(line);
+  });
+});

@@ -159,6 +159,7 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     maxStderr: null,
     redirects: member.redirects,
     line: member.command.start.line,
+    shell: fromBytes(sh.arg0),
   }));
   // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's; in the
   // EXIT trap after a stop, the trap's time left, from now.
