@@ -4,12 +4,14 @@ import { recordUnredirected } from './record-step.js';
 import { ReturnSignal } from './signals.js';
 
 // Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
-// ends it.
+// ends it. A loop around the call is not the function's: break and continue in it say so (bash 5.2).
 export async function callFunction(r: RunnerApi, name: string, args: string[]): Promise<number> {
   const { sh } = r;
   const def = sh.functions.get(name)!;
   const saved = sh.positional;
+  const loops = sh.loopDepth;
   sh.positional = args;
+  sh.loopDepth = 0;
   sh.funcNames.unshift(name);
   sh.vars.pushScope();
   try {
@@ -23,5 +25,6 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
     sh.vars.popScope();
     sh.funcNames.shift();
     sh.positional = saved;
+    sh.loopDepth = loops;
   }
 }

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Functions, traps and the shell's own variables where safe-run's interpreter once answered otherwise
+// than bash -o pipefail: each row is run by both in a fresh directory and must give bash's exit code
+// and stdout, which is written in the row too (a machine whose bash does otherwise fails the row).
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'function-gaps-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+describe('break and continue in a function called from a loop', () => {
+  it.each([
+    ['break leaves no loop of the caller', 'f() { break; }; for i in 1 2; do f; echo $i; done', '1\n2\n'],
+    [
+      'continue neither, and its status is 0',
+      'f() { continue; echo "s $?"; }; for i in 1 2; do f; echo $i; done',
+      's 0\n1\ns 0\n2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
