@@ -26,3 +26,30 @@ describe('break and continue in a function called from a loop', () => {
     await same(text, expected);
   });
 });
+
+describe('the ERR trap and functions', () => {
+  it.each([
+    [
+      'one set in a function runs for its later failures, and its return ends the function',
+      `f() { trap 'return 5' ERR; false; echo never; }; f; echo "rc $?"`,
+      'rc 5\n',
+    ],
+    [
+      'one set in a function runs before set -e ends the shell',
+      `f() { trap 'echo "ERR in f"' ERR; false; }; set -e; f; echo after`,
+      'ERR in f\n',
+    ],
+    [
+      'the caller’s is not the function’s without set -E, and is back after it',
+      `trap 'echo outer' ERR; f() { false; echo in; trap; }; f; false`,
+      'in\nouter\n',
+    ],
+    [
+      'a call that returned from its own trap runs it again only when one was set as it was called',
+      `f() { trap 'echo T; return 5' ERR; false; }; f; echo "[$?]"; f 2>/dev/null; echo end`,
+      'T\n[5]\nT\nT\nend\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -5,11 +5,15 @@ import { ReturnSignal } from './signals.js';
 
 // Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
 // ends it. A loop around the call is not the function's: break and continue in it say so (bash 5.2).
+// Without set -E the function starts with no ERR trap: the caller's is back after it, unless the
+// function set one of its own, which stays (bash's execute_function).
 export async function callFunction(r: RunnerApi, name: string, args: string[]): Promise<number> {
   const { sh } = r;
   const def = sh.functions.get(name)!;
   const saved = sh.positional;
   const loops = sh.loopDepth;
+  const errTrap = sh.traps.get('ERR');
+  if (!sh.option('errtrace')) sh.traps.delete('ERR');
   sh.positional = args;
   sh.loopDepth = 0;
   sh.funcNames.unshift(name);
@@ -19,12 +23,14 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
     const body = { ...def.body, redirects: [] };
     return await r.withRedirects(def.body.redirects, () => runCompound(r, body), failed);
   } catch (error) {
-    if (error instanceof ReturnSignal) return error.status;
-    throw error;
+    if (!(error instanceof ReturnSignal)) throw error;
+    if (error.inErrTrap && errTrap === undefined) sh.errTrapSkipped = true;
+    return error.status;
   } finally {
     sh.vars.popScope();
     sh.funcNames.shift();
     sh.positional = saved;
     sh.loopDepth = loops;
+    if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
   }
 }

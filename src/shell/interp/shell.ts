@@ -112,6 +112,9 @@ export class Shell {
   file = false;
   // While the EXIT trap runs: the status it began with, which a bare `exit` in it gives.
   exitTrapStatus: number | null = null;
+  // Set when a function returned by `return` in an ERR trap it set itself (none was set as it was
+  // called): bash runs no ERR trap for the call's status.
+  errTrapSkipped = false;
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;

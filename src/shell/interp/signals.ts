@@ -9,9 +9,12 @@ export class ContinueSignal {
   constructor(public levels: number) {}
 }
 
-// `return` from a function or a sourced file.
+// `return` from a function or a sourced file (`inErrTrap`: run by the ERR trap's action).
 export class ReturnSignal {
-  constructor(readonly status: number) {}
+  constructor(
+    readonly status: number,
+    readonly inErrTrap = false,
+  ) {}
 }
 
 // The shell (or the subshell it was raised in) ends: `exit`, errexit, a fatal expansion error, or a
