@@ -53,3 +53,27 @@ describe('the ERR trap and functions', () => {
     await same(text, expected);
   });
 });
+
+describe('unset of a caller’s local', () => {
+  it.each([
+    [
+      'shows the value the local hid',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'x=g; f() { local x=l; g; echo "f ${x-unset}"; }; g() { echo $x; unset x; echo "[${x-unset}]"; }; f',
+      'l\n[g]\nf g\n',
+    ],
+    [
+      'each unset goes one scope further out',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'x=g; f() { local x=l; g; }; g() { unset x; unset x; echo "[${x-unset}]"; }; f; echo "top [${x-unset}]"',
+      '[unset]\ntop [unset]\n',
+    ],
+    [
+      'an assignment after it reaches the global',
+      'f() { local x=l; g; echo "f $x"; }; g() { unset x; x=set; }; f; echo "top $x"',
+      'f set\ntop set\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

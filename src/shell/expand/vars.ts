@@ -10,6 +10,8 @@ export class VarError extends Error {}
 // `local`s (bash's dynamic scoping: a function sees its callers' locals).
 export class Variables {
   private scopes: Map<string, Variable>[] = [new Map()];
+  // Which scopes hold a command's own assignments (`x=1 cmd`) rather than a function's locals.
+  private temporary: boolean[] = [false];
   // Evaluates arithmetic for -i variables; set by whoever owns the evaluator.
   integerValue: (text: Bytes) => Bytes = (text) => text;
   // Says a warning bash prints and goes on after (a circle of namerefs); set by the shell.
@@ -19,12 +21,15 @@ export class Variables {
     return this.scopes.length;
   }
 
-  pushScope(): void {
+  pushScope(temporary = false): void {
     this.scopes.push(new Map());
+    this.temporary.push(temporary);
   }
 
   popScope(): void {
-    if (this.scopes.length > 1) this.scopes.pop();
+    if (this.scopes.length === 1) return;
+    this.scopes.pop();
+    this.temporary.pop();
   }
 
   // The visible variable of that name (namerefs followed), or undefined (also for a circle of them).
@@ -183,8 +188,10 @@ export class Variables {
     return left;
   }
 
-  // unset NAME (or NAME[index]): false when it is read-only.
-  unset(name: string, index?: number | Bytes): boolean {
+  // unset NAME (or NAME[index]): false when it is read-only. A local of the running function stays
+  // declared there, unset, hiding the others; a caller's local is removed, showing the next one out
+  // (bash's dynamic unset), unless `keepLocal` (shopt localvar_unset) treats it as the innermost's.
+  unset(name: string, index?: number | Bytes, keepLocal = false): boolean {
     const resolved = this.resolve(name);
     for (let k = this.scopes.length - 1; k >= 0; k--) {
       const scope = this.scopes[k]!;
@@ -196,10 +203,8 @@ export class Variables {
         else variable.value.items.delete(Number(index));
       } else if (index !== undefined && index !== 0 && index !== '0') {
         // an element of a scalar other than 0: nothing to do
-      } else if (k > 0) {
-        // An unset local stays declared in its scope (bash's "local" unset), hiding the global.
-        variable.value = null;
-      } else scope.delete(resolved);
+      } else if (k > 0 && (keepLocal || k >= this.temporary.lastIndexOf(false))) variable.value = null;
+      else scope.delete(resolved);
       return true;
     }
     return true;
@@ -227,6 +232,7 @@ export class Variables {
     const copy = new Variables();
     copy.integerValue = this.integerValue;
     copy.warn = this.warn;
+    copy.temporary = [...this.temporary];
     copy.scopes = this.scopes.map((scope) => {
       const out = new Map<string, Variable>();
       for (const [name, variable] of scope) out.set(name, cloneVariable(variable));

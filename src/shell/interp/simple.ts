@@ -46,7 +46,7 @@ async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number
   const { args, decl } = expanded;
   r.checkStopped(command);
   if (args.length === 0) return assignOnly(r, command, marks);
-  if (command.assigns.length > 0) sh.vars.pushScope();
+  if (command.assigns.length > 0) sh.vars.pushScope(true);
   try {
     try {
       await assignInOrder(r, command.assigns, { temporary: true });

@@ -63,7 +63,9 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
       status = index.status;
       continue;
     }
-    if (!ctx.sh.vars.unset(name, index)) status = await ctx.fail(`${name}: cannot unset: readonly variable`);
+    const keepLocal = ctx.sh.shopts.has('localvar_unset');
+    if (!ctx.sh.vars.unset(name, index, keepLocal))
+      status = await ctx.fail(`${name}: cannot unset: readonly variable`);
   }
   return status;
 }
