@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // Functions, traps and the shell's own variables where safe-run's interpreter once answered otherwise
 // than bash -o pipefail: each row is run by both in a fresh directory and must give bash's exit code
@@ -75,5 +76,48 @@ describe('unset of a caller’s local', () => {
     ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
+  });
+});
+
+describe('failglob’s no match', () => {
+  it.each([
+    ['ends the shell', 'shopt -s failglob; echo *.zzz; echo "after $?"', ''],
+    [
+      'also in a function, an || list or a loop',
+      'shopt -s failglob; f() { for i in 1; do echo *.zzz || echo or; done; echo in; }; f; echo after',
+      '',
+    ],
+    [
+      'ends a subshell only',
+      'shopt -s failglob; (echo *.zzz; echo in); x=$(echo *.zzz; echo in); echo "after [$x] $?"',
+      'after [] 1\n',
+    ],
+    [
+      'ends an eval or a sourced file only',
+      'shopt -s failglob; eval "echo *.zzz; echo in"; echo "after $?"; echo "echo *.zzz; echo in" > s; . ./s; echo "after $?"',
+      'after 1\nafter 1\n',
+    ],
+    [
+      'runs the EXIT trap',
+      'shopt -s failglob; trap "echo bye" EXIT; for f in *.zzz; do :; done; echo after',
+      'bye\n',
+    ],
+    [
+      'in a program’s redirection fails that command only',
+      'shopt -s failglob; cat < *.zzz; echo "after $?"',
+      'after 1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('says so as bash does, with status 1', async () => {
+    const result = await runCli(['--no-facts', '-q', '-c', 'shopt -s failglob; echo *.zzz; echo after'], {
+      cwd: root,
+      env,
+    });
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('bash: line 1: no match: *.zzz\n');
   });
 });

@@ -44,12 +44,13 @@ export interface ExpandEnv {
 }
 
 // A failed expansion: bash prints the message and stops the shell (a non-interactive one) with
-// `status`, or, for some, only the command (`commandOnly`).
+// `status`; for some (`discard`: failglob's no match) only the eval, sourced file or trap action
+// running it, or the shell when none is.
 export class ExpansionError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly commandOnly = false,
+    readonly discard = false,
   ) {
     super(message);
   }

@@ -228,7 +228,7 @@ async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>):
     return (await evalCond(r, command.expr)) ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
-    if (!error.commandOnly && error.status !== 2) return r.expansionFailed(error);
+    if (!error.discard && error.status !== 2) return r.expansionFailed(error);
     await r.error(error.message);
     return 2;
   }

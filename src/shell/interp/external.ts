@@ -4,6 +4,7 @@ import { assignStageNames } from '../../inputs/stage-names.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
 import { stageShellCode } from '../bash-status.js';
+import { ExpansionError } from '../expand/env.js';
 import { scalarOf } from '../expand/variable.js';
 import type { SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
@@ -32,7 +33,15 @@ export async function runExternal(
   tell: { found?: (found: boolean) => void } = {},
 ): Promise<number> {
   checkDirectory(r, command);
-  const member = await memberOf(r, command, args);
+  let member: Member | string;
+  try {
+    member = await memberOf(r, command, args);
+  } catch (error) {
+    // A redirection's target that fails to expand: bash's child says so and ends, the shell goes on.
+    if (!(error instanceof ExpansionError)) throw error;
+    await r.error(error.message);
+    return error.status;
+  }
   r.checkStopped(command);
   if (typeof member === 'string') refuseStep(r, command, member);
   const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);

@@ -63,8 +63,11 @@ async function runWhole(
     for (const pipe of pipes)
       for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, { kind: 'pipe' }).release();
     for (const element of elements) element.sub.sh.fds.release();
-    if (error instanceof ExpansionError) return [await r.expansionFailed(error)];
-    throw error;
+    if (!(error instanceof ExpansionError)) throw error;
+    if (!error.discard) return [await r.expansionFailed(error)];
+    // failglob's no match ends that element's subshell only (the others are not run here).
+    await r.error(error.message);
+    return pipeline.commands.map((_, k) => (k === elements.length ? error.status : 0));
   }
   progress.started = true;
   return runElements(r, pipeline, elements, pipes);

@@ -190,13 +190,12 @@ export class Runner implements RunnerApi {
     return callFunction(body, name, args);
   }
 
-  // A failed expansion: bash prints why and the shell ends (status 1, or 127 for unset parameters),
-  // or only the command fails (failglob).
+  // A failed expansion: bash prints why and the shell ends (status 1, or 127 for unset parameters);
+  // failglob's only ends the eval, sourced file or trap action it is in, if any.
   async expansionFailed(error: ExpansionError): Promise<number> {
     await this.error(error.message);
-    if (error.commandOnly) return 1;
     const at = { line: this.sh.lineno, message: error.message };
-    throw new ExitSignal(this.sh.fatalStatus(error.status), 'error', at);
+    throw new ExitSignal(this.sh.fatalStatus(error.status), 'error', at, error.discard);
   }
 
   // `indirect`: set -x traces it one level deeper (all but the EXIT trap).

@@ -19,12 +19,15 @@ export class ReturnSignal {
 
 // The shell (or the subshell it was raised in) ends: `exit`, errexit, a fatal expansion error, or a
 // stop by one of safe-run's limits (`stopped`: later commands must not run, and the verdict says so).
+// `discard` (bash's DISCARD: failglob's no match): an eval, a sourced file or a trap action stops
+// there instead, with its status.
 export class ExitSignal {
   constructor(
     readonly status: number,
     readonly why: 'exit' | 'errexit' | 'error' | 'stopped' | 'signal' = 'exit',
     // errexit and an error: the line of the command, and bash's message about the error.
     readonly at: ShellEnd | null = null,
+    readonly discard = false,
   ) {}
 }
 
