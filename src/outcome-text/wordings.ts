@@ -154,7 +154,7 @@ const ADVICE: Wordings['advice'] = {
   'refused-step': (a) =>
     `${a.step > 1 ? `the steps before step ${a.step} ran, it and the steps after it did not` : 'step 1 and the steps after it did not run'}: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${a.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c'} 'TEXT'`,
   'shell-error': (a) =>
-    `the text ended at line ${a.line} on an error that ends bash too (${a.message}): fix that line${a.message.endsWith('unbound variable') ? ' (set the variable, or write \${name:-default})' : ''} and run again`,
+    `the text ended at line ${a.line} on an error that ends bash too (${a.message}): fix that line${a.message.endsWith('unbound variable') ? ' (set the variable, or write ${name:-default})' : ''} and run again`,
   'errexit-here': (a) =>
     `set -e ended the text at line ${a.line}, where a test or builtin failed with status ${a.status}: if that failure is expected there, write it as a condition (if ...; then, or ... || true)`,
   negated: (a) =>

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,5 +120,53 @@ describe('failglob’s no match', () => {
     expect(result.stdout).toBe('');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('bash: line 1: no match: *.zzz\n');
+  });
+});
+
+describe('FUNCNAME', () => {
+  it.each([
+    [
+      'is an array of the functions called, innermost first',
+      `f() { echo "\${#FUNCNAME[@]}" "\${FUNCNAME[1]}" "\${FUNCNAME[*]}"; declare -p FUNCNAME; }; g() { f; }; g`,
+      '2 g f g\ndeclare -a FUNCNAME=([0]="f" [1]="g")\n',
+    ],
+    [
+      'is declared with no elements outside functions',
+      `declare -p FUNCNAME; echo "[\${FUNCNAME-unset}] \${#FUNCNAME[@]}"`,
+      'declare -a FUNCNAME\n[unset] 0\n',
+    ],
+    [
+      'has a caller under set -u',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'set -u; log() { echo "[${FUNCNAME[1]}] $*"; }; main() { log hi; }; main',
+      '[main] hi\n',
+    ],
+    [
+      'names the function in its ERR trap (one it set itself runs not for its own call)',
+      `set -E; f() { trap 'echo "trap \${FUNCNAME[0]} \${#FUNCNAME[@]}"' ERR; false; }; f`,
+      'trap f 1\n',
+    ],
+    [
+      'has `source` for a sourced file, and in the EXIT trap the function exit ended',
+      `echo 'f' > s; f() { echo "\${FUNCNAME[*]}"; }; g() { . ./s; }; g; trap 'echo "[\${FUNCNAME[*]}] $1"' EXIT; h() { exit; }; h a`,
+      'f source g\n[h] a\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('ends with `main` in a script file, as bash FILE gives it', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'script-'));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    const text = 'f() { echo "${FUNCNAME[*]} ${FUNCNAME[-1]}"; }\nf\necho f > s\n. ./s\n';
+    fs.writeFileSync(path.join(dir, 'x.sh'), text);
+    const bash = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', 'x.sh'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+    expect(bash.stdout).toBe('f main main\nf source main main\n');
+    const ours = await runCli(['--no-facts', '-q', '--script', 'x.sh'], { cwd: dir, env });
+    expect({ code: ours.code, stdout: ours.stdout }).toEqual({ code: bash.status, stdout: bash.stdout });
   });
 });

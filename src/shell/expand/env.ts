@@ -28,6 +28,8 @@ export interface ExpandEnv {
   // ${DIRSTACK[@]}: the directory, then the ones pushd saved; ${BASH_VERSINFO[@]}.
   readonly dirStack: readonly Bytes[];
   readonly bashVersinfo: readonly Bytes[];
+  // ${FUNCNAME[@]}: the functions called (and `source`, `main`), innermost first; none outside them.
+  readonly funcNames: readonly Bytes[];
   readonly lineno: number;
   readonly nounset: boolean;
   readonly noglob: boolean;

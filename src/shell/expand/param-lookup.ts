@@ -122,9 +122,9 @@ function arithmeticWord(index: Word): Word {
   return { ...index, parts };
 }
 
-// The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline), DIRSTACK and
-// BASH_VERSINFO.
-function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined {
+// The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline), DIRSTACK,
+// BASH_VERSINFO (read-only) and FUNCNAME (declared with no elements outside functions).
+export function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined {
   const values =
     name === 'PIPESTATUS'
       ? env.pipestatus.map(String)
@@ -132,10 +132,14 @@ function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined
         ? env.dirStack
         : name === 'BASH_VERSINFO'
           ? env.bashVersinfo
-          : undefined;
+          : name === 'FUNCNAME'
+            ? env.funcNames
+            : undefined;
   if (values === undefined) return undefined;
   const items = new Map(values.map((value, i) => [i, value]));
-  return { value: { kind: 'indexed', items }, attrs: { ...NO_ATTRS, array: 'indexed' } };
+  const attrs = { ...NO_ATTRS, array: 'indexed' as const, readonly: name === 'BASH_VERSINFO' };
+  if (name === 'FUNCNAME' && items.size === 0) return { value: null, attrs };
+  return { value: { kind: 'indexed', items }, attrs };
 }
 
 function specialValue(ex: ExpanderApi, name: string): Bytes | null | undefined {

@@ -54,6 +54,9 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
     get bashVersinfo() {
       return bashVersionInfo().versinfo;
     },
+    get funcNames() {
+      return sh.funcNameArray();
+    },
     substitute: (part) => substitute(r, part),
     processSubstitute: (part) => processSubstitute(r, part),
     warn: (message) => {
@@ -86,8 +89,6 @@ function dynamicValue(r: RunnerApi, name: string): string | undefined {
       return (Date.now() / 1000).toFixed(6);
     case 'BASH_SUBSHELL':
       return String(sh.subshell);
-    case 'FUNCNAME':
-      return sh.funcNames[0];
     default:
       return undefined;
   }

@@ -1,12 +1,13 @@
 import type { RunnerApi } from './api.js';
 import { runCompound } from './compound.js';
 import { recordUnredirected } from './record-step.js';
-import { ReturnSignal } from './signals.js';
+import { ExitSignal, ReturnSignal } from './signals.js';
 
 // Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
 // ends it. A loop around the call is not the function's: break and continue in it say so (bash 5.2).
 // Without set -E the function starts with no ERR trap: the caller's is back after it, unless the
-// function set one of its own, which stays (bash's execute_function).
+// function set one of its own, which stays (bash's execute_function). When the shell ends in it,
+// the EXIT trap still sees the function in FUNCNAME and its $1..., and after `exit` its locals.
 export async function callFunction(r: RunnerApi, name: string, args: string[]): Promise<number> {
   const { sh } = r;
   const def = sh.functions.get(name)!;
@@ -17,19 +18,24 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   sh.positional = args;
   sh.loopDepth = 0;
   sh.funcNames.unshift(name);
+  sh.callStack.unshift(name);
   sh.vars.pushScope();
+  let ending: ExitSignal | null = null;
   try {
     const failed = recordUnredirected(r, def.body, name, 'shell function');
     const body = { ...def.body, redirects: [] };
     return await r.withRedirects(def.body.redirects, () => runCompound(r, body), failed);
   } catch (error) {
+    if (error instanceof ExitSignal && error.why !== 'stopped' && !error.discard) ending = error;
     if (!(error instanceof ReturnSignal)) throw error;
-    if (error.inErrTrap && errTrap === undefined) sh.errTrapSkipped = true;
     return error.status;
   } finally {
-    sh.vars.popScope();
-    sh.funcNames.shift();
-    sh.positional = saved;
+    if (ending?.why !== 'exit') sh.vars.popScope();
+    if (ending === null) {
+      sh.funcNames.shift();
+      sh.callStack.shift();
+      sh.positional = saved;
+    }
     sh.loopDepth = loops;
     if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
   }

@@ -44,7 +44,10 @@ export async function runNested(
   const saved = sh.positional;
   const sets = sh.positionalSets;
   if (options.args) sh.positional = options.args;
-  if (options.sourced) sh.sourceDepth++;
+  if (options.sourced) {
+    sh.sourceDepth++;
+    sh.callStack.unshift('source');
+  }
   try {
     return await runLines(runner, parsed.stmts);
   } catch (error) {
@@ -52,7 +55,10 @@ export async function runNested(
     if (error instanceof ExitSignal && error.discard) return error.status;
     throw error;
   } finally {
-    if (options.sourced) sh.sourceDepth--;
+    if (options.sourced) {
+      sh.sourceDepth--;
+      sh.callStack.shift();
+    }
     // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
     if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;
   }

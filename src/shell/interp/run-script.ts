@@ -55,6 +55,7 @@ export function startScript(
   if (settings.policy !== 'last') sh.setOption('pipefail', true);
   if (plan.errexit) sh.setOption('errexit', true);
   sh.file = plan.file;
+  if (plan.file) sh.callStack.push('main');
   const { rt, interrupt, dispose } = newRuntime(plan, initial, settings, io, support);
   const startedAt = new Date();
   const t0 = monotonicMs();

@@ -7,7 +7,7 @@ import type { Placement, RunnerApi } from './api.js';
 import { assignNamed } from './assign-named.js';
 import { noteInShell, startBackground } from './background.js';
 import { runCompound } from './compound.js';
-import { runErrTrap, SIMPLE_LIKE } from './err-trap.js';
+import { errTrapSet, runErrTrap, SIMPLE_LIKE } from './err-trap.js';
 import { inExitTrap } from './exit-trap.js';
 import { expandEnvOf } from './expand-env.js';
 import type { FdTable } from './fds.js';
@@ -121,6 +121,7 @@ export class Runner implements RunnerApi {
   }
 
   async command(command: Command): Promise<number> {
+    const trapped = errTrapSet(this.sh);
     let status: number;
     if (command.kind !== 'simple') noteInShell(this);
     if (command.kind === 'simple') status = await runSimple(this, command);
@@ -131,7 +132,7 @@ export class Runner implements RunnerApi {
     this.sh.status = status;
     const simpleLike = SIMPLE_LIKE.has(command.kind);
     if (simpleLike) this.sh.pipestatus = [status];
-    if (simpleLike) await this.failed(status);
+    if (simpleLike) await this.failed(status, trapped);
     return status;
   }
 
@@ -162,8 +163,8 @@ export class Runner implements RunnerApi {
   }
 
   // The ERR trap (err-trap.ts), then errexit.
-  private async failed(status: number): Promise<void> {
-    await runErrTrap(this, status);
+  private async failed(status: number, trapped = true): Promise<void> {
+    await runErrTrap(this, status, trapped);
     this.checkErrexit(status);
   }
 

@@ -97,8 +97,11 @@ export class Shell {
   seenJobs: readonly Job[] = [];
   traps = new Map<string, Bytes>();
   fds = new FdTable();
-  // Nesting: functions called (FUNCNAME), loops, subshells ($BASH_SUBSHELL).
+  // Nesting: functions called, loops, subshells ($BASH_SUBSHELL).
   funcNames: string[] = [];
+  // bash's FUNCNAME, innermost first: each function called and each sourced file (`source`), then
+  // `main` for a script file (none for -c text); seen only while a function runs.
+  callStack: string[] = [];
   loopDepth = 0;
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
@@ -112,9 +115,6 @@ export class Shell {
   file = false;
   // While the EXIT trap runs: the status it began with, which a bare `exit` in it gives.
   exitTrapStatus: number | null = null;
-  // Set when a function returned by `return` in an ERR trap it set itself (none was set as it was
-  // called): bash runs no ERR trap for the call's status.
-  errTrapSkipped = false;
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
@@ -132,6 +132,11 @@ export class Shell {
   setOption(name: string, on: boolean): void {
     if (on) this.options.add(name);
     else this.options.delete(name);
+  }
+
+  // ${FUNCNAME[@]}: empty outside functions.
+  funcNameArray(): Bytes[] {
+    return this.funcNames.length === 0 ? [] : this.callStack;
   }
 
   // $-
@@ -171,6 +176,7 @@ export class Shell {
       if (action === '' || (signal === 'ERR' && this.option('errtrace'))) copy.traps.set(signal, action);
     copy.fds = this.fds.copy();
     copy.funcNames = [...this.funcNames];
+    copy.callStack = [...this.callStack];
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
     copy.exitTrapDeeper = true;

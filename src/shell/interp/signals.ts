@@ -9,12 +9,9 @@ export class ContinueSignal {
   constructor(public levels: number) {}
 }
 
-// `return` from a function or a sourced file (`inErrTrap`: run by the ERR trap's action).
+// `return` from a function or a sourced file.
 export class ReturnSignal {
-  constructor(
-    readonly status: number,
-    readonly inErrTrap = false,
-  ) {}
+  constructor(readonly status: number) {}
 }
 
 // The shell (or the subshell it was raised in) ends: `exit`, errexit, a fatal expansion error, or a

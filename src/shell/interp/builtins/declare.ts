@@ -1,3 +1,4 @@
+import { shellArray } from '../../expand/param-lookup.js';
 import type { Attrs } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
@@ -167,7 +168,8 @@ async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
   let status = 0;
   const names = parsed.names.length > 0 ? parsed.names.map((n) => n.text) : sh.vars.names();
   for (const name of names) {
-    const variable = sh.vars.getRaw(name);
+    const variable =
+      sh.vars.getRaw(name) ?? (parsed.names.length > 0 ? shellArray(ctx.r.ex.env, name) : undefined);
     if (!variable) {
       if (parsed.names.length > 0) status = await ctx.fail(`${name}: not found`);
       continue;
