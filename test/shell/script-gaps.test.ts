@@ -157,3 +157,21 @@ describe('a script file', () => {
     for (const line of said) expect(ours.stderr.split('\n')).toContain(line);
   });
 });
+
+describe('an error bash discards ends the line it is on, and the text goes on', () => {
+  it.each([
+    ['failglob’s no match', 'shopt -s failglob\necho *.zzz; echo same\necho "after $?"', 'after 1\n'],
+    [
+      'from a function and a loop: the whole line',
+      'shopt -s failglob\nf() { echo in; echo *.zzz; echo in2; }; f; echo same\nfor i in 1; do\necho *.zzz\ndone; echo same2\necho "end $?"',
+      'in\nend 1\n',
+    ],
+    [
+      'but failglob’s ends the text under set -e',
+      'shopt -s failglob; set -e\necho *.zzz\necho "after $?"',
+      '',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

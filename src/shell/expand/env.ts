@@ -52,7 +52,8 @@ export class ExpansionError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly discard = false,
+    // 'arith': discarded without errexit (an arithmetic error: bash goes on under set -e too).
+    readonly discard: boolean | 'arith' = false,
   ) {
     super(message);
   }

@@ -7,7 +7,7 @@ import { RunSupport } from '../../engine/run-support.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { Interruption, Report, Settings, StepReport } from '../../types.js';
 import { Oracle } from '../expand/oracle.js';
-import type { Script, SimpleCommand } from '../syntax/nodes.js';
+import type { Script, SimpleCommand, Stmt } from '../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import { checkExtglobLine } from './extglob-check.js';
 import { initShell, type StartState } from './init-shell.js';
@@ -141,14 +141,38 @@ function skipReason(why: ExitSignal['why']): StepReport['skippedBecause'] {
   return why === 'errexit' || why === 'error' ? why : 'exit';
 }
 
+// Runs the statement at `k`; returns the index of the last statement it took. An error bash
+// discards (failglob's no match, a bad substitution, an arithmetic error) ends the line bash read
+// it on: the statements after it there are skipped, the status is the error's, and the text goes on
+// with the next line (under set -e, only after an arithmetic error).
+async function runLine(runner: Runner, stmts: readonly Stmt[], k: number): Promise<number> {
+  const stmt = stmts[k]!;
+  try {
+    await runner.list([stmt]);
+    return k;
+  } catch (error) {
+    if (!(error instanceof ExitSignal) || !error.discard) throw error;
+    if (error.discard !== 'arith' && runner.sh.option('errexit'))
+      throw new ExitSignal(error.status, 'errexit', error.at);
+    runner.sh.status = error.status;
+    let last = k;
+    while (last + 1 < stmts.length && stmts[last + 1]!.start.line <= stmt.end.line) {
+      const { body } = stmts[++last]!;
+      runner.skipped(body.first, null, 'error');
+      for (const { op, pipeline } of body.rest) runner.skipped(pipeline, op, 'error');
+    }
+    return last;
+  }
+}
+
 async function runAll(runner: Runner, script: Script): Promise<Ending> {
   let ending: Ending;
   let reached = 0;
   try {
-    for (const [k, stmt] of script.stmts.entries()) {
-      reached++;
+    for (let k = 0; k < script.stmts.length; k++) {
+      reached = k + 1;
       checkExtglobLine(runner, script.stmts, k);
-      await runner.list([stmt]);
+      k = await runLine(runner, script.stmts, k);
     }
     ending = { status: runner.sh.status, why: 'end' };
   } catch (error) {

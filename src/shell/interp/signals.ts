@@ -24,7 +24,7 @@ export class ExitSignal {
     readonly why: 'exit' | 'errexit' | 'error' | 'stopped' | 'signal' = 'exit',
     // errexit and an error: the line of the command, and bash's message about the error.
     readonly at: ShellEnd | null = null,
-    readonly discard = false,
+    readonly discard: boolean | 'arith' = false,
   ) {}
 }
 
