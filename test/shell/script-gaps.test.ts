@@ -175,3 +175,31 @@ describe('an error bash discards ends the line it is on, and the text goes on', 
     await same(text, expected);
   });
 });
+
+describe('$LINENO', () => {
+  it.each([
+    [
+      'in an ERR trap: the failing command’s line, and on from it',
+      'trap "echo err \\$LINENO\necho err2 \\$LINENO" ERR\necho a\nfalse',
+      'a\nerr 4\nerr2 5\n',
+    ],
+    [
+      'for a function’s status: the call’s line',
+      'f() {\n  false\n}\ntrap "echo err \\$LINENO" ERR\nf\necho "after $LINENO"',
+      'err 5\nafter 6\n',
+    ],
+    [
+      'with set -E inside the function: the line there',
+      'set -eE\ntrap "echo err \\$LINENO" ERR\nf() {\n  echo in\n  false\n}\nf',
+      'in\nerr 5\n',
+    ],
+    ['in eval: on from the eval’s line', 'echo a\neval "echo ev \\$LINENO"', 'a\nev 2\n'],
+    [
+      'in an EXIT trap: its own',
+      'trap "echo exit-trap \\$LINENO" EXIT\necho a\necho b',
+      'a\nb\nexit-trap 1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

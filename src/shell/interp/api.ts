@@ -75,7 +75,15 @@ export interface RunnerApi {
   // eval's and source's text, parsed and run in this shell (`args`: $1... while it runs).
   runText(
     text: Bytes,
-    options: { label: string; args?: Bytes[] | null; sourced?: boolean; indirect?: boolean },
+    // `firstLine`: what its first line is numbered ($LINENO, messages): eval's and an ERR trap's
+    // text go on from the command's line.
+    options: {
+      label: string;
+      args?: Bytes[] | null;
+      sourced?: boolean;
+      indirect?: boolean;
+      firstLine?: number;
+    },
   ): Promise<number>;
   // Words already expanded, run as a command (for `command NAME ...`: functions skipped).
   runCommandWords(words: Bytes[], options: { functions: boolean; command?: SimpleCommand }): Promise<number>;

@@ -16,7 +16,7 @@ export async function runErrTrap(r: RunnerApi, status: number, trapped = true): 
   if (action === undefined || action === '') return;
   inTrap.add(sh);
   try {
-    await r.runText(action, { label: 'trap' });
+    await r.runText(action, { label: 'trap', firstLine: r.sh.lineno });
   } finally {
     inTrap.delete(sh);
     sh.status = status;

@@ -13,6 +13,8 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   const def = sh.functions.get(name)!;
   const saved = sh.positional;
   const loops = sh.loopDepth;
+  // After the call, $LINENO (and an ERR trap for its status) is the caller's line again.
+  const line = sh.lineno;
   const errTrap = sh.traps.get('ERR');
   if (!sh.option('errtrace')) sh.traps.delete('ERR');
   sh.positional = args;
@@ -37,6 +39,7 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
       sh.positional = saved;
     }
     sh.loopDepth = loops;
+    if (ending === null) sh.lineno = line;
     if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
   }
 }

@@ -11,9 +11,13 @@ import { checkSupported } from './support.js';
 // Text that reaches the shell while it runs (eval's words, a sourced file, a trap's action): parsed
 // and checked like the text itself. A syntax error is bash's (status 2, the shell goes on for eval);
 // a construct safe-run does not run stops the run, since processes may have started already.
-function parseNested(text: Bytes, extglob: boolean): Script | { error: string; refused: boolean } {
+function parseNested(
+  text: Bytes,
+  extglob: boolean,
+  firstLine: number,
+): Script | { error: string; refused: boolean } {
   try {
-    const script = parseScript(text, { bytes: true, extglob });
+    const script = parseScript(text, { bytes: true, extglob, firstLine });
     checkSupported(script, text.includes('\n'));
     return script;
   } catch (error) {
@@ -28,9 +32,9 @@ export async function runNested(
   r: RunnerApi,
   nested: (source: Bytes) => RunnerApi,
   text: Bytes,
-  options: { label: string; args?: Bytes[] | null; sourced?: boolean },
+  options: { label: string; args?: Bytes[] | null; sourced?: boolean; firstLine?: number },
 ): Promise<number> {
-  const parsed = parseNested(text, r.sh.shopts.has('extglob'));
+  const parsed = parseNested(text, r.sh.shopts.has('extglob'), options.firstLine ?? 1);
   if (!('stmts' in parsed)) {
     await r.error(`${options.label}: ${parsed.error}`);
     if (parsed.refused) {

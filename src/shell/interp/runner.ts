@@ -200,10 +200,7 @@ export class Runner implements RunnerApi {
   }
 
   // `indirect`: set -x traces it one level deeper (all but the EXIT trap).
-  async runText(
-    text: Bytes,
-    options: { label: string; args?: Bytes[] | null; sourced?: boolean; indirect?: boolean },
-  ): Promise<number> {
+  async runText(text: Bytes, options: Parameters<RunnerApi['runText']>[1]): Promise<number> {
     const deeper = options.indirect === false ? 0 : 1;
     this.sh.traceDepth += deeper;
     try {

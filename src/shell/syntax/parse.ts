@@ -13,9 +13,11 @@ import { readWord } from './words.js';
 // Parses bash text (as Node gives it, or as bytes) into a tree. Throws ShellSyntaxError for text
 // that bash itself rejects, with where; which constructs safe-run runs is decided later (check.ts).
 // `extglob`: on where the text starts (an eval's or a sourced file's text, read while it is on).
-export function parseScript(text: string, { bytes = false, extglob = false } = {}): Script {
+// `firstLine`: the line the text's first line is numbered (eval's text and an ERR trap's action are
+// numbered on from the command's line, as bash numbers them).
+export function parseScript(text: string, { bytes = false, extglob = false, firstLine = 1 } = {}): Script {
   const source: Bytes = bytes ? text : toBytes(text);
-  const s = newScanner(source);
+  const s = newScanner(source, firstLine);
   s.extglob = extglob;
   s.lineRead = (line) => {
     s.extglob = extglobAfter(line, s.extglob);
@@ -26,8 +28,8 @@ export function parseScript(text: string, { bytes = false, extglob = false } = {
   return { kind: 'script', stmts, start: s.pos(0), end: s.pos() };
 }
 
-function newScanner(source: Bytes): Scanner {
-  const s = new Scanner(source);
+function newScanner(source: Bytes, firstLine = 1): Scanner {
+  const s = new Scanner(source, firstLine);
   s.grammar = { list: readList, command: readCommand, compound: readCompound, dollar: readDollar };
   s.parseNested = nested;
   s.readHeredoc = (doc) => readHeredocBody(s, doc);

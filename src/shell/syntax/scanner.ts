@@ -62,8 +62,8 @@ export class Scanner {
   // body without its tabs): its positions are those of `base` bytes on in the enclosing text.
   private outer: { scanner: Scanner; base: number } | null = null;
 
-  constructor(text: Bytes) {
-    this.src = new Source(text);
+  constructor(text: Bytes, firstLine = 1) {
+    this.src = new Source(text, firstLine);
   }
 
   sub(text: Bytes, base: number): Scanner {

@@ -33,9 +33,13 @@ export function isUtf8(bytes: Bytes): boolean {
 export class Source {
   readonly text: Bytes;
   private readonly lineStarts: number[] = [0];
+  // Positions' lines count from `firstLine` (text that bash numbers on from where it was found: eval's,
+  // an ERR trap's action).
+  private readonly lineShift: number;
 
-  constructor(text: Bytes) {
+  constructor(text: Bytes, firstLine = 1) {
     this.text = text;
+    this.lineShift = firstLine - 1;
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
   }
 
@@ -56,7 +60,7 @@ export class Source {
     }
     for (let i = from; i < offset; i++) if ((this.text.charCodeAt(i) & 0xc0) !== 0x80) col++;
     this.last = { offset, line, col };
-    return { offset, line, col };
+    return { offset, line: line + this.lineShift, col };
   }
 
   lineOf(offset: number): number {

@@ -70,7 +70,7 @@ export async function shift(ctx: BuiltinContext): Promise<number> {
 export async function evalBuiltin(ctx: BuiltinContext): Promise<number> {
   const text = ctx.args.join(' ');
   if (text.trim() === '') return 0;
-  return ctx.r.runText(text, { label: 'eval' });
+  return ctx.r.runText(text, { label: 'eval', firstLine: ctx.sh.lineno });
 }
 
 // source FILE [ARGS] and `. FILE`: the file's text run in this shell, with ARGS as $1... while it runs.
