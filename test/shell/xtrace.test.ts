@@ -83,4 +83,17 @@ describe('set -x', () => {
       "+ trap 'echo t' EXIT\n+ trap 'echo u' USR1\n+ kill -USR1 N\n++ echo u\nu\n+ echo t\nt\n",
     );
   });
+
+  it('expands PS4 before each line, with the commands of its own substitutions untraced', async () => {
+    await traced(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'PS4="+ \\${FUNCNAME[0]:-main}:\\$LINENO: "\nf() { true; }\nf',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's trace, not a template
+      "+ PS4='+ ${FUNCNAME[0]:-main}:$LINENO: '\n+ main:3: f\n+ f:2: true\n",
+    );
+    await traced(
+      'PS4="+\\$(echo x) "; x=$(echo in); echo done',
+      "+ PS4='+$(echo x) '\n++x echo in\n+x x=in\n+x echo done\ndone\n",
+    );
+  });
 });

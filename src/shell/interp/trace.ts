@@ -1,4 +1,6 @@
+import { ExpansionError } from '../expand/env.js';
 import type { ArrayElem, Assign, Span, Word } from '../syntax/nodes.js';
+import { parsePromptText } from '../syntax/parse.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { writeTo } from './output.js';
@@ -68,10 +70,29 @@ export function written(r: RunnerApi, node: Span): string {
 }
 
 export async function traceText(r: RunnerApi, text: string): Promise<void> {
-  const ps4 = r.sh.vars.get('PS4');
-  const prefix = ps4?.value?.kind === 'scalar' ? ps4.value.value : '+ ';
+  const prefix = await ps4(r);
   const level = prefix.slice(0, 1).repeat(r.sh.traceDepth);
   await writeTo(r.rt, r.sh.fds.get(2), `${level}${prefix}${text}\n`);
+}
+
+// PS4 as bash prints it: expanded each time ($LINENO, ${FUNCNAME[0]}, $(...), whose own commands are
+// not traced); an expansion that fails is said, and the text is printed as it is.
+async function ps4(r: RunnerApi): Promise<string> {
+  const ps4 = r.sh.vars.get('PS4');
+  const raw = ps4?.value?.kind === 'scalar' ? ps4.value.value : '+ ';
+  const word = /[$`]/.test(raw) ? parsePromptText(raw) : null;
+  if (word === null) return raw;
+  const tracing = r.sh.option('xtrace');
+  r.sh.setOption('xtrace', false);
+  try {
+    return await r.ex.quotedText(word.parts, 'heredoc');
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    await r.error(error.message);
+    return raw;
+  } finally {
+    r.sh.setOption('xtrace', tracing);
+  }
 }
 
 function traceQuote(word: Bytes): string {

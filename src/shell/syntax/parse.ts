@@ -8,7 +8,7 @@ import { readHeredocBody } from './redirects.js';
 import { type NestedEnd, Scanner } from './scanner.js';
 import { type Bytes, toBytes } from './source.js';
 import { ShellSyntaxError } from './syntax-error.js';
-import { readWord } from './words.js';
+import { readParts, readWord } from './words.js';
 
 // Parses bash text (as Node gives it, or as bytes) into a tree. Throws ShellSyntaxError for text
 // that bash itself rejects, with where; which constructs safe-run runs is decided later (check.ts).
@@ -49,6 +49,23 @@ export function parseWordText(text: Bytes): Word | null {
   try {
     const word = readWord(s);
     return word && s.done ? word : null;
+  } catch {
+    return null;
+  }
+}
+
+// A prompt string (PS4) as bash expands it before each trace line: $ and ` active, quotes kept as
+// text, as in an unquoted here-document's body. Null when it does not parse.
+export function parsePromptText(text: Bytes): Word | null {
+  const s = newScanner(text);
+  try {
+    const parts = readParts(s, {
+      stop: () => false,
+      singleQuotes: false,
+      doubleQuotes: false,
+      braces: false,
+    });
+    return s.done ? { parts, start: s.pos(0), end: s.pos() } : null;
   } catch {
     return null;
   }
