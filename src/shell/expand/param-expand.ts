@@ -6,7 +6,7 @@ import type { ExpanderApi, PartContext } from './expander-api.js';
 import { isUtf8Locale } from './oracle-state.js';
 import { type Base, lookup } from './param-lookup.js';
 import { patternOps } from './param-patterns.js';
-import { attributeLetters, charsOf, sliceText } from './param-text.js';
+import { attributeLetters, charsOf, isAllIndex, sliceText } from './param-text.js';
 import { VarError } from './vars.js';
 
 // ${...} and $name: looks the parameter up, applies its operator, and adds the result to the word
@@ -89,11 +89,13 @@ async function wordOperator(
   ctx: PartContext,
 ): Promise<void> {
   const { op, word } = part.op!;
-  const joined = base.items.join(base.multi ? ' ' : '');
+  const joined = base.items.join(base.multi ? joiner(base, ctx, ex) : '');
   const present = op.startsWith(':') ? base.set && joined !== '' : base.set;
   const kind = op.replace(':', '');
   if (kind === '+') {
     if (present) return addWord(ex, word, b, ctx);
+    // Nothing in its place: in double quotes an empty word, unless the @ form had no values at all.
+    if (ctx.quoted && base.items.length > 0) b.keep();
     return;
   }
   if (present) return emit(base, b, ctx, ex);
@@ -104,7 +106,7 @@ async function wordOperator(
       value !== '' ? value : op.startsWith(':') ? 'parameter null or not set' : 'parameter not set';
     throw new ExpansionError(`${part.name}: ${message}`, 127);
   }
-  if (base.variable === null) throw new ExpansionError(`$${part.name}: cannot assign in this way`, 1);
+  if (base.variable === null) throw cannotAssign(part);
   try {
     const index = base.index;
     ex.env.vars.assign(base.variable, value, index === undefined ? {} : { index });
@@ -116,8 +118,24 @@ async function wordOperator(
   emit(assigned, b, ctx, ex);
 }
 
+// ${a[@]:=w} is a bad subscript to bash, ${@:=w} and ${1:=w} no name to assign.
+function cannotAssign(part: ParamExp): ExpansionError {
+  if (part.index && isAllIndex(part.index) && !part.indirect)
+    return new ExpansionError(`${part.name}[${sourceOf(part.index)}]: bad array subscript`, 1);
+  return new ExpansionError(`$${part.name}: cannot assign in this way`, 1);
+}
+
+// How ${x:-w} and its kin join several values to see whether they are null: "$*" and "${a[*]}" as
+// they expand (by IFS's first character), the others by spaces.
+function joiner(base: Base, ctx: PartContext, ex: ExpanderApi): string {
+  if (!base.star || !(ctx.quoted || ctx.single)) return ' ';
+  const ifs = ex.ifs();
+  return ifs === null ? ' ' : (charsOf(ifs, isUtf8Locale(ex.env))[0] ?? '');
+}
+
 // The operator's word, read as it would be in place: in double quotes when the expansion is, else
-// unquoted text that IFS splits too.
+// unquoted text that IFS splits too. In double quotes the word stays even when empty, as bash keeps
+// it: "${a[@]:-}" of an empty array is one empty word (only the @ form's own values can be none).
 async function addWord(ex: ExpanderApi, word: Word, b: Builder, ctx: PartContext): Promise<void> {
   const fields = await ex.build(word.parts, {
     style: ctx.quoted ? 'dq' : 'operand',
@@ -125,6 +143,7 @@ async function addWord(ex: ExpanderApi, word: Word, b: Builder, ctx: PartContext
     tilde: 'start',
   });
   b.addFields(fields);
+  if (ctx.quoted) b.keep();
 }
 
 // ${x:offset:length}, and for "$@" and arrays the elements from offset on.

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Expansions on which safe-run's interpreter once answered differently from bash -o pipefail: each
+// row is run by both in a fresh directory and must give bash's exit code and stdout (bash's own
+// messages are sent to stdout by the text where they matter); bash's stdout is written in the row
+// too, so that a machine whose bash does otherwise fails the row instead of passing it.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'expansion-gaps-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+// Prints how many words it was given, then each in <>.
+const F = `f() { printf '%s:' "$#"; printf '<%s>' "$@"; echo; }; a=(); b=(x y); e=(""); `;
+
+describe('an operator’s word in place of an empty array or "$@"', () => {
+  it.each([
+    [
+      '":-" and "-" give one empty word',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'f "${a[@]:-}"; f "${u[@]-}"; f "${@:-}"; f "${@-}"',
+      '1:<>\n'.repeat(4),
+    ],
+    [
+      'the word stays whatever it expands to',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'f "${a[@]:-$u}"; f "${a[@]:-"${a[@]}"}"; f "${a[@]:-$@}"; f "${u[@]:-${b[@]}}"',
+      '1:<>\n1:<>\n1:<>\n2:<x><y>\n',
+    ],
+    [
+      '":+" of a set array gives its (empty) word',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'f "${b[@]:+}"; f "${b[@]+}"; f "${a[@]:+}"; f "${e[@]:+}"; f "${e[@]:+x}"; set -- ""; f "${@:+}"; f ${b[@]:+}',
+      '1:<>\n1:<>\n0:<>\n1:<>\n1:<>\n1:<>\n0:<>\n',
+    ],
+    [
+      '"$*" is null when joined by an empty IFS',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'IFS=; set -- "" ""; f "${*:-y}"; f "${*:+y}"; b=("" ""); f "${b[*]:-y}"; f ${*:-y}',
+      '1:<y>\n1:<>\n1:<y>\n0:<>\n',
+    ],
+    [
+      'in a list, a for loop and a here-string',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'x=("${a[@]:-}" "${b[@]:+}"); echo ${#x[@]}; for w in "${a[@]-}"; do echo "[$w]"; done; cat <<< "${@:-}"',
+      '2\n[]\n\n',
+    ],
+    [
+      'the := form is a bad subscript on an array',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      '{ echo "${u[*]:=}"; } 2>&1; echo not',
+      'bash: line 1: u[*]: bad array subscript\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(F + text, expected);
+  });
+});
