@@ -60,3 +60,22 @@ describe('an operator’s word in place of an empty array or "$@"', () => {
     await same(F + text, expected);
   });
 });
+
+describe('brace expansion that leaves no text', () => {
+  it.each([
+    [
+      'is no word',
+      'echo {a,}; echo x {,} y; echo {,a}; f {,}; f {,,}; f {,}{,}; f {,x}{,}',
+      'a\nx y\na\n0:<>\n0:<>\n0:<>\n2:<x><x>\n',
+    ],
+    [
+      'in a list and a for loop',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'a=({a,} {,}); echo ${#a[@]}; for w in {,a,}; do echo "[$w]"; done',
+      '1\n[a]\n',
+    ],
+    ['in quotes or beside an empty expansion it is', 'f {,}$u; f {,}"$u"; f {"",}', '0:<>\n2:<><>\n1:<>\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(F + text, expected);
+  });
+});

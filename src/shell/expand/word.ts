@@ -194,14 +194,16 @@ export class Expander implements ExpanderApi {
   }
 }
 
-// Brace expansion on the word's text, each result read again as a word.
+// Brace expansion on the word's text, each result read again as a word. A result with no text at all
+// is no word, as in bash (`echo x {,} y` is `echo x y`; `""{,}` keeps its two quoted empty words).
 function braceWords(word: Word): Word[] {
   if (word.raw === undefined || !word.raw.includes('{')) return [word];
   const texts = braceExpand(word.raw);
   if (texts.length === 1 && texts[0] === word.raw) return [word];
-  return texts.map((text) => {
+  return texts.flatMap((text) => {
+    if (text === '') return [];
     const parsed = parseWordText(text);
-    return parsed ? { ...parsed, start: word.start, end: word.end } : literalWord(text, word);
+    return [parsed ? { ...parsed, start: word.start, end: word.end } : literalWord(text, word)];
   });
 }
 
