@@ -30,7 +30,9 @@ export type ParamOp =
   | '^'
   | '^^'
   | ','
-  | ',,';
+  | ',,'
+  | '~'
+  | '~~';
 
 export interface ExtGlob extends Span {
   kind: 'extglob';

@@ -79,3 +79,22 @@ describe('brace expansion that leaves no text', () => {
     await same(F + text, expected);
   });
 });
+
+describe('case toggling', () => {
+  it.each([
+    [
+      'of the first character and of all, with and without a pattern',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'x=aBc; echo ${x~} ${x~~} ${x~~[a-c]} ${x~[b]} ${x~~B} ${x~~?}; p="[a-z]"; echo ${x~~$p} "${x~~"$p"}"',
+      'ABc AbC ABC aBc abc AbC\nABC aBc\n',
+    ],
+    [
+      'of arrays, $@ and text that is not ASCII',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'a=(aB Cd); echo ${a[@]~~} "${a[*]~}"; set -- hEllo; echo ${@~~}; y=éÀ; echo ${y~~} ${y~}',
+      'Ab cD AB cd\nHeLLO\nÉà ÉÀ\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

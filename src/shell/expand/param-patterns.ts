@@ -8,8 +8,9 @@ import type { Base } from './param-lookup.js';
 
 type Replace = { all: boolean; anchor: '#' | '%' | null; with: Word | null };
 
-// ${x#p} ${x##p} ${x%p} ${x%%p}, ${x/p/r} (and //, /#, /%), ${x^p} ${x^^p} ${x,p} ${x,,p}: applied
-// to each value. Plain text patterns are done here; the others by bash's own matcher (the oracle).
+// ${x#p} ${x##p} ${x%p} ${x%%p}, ${x/p/r} (and //, /#, /%), ${x^p} ${x^^p} ${x,p} ${x,,p}, ${x~p}
+// ${x~~p}: applied to each value. Plain text patterns are done here; the others by bash's own
+// matcher (the oracle).
 export async function patternOps(
   ex: ExpanderApi,
   base: Base,
@@ -34,7 +35,7 @@ async function applyOne(
   replacement: Chunk[] | null,
 ): Promise<Bytes> {
   if (replace) return replaceIn(ex, value, chunks, replace, replacement);
-  if (op.startsWith('^') || op.startsWith(',')) return caseOf(ex, value, op, chunks);
+  if (/^[\^,~]/.test(op)) return caseOf(ex, value, op, chunks);
   const extglob = ex.env.shopt('extglob');
   if (isLiteralPattern(chunks, extglob)) return stripLiteral(value, op, literalOf(chunks));
   const pattern = patternOf(chunks, '', extglob);
@@ -52,11 +53,18 @@ async function caseOf(ex: ExpanderApi, value: Bytes, op: string, chunks: Chunk[]
   if (pattern === '' && /^[\x00-\x7f]*$/.test(value)) {
     if (op === '^^') return value.toUpperCase();
     if (op === ',,') return value.toLowerCase();
+    if (op === '~~') return toggle(value);
     if (op === '^') return value.slice(0, 1).toUpperCase() + value.slice(1);
+    if (op === '~') return toggle(value.slice(0, 1)) + value.slice(1);
     return value.slice(0, 1).toLowerCase() + value.slice(1);
   }
   const [answer] = await ask(ex, 'case', [value, ...oracleState(ex.env), op, pattern], [pattern]);
   return answer ?? value;
+}
+
+// ${x~~}: each letter to the other case.
+function toggle(text: Bytes): Bytes {
+  return text.replace(/[A-Za-z]/g, (c) => (c <= 'Z' ? c.toLowerCase() : c.toUpperCase()));
 }
 
 async function replaceIn(

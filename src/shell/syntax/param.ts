@@ -5,7 +5,7 @@ import { readParts } from './words.js';
 
 const SPECIAL = '@*#?-$!0';
 const WORD_OPS: ParamOp[] = [':-', ':=', ':?', ':+', '-', '=', '?', '+'];
-const PATTERN_OPS: ParamOp[] = ['##', '#', '%%', '%', '^^', '^', ',,', ','];
+const PATTERN_OPS: ParamOp[] = ['##', '#', '%%', '%', '^^', '^', ',,', ',', '~~', '~'];
 
 // ${...} at the cursor, read the way bash matches it at parse time; what is not a valid expansion is
 // kept as `bad` and refused when expanded ("bad substitution"), as bash does.
