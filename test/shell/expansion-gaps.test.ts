@@ -98,3 +98,57 @@ describe('case toggling', () => {
     await same(text, expected);
   });
 });
+
+// set -u reaches arithmetic: a name with no value read there ends the shell as bash's does (status
+// 127 under -c), its message on stderr (sent to stdout here by the group's redirection).
+describe('set -u in arithmetic', () => {
+  it.each([
+    [
+      'in (( )) and $(( ))',
+      'set -u; { (( z > 0 )) || echo no; echo after; } 2>&1',
+      'bash: line 1: z: unbound variable\n',
+    ],
+    ['in $(( ))', 'set -u; { echo $((z+1)); echo after; } 2>&1', 'bash: line 1: z: unbound variable\n'],
+    ['in let', 'set -u; { let "x=w+1"; echo after; } 2>&1', 'bash: line 1: w: unbound variable\n'],
+    ['in [[ -eq ]]', 'set -u; { [[ q -eq 0 ]]; echo after; } 2>&1', 'bash: line 1: q: unbound variable\n'],
+    [
+      'in for (( ))',
+      'set -u; { for ((i=0;i<n;i++)); do :; done; echo after; } 2>&1',
+      'bash: line 1: n: unbound variable\n',
+    ],
+    [
+      'in a subscript and an offset',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'set -u; a=(1); { echo ${a[z]}; } 2>&1; echo after',
+      'bash: line 1: z: unbound variable\n',
+    ],
+    [
+      'through a value and a nameref',
+      'set -u; x=y; declare -n r=zz; { echo $((r)); } 2>&1',
+      'bash: line 1: zz: unbound variable\n',
+    ],
+    [
+      'but not for a name assigned, skipped, or an array’s missing element',
+      'set -u; (( z = 1 )); echo $(( 0 && q )) $(( 1 ? 2 : q )); a=(1); x[3]=1; e=(); echo $((a[3] + x + e[0])); n=; for ((i=0;i<n;i++)); do :; done; echo after; { echo $((q)); } 2>&1',
+      '0 2\n0\nafter\nbash: line 1: q: unbound variable\n',
+    ],
+    [
+      'an expansion in (( )) that fails ends the shell',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      '{ (( ${u:?x} )); echo after; } 2>&1',
+      'bash: line 1: u: x\n',
+    ],
+    [
+      'unset of an element',
+      'set -u; unset "v[z]"; a=(1 2); { unset "a[z]"; echo after; } 2>&1',
+      'bash: line 1: z: unbound variable\n',
+    ],
+    [
+      'a readonly variable assigned is said plainly and fails the command only',
+      'readonly r=1; { (( r=2 )); let r=3; [[ r=4 -eq 1 ]]; echo $?; } 2>&1',
+      `${'bash: line 1: r: readonly variable\n'.repeat(3)}1\n`,
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -1,16 +1,18 @@
 import { ArithEvalError, type ArithScope, evalArith } from './arith.js';
-import { type ExpandEnv, ExpansionError } from './env.js';
+import { ArithmeticError, type ExpandEnv, ExpansionError } from './env.js';
 import { scalarOf } from './variable.js';
 import { VarError } from './vars.js';
 
 // Arithmetic's view of the shell's variables: a[i] of an indexed array is evaluated as arithmetic, of
-// an associative one taken as a key; values read are evaluated by the caller.
+// an associative one taken as a key; values read are evaluated by the caller. Under set -u a name
+// with no value at all is the error that ends the shell (an array's missing element is 0).
 export function arithScope(env: ExpandEnv): ArithScope {
   const scope: ArithScope = {
     read(name, subscript) {
       const dynamic = subscript === null ? env.dynamic(name) : undefined;
       if (dynamic !== undefined) return dynamic;
       const variable = env.vars.get(name);
+      if (env.nounset && !variable?.value) throw unbound(env, name);
       if (subscript === null) return scalarOf(variable);
       const value = variable?.value;
       if (!value) return null;
@@ -28,12 +30,21 @@ export function arithScope(env: ExpandEnv): ArithScope {
         const index = assoc ? subscript : Number(evalArith(subscript, scope));
         env.vars.assign(name, String(number), { index });
       } catch (error) {
-        if (error instanceof VarError) throw new ExpansionError(error.message, 1);
+        if (error instanceof VarError) throw new ArithmeticError(error.message, true);
         throw error;
       }
     },
   };
   return scope;
+}
+
+// (Named as the nameref it is read through leads.)
+function unbound(env: ExpandEnv, name: string): ExpansionError {
+  let shown = name;
+  try {
+    shown = env.vars.resolve(name);
+  } catch {}
+  return new ExpansionError(`${shown}: unbound variable`, 127);
 }
 
 function maxIndex(items: Map<number, string>): number {
@@ -44,6 +55,6 @@ function maxIndex(items: Map<number, string>): number {
 
 // An arithmetic error becomes the expansion error bash stops with.
 export function expansionFailure(error: unknown): unknown {
-  if (error instanceof ArithEvalError) return new ExpansionError(error.message, 1);
+  if (error instanceof ArithEvalError) return new ArithmeticError(error.message);
   return error;
 }

@@ -58,3 +58,15 @@ export class ExpansionError extends Error {
     super(message);
   }
 }
+
+// An error of arithmetic's own (a division by 0, a syntax error, a readonly variable assigned):
+// where arithmetic is a command's work ((( )), let, [[ -eq ]]) it fails that command only, said
+// after the command's name unless `plain` (bash says a readonly variable without it).
+export class ArithmeticError extends ExpansionError {
+  constructor(
+    message: string,
+    readonly plain = false,
+  ) {
+    super(message, 1);
+  }
+}

@@ -1,4 +1,4 @@
-import { ExpansionError } from '../expand/env.js';
+import { ArithmeticError, ExpansionError } from '../expand/env.js';
 import { VarError } from '../expand/vars.js';
 import type { CaseClause, Compound, Stmt, Word } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
@@ -209,7 +209,8 @@ async function runCase(r: RunnerApi, command: CaseClause): Promise<number> {
   return status;
 }
 
-// (( expr )): 0 when the value is not zero; an error fails the command only, as in bash.
+// (( expr )): 0 when the value is not zero; an error of the arithmetic fails the command only, as in
+// bash; one of its expansions (or set -u) the shell.
 async function arith(r: RunnerApi, expr: Word): Promise<number> {
   r.sh.lineno = expr.start.line;
   await traceArith(r, written(r, expr));
@@ -217,7 +218,8 @@ async function arith(r: RunnerApi, expr: Word): Promise<number> {
     return (await r.ex.arith(expr)) === 0n ? 1 : 0;
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
-    await r.error(`((: ${error.message}`);
+    if (!(error instanceof ArithmeticError)) return r.expansionFailed(error);
+    await r.error(error.plain ? error.message : `((: ${error.message}`);
     return 1;
   }
 }

@@ -1,4 +1,4 @@
-import { ExpansionError } from '../expand/env.js';
+import { ArithmeticError, ExpansionError } from '../expand/env.js';
 import type { Chunk } from '../expand/fields.js';
 import { oracleState } from '../expand/oracle-state.js';
 import type { CondExpr } from '../syntax/nodes.js';
@@ -71,8 +71,8 @@ async function integers(r: RunnerApi, op: string, left: string, right: string): 
   try {
     return compareIntegers(op, r.ex.evaluate(left), r.ex.evaluate(right));
   } catch (error) {
-    if (!(error instanceof ExpansionError)) throw error;
-    await r.error(`[[: ${error.message}`);
+    if (!(error instanceof ArithmeticError)) throw error;
+    await r.error(error.plain ? error.message : `[[: ${error.message}`);
     return false;
   }
 }

@@ -1,5 +1,5 @@
 import { maxOf } from '../../../arrays.js';
-import { ExpansionError } from '../../expand/env.js';
+import { ArithmeticError } from '../../expand/env.js';
 import type { BuiltinContext } from './context.js';
 
 // let EXPR...: each argument evaluated; 1 when the last is 0.
@@ -10,8 +10,10 @@ export async function letBuiltin(ctx: BuiltinContext): Promise<number> {
     try {
       last = ctx.r.ex.evaluate(arg);
     } catch (error) {
-      if (error instanceof ExpansionError) return ctx.fail(error.message);
-      throw error;
+      if (!(error instanceof ArithmeticError)) throw error;
+      if (!error.plain) return ctx.fail(error.message);
+      await ctx.r.error(error.message);
+      return 1;
     }
   }
   return last === 0n ? 1 : 0;
@@ -71,8 +73,9 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
 }
 
 // unset NAME[SUB]: an associative array's key as written; an indexed array's subscript by arithmetic
-// (negative from the end; @ or * every element). Null: nothing to unset (SUB empty, or every element
-// done here); a status: bash's complaint.
+// (negative from the end; @ or * every element), whose error ends the shell as bash's does. Null:
+// nothing to unset (no such variable, SUB empty, or every element done here); a status: bash's
+// complaint.
 async function elementIndex(
   ctx: BuiltinContext,
   name: string,
@@ -81,20 +84,14 @@ async function elementIndex(
   const variable = ctx.sh.vars.get(name);
   const value = variable?.value;
   if (value?.kind === 'assoc') return sub === '' ? null : sub;
-  if (sub === '') return null;
+  if (sub === '' || variable === undefined) return null;
   if (sub === '@' || sub === '*') {
     if (variable?.attrs.readonly)
       return { status: await ctx.fail(`${name}: cannot unset: readonly variable`) };
     if (value?.kind === 'indexed') value.items.clear();
     return null;
   }
-  let at: number;
-  try {
-    at = Number(ctx.r.ex.evaluate(sub));
-  } catch (error) {
-    if (error instanceof ExpansionError) return { status: await ctx.fail(error.message) };
-    throw error;
-  }
+  let at = Number(ctx.r.ex.evaluate(sub));
   if (at < 0) {
     const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
     at += (keys.length === 0 ? -1 : maxOf(keys)) + 1;

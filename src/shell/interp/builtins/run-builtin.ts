@@ -1,5 +1,6 @@
 import { targetText } from '../../../outcome-text/render.js';
 import type { StreamReport, StreamTarget } from '../../../types.js';
+import { ExpansionError } from '../../expand/env.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign, SimpleCommand } from '../../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
@@ -74,6 +75,8 @@ async function call(ctx: BuiltinContext, name: string): Promise<number> {
     return await BUILTINS.get(name)!(ctx);
   } catch (error) {
     if (error instanceof VarError) return ctx.fail(error.message);
+    // (set -u in let's or declare's arithmetic: the shell ends, as on any expansion.)
+    if (error instanceof ExpansionError) return ctx.r.expansionFailed(error);
     throw error;
   }
 }
