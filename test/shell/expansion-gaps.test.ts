@@ -152,3 +152,26 @@ describe('set -u in arithmetic', () => {
     await same(text, expected);
   });
 });
+
+describe('indirection through a name that is no variable', () => {
+  it.each([
+    [
+      'is an error whatever the operator',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'set -u; x=; unset x; { echo "${!x-}"; } 2>&1; echo not',
+      'bash: line 1: x: invalid indirect expansion\n',
+    ],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['with a subscript', '{ echo "${!a[0]:+d}"; } 2>&1', 'bash: line 1: a[0]: invalid indirect expansion\n'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+    ['an empty name', 'x=; { echo "[${!x:-d}]"; } 2>&1', 'bash: line 1: : invalid variable name\n'],
+    [
+      'one declared with no value, an unset $1 or a missing element names nothing',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'declare x; a=(); set --; echo "[${!x}${!1}${!a[0]}]"; set -u; { echo "${!a[0]}"; } 2>&1',
+      '[]\nbash: line 1: !a[0]: unbound variable\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -6,7 +6,7 @@ import type { ExpanderApi, PartContext } from './expander-api.js';
 import { isUtf8Locale } from './oracle-state.js';
 import { type Base, lookup } from './param-lookup.js';
 import { patternOps } from './param-patterns.js';
-import { attributeLetters, charsOf, isAllIndex, sliceText } from './param-text.js';
+import { attributeLetters, charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
 import { VarError } from './vars.js';
 
 // ${...} and $name: looks the parameter up, applies its operator, and adds the result to the word
@@ -39,7 +39,7 @@ const WORD_OPS = new Set([':-', '-', ':=', '=', ':?', '?', ':+', '+']);
 // set -u: a parameter that is not set is an error, but $@ and $* (and arrays with @) are not.
 function checkUnset(ex: ExpanderApi, part: ParamExp, base: Base): void {
   if (base.set || !ex.env.nounset || base.multi) return;
-  const name = part.index && !part.indirect ? `${part.name}[${sourceOf(part.index)}]` : part.name;
+  const name = `${part.indirect ? '!' : ''}${nameOf(part)}`;
   throw new ExpansionError(`${name}: unbound variable`, 127);
 }
 
@@ -50,10 +50,6 @@ function checkUnsetLength(ex: ExpanderApi, part: ParamExp, base: Base): void {
   if (part.index) {
     if (!ex.env.vars.get(part.name)?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1);
   } else if (!base.multi) throw new ExpansionError(`${part.name}: unbound variable`, 127);
-}
-
-function sourceOf(word: Word): string {
-  return word.parts.map((p) => (p.kind === 'lit' || p.kind === 'sq' ? p.value : '')).join('');
 }
 
 function lengthOf(ex: ExpanderApi, base: Base): Base {
@@ -121,7 +117,7 @@ async function wordOperator(
 // ${a[@]:=w} is a bad subscript to bash, ${@:=w} and ${1:=w} no name to assign.
 function cannotAssign(part: ParamExp): ExpansionError {
   if (part.index && isAllIndex(part.index) && !part.indirect)
-    return new ExpansionError(`${part.name}[${sourceOf(part.index)}]: bad array subscript`, 1);
+    return new ExpansionError(`${nameOf(part)}: bad array subscript`, 1);
   return new ExpansionError(`$${part.name}: cannot assign in this way`, 1);
 }
 

@@ -3,7 +3,7 @@ import type { ParamExp, Word } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi } from './expander-api.js';
-import { isAllIndex } from './param-text.js';
+import { isAllIndex, nameOf } from './param-text.js';
 import { elementsOf, keysOf, NO_ATTRS, scalarOf, type Variable } from './variable.js';
 
 // What a parameter names, before any operator: its values (several for "$@", "${a[@]}" and the
@@ -55,16 +55,19 @@ function isStar(index: Word | null): boolean {
 }
 
 // ${!ref}: the value of `ref` names the parameter to expand (a name, name[subscript], or a special);
-// for a nameref, ${!ref} is the name it refers to. ${!@} and ${!*} take $@ as one name.
+// for a nameref, ${!ref} is the name it refers to. ${!@} and ${!*} take $@ as one name. A `ref`
+// that is no variable at all is an error whatever the operator, as is an empty name; one declared
+// with no value, an array's missing element or an unset positional parameter name nothing.
 async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   const raw = part.index === null ? ex.env.vars.getRaw(part.name) : undefined;
   if (raw?.attrs.nameref) return single(scalarOf(raw), part.name);
   const base = await named(ex, part.name, part.index);
   const all = part.name === '@' || part.name === '*';
-  const ref = all ? base.items.join(' ') : base.items[0];
-  if (ref === undefined || ref === '') {
-    if (ref === undefined && !part.op)
-      throw new ExpansionError(`${part.name}: invalid indirect expansion`, 1);
+  const ref = all ? (base.items.length > 0 ? base.items.join(' ') : undefined) : base.items[0];
+  if (ref === '') throw new ExpansionError(': invalid variable name', 1);
+  if (ref === undefined) {
+    if (/^[A-Za-z_]/.test(part.name) && ex.env.vars.get(part.name) === undefined)
+      throw new ExpansionError(`${nameOf(part)}: invalid indirect expansion`, 1);
     return single(null);
   }
   const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/s.exec(ref);

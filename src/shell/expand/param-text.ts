@@ -1,10 +1,17 @@
-import type { Word } from '../syntax/nodes.js';
+import type { ParamExp, Word } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 
 // [@] or [*]: every element.
 export function isAllIndex(index: Word | null): boolean {
   const only = index?.parts.length === 1 ? index.parts[0]! : null;
   return only?.kind === 'lit' && (only.value === '@' || only.value === '*');
+}
+
+// The parameter as bash names it in a message: NAME or NAME[SUBSCRIPT] (as written).
+export function nameOf(part: ParamExp): string {
+  if (!part.index) return part.name;
+  const text = part.index.parts.map((p) => (p.kind === 'lit' || p.kind === 'sq' ? p.value : '')).join('');
+  return `${part.name}[${text}]`;
 }
 
 // The characters of a value: UTF-8 sequences in a UTF-8 locale (a byte that starts none is one
