@@ -175,3 +175,33 @@ describe('indirection through a name that is no variable', () => {
     await same(text, expected);
   });
 });
+
+describe('variables bash sets for itself', () => {
+  it.each([
+    [
+      'OSTYPE, MACHTYPE, HOSTTYPE, BASH_LOADABLES_PATH as this bash has them',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'set -u; [[ $OSTYPE == linux* ]] && echo linux; [[ $MACHTYPE == "${BASH_VERSINFO[5]}" && $MACHTYPE == $HOSTTYPE-*-$OSTYPE ]] && echo same; [[ $BASH_LOADABLES_PATH == *:. ]] && echo path',
+      'linux\nsame\npath\n',
+    ],
+    [
+      'OPTERR and GROUPS',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'declare -p OPTERR; [[ ${GROUPS[0]} == $(id -g) ]] && echo group',
+      'declare -- OPTERR="1"\ngroup\n',
+    ],
+    [
+      'assigned and unset as any other, in a subshell too',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'OSTYPE=x; unset MACHTYPE; (echo "$OSTYPE [${MACHTYPE-unset}]"; [[ -n $HOSTTYPE ]] && echo host) | cat',
+      'x [unset]\nhost\n',
+    ],
+    [
+      'OPTERR=0 silences getopts',
+      'OPTERR=0; { getopts a o -x; echo "$? $o"; getopts b: o -b; echo "$o"; } 2>&1',
+      '0 ?\n?\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

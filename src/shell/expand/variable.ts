@@ -34,8 +34,45 @@ export const NO_ATTRS: Attrs = {
   array: null,
 };
 
-// A copy that shares nothing it could change with the original (a subshell's).
+// A variable whose value is found when it is first read (or never, if the text assigns or unsets it
+// first): bash's MACHTYPE and the like, which safe-run asks of bash.
+class LazyScalar implements Variable {
+  private found: Value | null | undefined;
+
+  constructor(
+    private readonly compute: () => Bytes | null,
+    readonly attrs: Attrs = { ...NO_ATTRS },
+  ) {}
+
+  get value(): Value | null {
+    if (this.found === undefined) {
+      const text = this.compute();
+      this.found = text === null ? null : { kind: 'scalar', value: text };
+    }
+    return this.found;
+  }
+
+  set value(value: Value | null) {
+    this.found = value;
+  }
+
+  get pending(): boolean {
+    return this.found === undefined;
+  }
+
+  copy(): Variable {
+    return new LazyScalar(this.compute, { ...this.attrs });
+  }
+}
+
+export function lazyScalar(compute: () => Bytes | null): Variable {
+  return new LazyScalar(compute);
+}
+
+// A copy that shares nothing it could change with the original (a subshell's); one not yet read
+// stays so.
 export function cloneVariable(variable: Variable): Variable {
+  if (variable instanceof LazyScalar && variable.pending) return variable.copy();
   const { value } = variable;
   let copied: Value | null = value;
   if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new Map(value.items) };

@@ -101,6 +101,11 @@ export class Variables {
     return variable;
   }
 
+  // A global the shell sets itself: `variable` as it is (lazyScalar's, found when first read).
+  define(name: string, variable: Variable): void {
+    this.scopes[0]!.set(name, variable);
+  }
+
   // NAME=value or NAME+=value; for an array, element 0 (or `index`).
   assign(name: string, value: Bytes, options: { append?: boolean; index?: number | Bytes } = {}): void {
     const variable = this.target(name);

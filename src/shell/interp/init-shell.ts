@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ReadOnlyVariable } from '../../model/bash-variables.js';
+import { BUILT_IN_VARIABLES, bashVersionInfo } from '../bash-version.js';
+import { lazyScalar } from '../expand/variable.js';
 import type { Bytes } from '../syntax/source.js';
 import { toBytes } from '../syntax/source.js';
 import { Shell } from './shell.js';
@@ -48,6 +50,7 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
     vars.target(name).attrs.readonly = true;
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
+  builtInVariables(state, sh);
   for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME']) {
     const value = vars.get(name)?.value;
     if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
@@ -64,6 +67,29 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
   sh.positional = args;
   sh.status = state.status;
   return sh;
+}
+
+// OPTERR (1, even over the environment's), GROUPS (the group, then the others), and the variables of
+// bash's build (MACHTYPE, OSTYPE...) unless the environment has them: asked of bash when first read.
+function builtInVariables(state: StartState, sh: Shell): void {
+  const { vars } = sh;
+  vars.assign('OPTERR', '1');
+  const gid = process.getgid?.() ?? 0;
+  const groups = [gid, ...(process.getgroups?.() ?? []).filter((group) => group !== gid)];
+  vars.unset('GROUPS');
+  vars.assignArray(
+    'GROUPS',
+    groups.map((group) => ({ key: null, value: String(group) })),
+    false,
+    'indexed',
+  );
+  for (const name of BUILT_IN_VARIABLES) {
+    if (!(name in state.env))
+      vars.define(
+        name,
+        lazyScalar(() => bashVersionInfo().builtIn[name]),
+      );
+  }
 }
 
 // bash's rule (variables.c adjust_shell_level): a non-number counts as 0, a negative level as 0, and

@@ -70,7 +70,7 @@ async function answerFor(
     if (silent) sh.vars.assign('OPTARG', c);
     else {
       sh.vars.unset('OPTARG');
-      await ctx.err(`${sh.arg0}: illegal option -- ${c}\n`);
+      if (optErr(ctx)) await ctx.err(`${sh.arg0}: illegal option -- ${c}\n`);
     }
     return '?';
   }
@@ -107,6 +107,15 @@ async function optionValue(
     return ':';
   }
   sh.vars.unset('OPTARG');
-  await ctx.err(`${sh.arg0}: option requires an argument -- ${c}\n`);
+  if (optErr(ctx)) await ctx.err(`${sh.arg0}: option requires an argument -- ${c}\n`);
   return '?';
+}
+
+// OPTERR as bash reads it: complaints are said unless it is set to text whose leading number is 0
+// (0, 00, abc), as C's atoi reads it.
+function optErr({ sh }: BuiltinContext): boolean {
+  const value = scalarOf(sh.vars.get('OPTERR'));
+  if (value === null || value === '') return true;
+  const number = Number.parseInt(value, 10);
+  return !Number.isNaN(number) && number !== 0;
 }
