@@ -205,3 +205,16 @@ describe('variables bash sets for itself', () => {
     await same(text, expected);
   });
 });
+
+describe('shopt -u patsub_replacement', () => {
+  it.each([
+    [
+      'keeps & in a replacement as text',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'shopt -u patsub_replacement; x=abc; r="<&>"; echo ${x/b/<&>} ${x//[ac]/<&>} ${x/#a/&&} ${x/b/$r}',
+      'a<&>c <&>b<&> &&bc a<&>c\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -76,13 +76,16 @@ async function replaceIn(
 ): Promise<Bytes> {
   const op = replace.all ? '//' : replace.anchor ? `/${replace.anchor}` : '/';
   const withText = replacement ? literalOf(replacement) : '';
-  const plainWith = replacement === null || !replacement.some((c) => !c.quoted && c.text.includes('&'));
+  // bash 5.2 replaces an unquoted & in the replacement by what matched (patsub_replacement, on
+  // unless the text turns it off).
+  const amp = ex.env.shopt('patsub_replacement') ? '&' : '';
+  const plainWith =
+    replacement === null || amp === '' || !replacement.some((c) => !c.quoted && c.text.includes('&'));
   const extglob = ex.env.shopt('extglob');
   if (isLiteralPattern(chunks, extglob) && plainWith && literalOf(chunks) !== '') {
     return replaceLiteral(value, literalOf(chunks), withText, replace);
   }
-  // bash 5.2 replaces an unquoted & in the replacement by what matched (patsub_replacement).
-  const withPattern = replacement === null ? null : patternOf(replacement, '&');
+  const withPattern = replacement === null ? null : patternOf(replacement, amp);
   const pattern = patternOf(chunks, '', extglob);
   const args = [value, ...oracleState(ex.env), op, pattern, withPattern === null ? '-' : `=${withPattern}`];
   const [answer] = await ask(ex, 'subst', args, [pattern, (withPattern ?? '').replaceAll('&', '')]);
