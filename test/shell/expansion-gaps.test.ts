@@ -218,3 +218,19 @@ describe('shopt -u patsub_replacement', () => {
     await same(text, expected);
   });
 });
+
+// A failed expansion ends bash -c's own shell with 127 for an unset parameter, but with 1 under set -e
+// or in a subshell, as bash does.
+describe('the status a failed expansion ends with', () => {
+  it.each([
+    ['under set -e', 'set -eu; echo $z; echo after', ''],
+    [
+      'in subshells',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'set -u; (echo $z); echo $?; x=$(echo ${u?}); echo $?; { echo $z; } | cat; echo $?',
+      '1\n1\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

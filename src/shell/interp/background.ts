@@ -50,6 +50,7 @@ export async function startJob(
   const sub = r.subshell(fds, { job, collect: undefined });
   job.shell = sub.sh;
   if (body) job.adopt = loneSubshell(body);
+  if (body) sub.sh.bareCommand = loneSimple(body);
   job.done = (async () => {
     try {
       return await runJobShell(sub, work);
@@ -69,6 +70,10 @@ export async function startJob(
       if (pid !== null && r.sh.jobs.list.at(-1) === job) r.sh.lastBackground = pid;
     });
   return job;
+}
+
+function loneSimple({ first, rest }: AndOr): boolean {
+  return rest.length === 0 && first.commands.length === 1 && first.commands[0]!.kind === 'simple';
 }
 
 // The job's shell from start to end: traps of signals sent to it while its last command ran, then

@@ -106,6 +106,9 @@ export class Shell {
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
   subshell = 0;
+  // A subshell that runs one simple command as bash's forked child does (`cmd &`): a failed
+  // expansion ends it with bash -c's status (127 for an unset parameter), not a subshell's 1.
+  bareCommand = false;
   // set -x: PS4's first character is repeated once more inside each command substitution, eval,
   // source and trap (not the EXIT trap, nor a plain subshell), as bash's indirection level.
   traceDepth = 0;
@@ -146,10 +149,12 @@ export class Shell {
     return this.file ? out : `${out}c`;
   }
 
-  // A fatal expansion error (an unset parameter under set -u, ${x:?}) ends bash -c's own shell with
-  // 127, but with 1 under errexit, in a subshell, or in a script file's shell.
+  // A fatal expansion error (an unset parameter under set -u, ${x:?}) ends bash -c's own shell (and a
+  // lone simple command run with &) with 127, but with 1 under errexit, in a subshell, or in a script
+  // file's shell.
   fatalStatus(status: number): number {
-    return status === 127 && (this.file || this.subshell > 0 || this.option('errexit')) ? 1 : status;
+    const own = !this.file && !this.option('errexit') && (this.subshell === 0 || this.bareCommand);
+    return status === 127 && !own ? 1 : status;
   }
 
   // A subshell: a copy of everything, which it may change without the parent seeing it. Traps other
