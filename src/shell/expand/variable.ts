@@ -38,6 +38,8 @@ export const NO_ATTRS: Attrs = {
 // first): bash's MACHTYPE and the like, which safe-run asks of bash.
 class LazyScalar implements Variable {
   private found: Value | null | undefined;
+  // The text gave it a value of its own.
+  assigned = false;
 
   constructor(
     private readonly compute: () => Bytes | null,
@@ -54,6 +56,7 @@ class LazyScalar implements Variable {
 
   set value(value: Value | null) {
     this.found = value;
+    this.assigned = true;
   }
 
   get pending(): boolean {
@@ -67,6 +70,11 @@ class LazyScalar implements Variable {
 
 export function lazyScalar(compute: () => Bytes | null): Variable {
   return new LazyScalar(compute);
+}
+
+// Whether the variable still has the value the shell gave it (a lazyScalar's, read or not).
+export function isShellDefault(variable: Variable): boolean {
+  return variable instanceof LazyScalar && !variable.assigned;
 }
 
 // A copy that shares nothing it could change with the original (a subshell's); one not yet read

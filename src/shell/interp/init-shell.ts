@@ -51,7 +51,7 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
   builtInVariables(state, sh);
-  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME']) {
+  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', 'OPTERR']) {
     const value = vars.get(name)?.value;
     if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
   }

@@ -7,6 +7,7 @@ import { RunSupport } from '../../engine/run-support.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { Interruption, Report, Settings, StepReport } from '../../types.js';
 import { Oracle } from '../expand/oracle.js';
+import { isShellDefault } from '../expand/variable.js';
 import type { Script, SimpleCommand, Stmt } from '../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import { checkExtglobLine } from './extglob-check.js';
@@ -233,6 +234,8 @@ function finalState(sh: Shell): StartState {
   for (const name of sh.vars.names()) {
     const variable = sh.vars.getRaw(name);
     if (!variable || variable.attrs.readonly) continue;
+    // (OSTYPE and the like as the shell set them: the next call sets them again.)
+    if (isShellDefault(variable) && !variable.attrs.exported) continue;
     if (variable.value === null && variable.attrs.exported && name !== 'OLDPWD') exportedUnset.push(name);
     if (variable.value?.kind !== 'scalar') continue;
     const value = variable.value.value;
