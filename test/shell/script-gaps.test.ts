@@ -167,6 +167,18 @@ describe('an error bash discards ends the line it is on, and the text goes on', 
       'in\nend 1\n',
     ],
     [
+      'an arithmetic error in $((...)) or an offset, under set -e too, with no ERR trap',
+      'set -e; trap "echo ERR" ERR\nx=$((1/0)); echo same\necho "next $?"\nx=abc; echo ${x:1/0}\necho "next $?"',
+      'next 1\nnext 1\n',
+    ],
+    ['a bad substitution', 'echo ${x!}; echo same\necho "next $?"', 'next 1\n'],
+    [
+      'in a substitution, only it ends',
+      'x=$(echo $((1/0)); echo in-sub); echo "same [$x] $?"',
+      'same [] 1\n',
+    ],
+    ['but an arithmetic error in a subscript ends the text', 'a=(1); echo ${a[1/0]}\necho "next $?"', ''],
+    [
       'but failglob’s ends the text under set -e',
       'shopt -s failglob; set -e\necho *.zzz\necho "after $?"',
       '',

@@ -25,6 +25,8 @@ export interface ExpanderApi {
   pattern(word: Word, style?: LitStyle): Promise<Chunk[]>;
   value(word: Word, options?: { assignment?: boolean }): Promise<Bytes>;
   arith(word: Word): Promise<bigint>;
+  // The same, as $((...)) and an offset expand it: an error of arithmetic's own discards the line.
+  arithExpansion(word: Word): Promise<bigint>;
   evaluate(text: Bytes): bigint;
   ifs(): Bytes | null;
 }

@@ -17,7 +17,7 @@ export async function expandParam(
   b: Builder,
   ctx: PartContext,
 ): Promise<void> {
-  if (part.bad) throw new ExpansionError(`${part.bad}: bad substitution`, 1);
+  if (part.bad) throw new ExpansionError(`${part.bad}: bad substitution`, 1, true);
   const base = await lookup(ex, part);
   if (part.length) {
     checkUnsetLength(ex, part, base);
@@ -145,8 +145,8 @@ async function addWord(ex: ExpanderApi, word: Word, b: Builder, ctx: PartContext
 // ${x:offset:length}, and for "$@" and arrays the elements from offset on.
 async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
   const { offset, length } = part.slice!;
-  const from = Number(await ex.arith(offset));
-  const count = length === null ? null : Number(await ex.arith(length));
+  const from = Number(await ex.arithExpansion(offset));
+  const count = length === null ? null : Number(await ex.arithExpansion(length));
   if (!base.multi) {
     const text = base.items[0];
     if (text === undefined) return base;
@@ -183,7 +183,7 @@ async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<B
     const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
     return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
   }
-  if (!'QEULu'.includes(op)) throw new ExpansionError(`${part.name}: bad substitution`, 1);
+  if (!'QEULu'.includes(op)) throw new ExpansionError(`${part.name}: bad substitution`, 1, true);
   if (!base.set) return base;
   const items: Bytes[] = [];
   for (const item of base.items) {

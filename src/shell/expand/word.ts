@@ -7,7 +7,7 @@ import { evalArith } from './arith.js';
 import { arithScope, expansionFailure } from './arith-scope.js';
 import { braceExpand } from './brace.js';
 import { Builder } from './builder.js';
-import type { ExpandEnv } from './env.js';
+import { ArithmeticError, type ExpandEnv, ExpansionError } from './env.js';
 import type { ExpanderApi, LitStyle, PartContext } from './expander-api.js';
 import { type Chunk, type Field, fieldText, hasGlob, splitFields } from './fields.js';
 import { globField } from './glob.js';
@@ -80,6 +80,17 @@ export class Expander implements ExpanderApi {
     return this.evaluate(text);
   }
 
+  // $((...)) and a ${x:off:len} offset: an error of arithmetic's own discards the line bash read it
+  // on (bash goes on with the next one, under set -e too); other errors end the shell.
+  async arithExpansion(word: Word): Promise<bigint> {
+    try {
+      return await this.arith(word);
+    } catch (error) {
+      if (error instanceof ArithmeticError) throw new ExpansionError(error.message, error.status, 'arith');
+      throw error;
+    }
+  }
+
   evaluate(text: Bytes): bigint {
     try {
       return evalArith(text, arithScope(this.env));
@@ -129,7 +140,7 @@ export class Expander implements ExpanderApi {
       case 'cmdsubst':
         return this.substitution(await this.env.substitute(part), b, quoted);
       case 'arith-exp': {
-        const value = String(await this.arith(part.expr));
+        const value = String(await this.arithExpansion(part.expr));
         return b.add(value, quoted, !quoted);
       }
       case 'procsubst':

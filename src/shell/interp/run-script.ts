@@ -145,12 +145,16 @@ function skipReason(why: ExitSignal['why']): StepReport['skippedBecause'] {
 // Runs the statement at `k`; returns the index of the last statement it took. An error bash
 // discards (failglob's no match, a bad substitution, an arithmetic error) ends the line bash read
 // it on: the statements after it there are skipped, the status is the error's, and the text goes on
-// with the next line (under set -e, only after an arithmetic error).
-async function runLine(runner: Runner, stmts: readonly Stmt[], k: number): Promise<number> {
+// with the next line (under set -e, only after an arithmetic error). `discarded`: that error.
+async function runLine(
+  runner: Runner,
+  stmts: readonly Stmt[],
+  k: number,
+): Promise<{ last: number; discarded: Ending['at'] }> {
   const stmt = stmts[k]!;
   try {
     await runner.list([stmt]);
-    return k;
+    return { last: k, discarded: null };
   } catch (error) {
     if (!(error instanceof ExitSignal) || !error.discard) throw error;
     if (error.discard !== 'arith' && runner.sh.option('errexit'))
@@ -162,7 +166,7 @@ async function runLine(runner: Runner, stmts: readonly Stmt[], k: number): Promi
       runner.skipped(body.first, null, 'error');
       for (const { op, pipeline } of body.rest) runner.skipped(pipeline, op, 'error');
     }
-    return last;
+    return { last, discarded: error.at };
   }
 }
 
@@ -170,12 +174,16 @@ async function runAll(runner: Runner, script: Script): Promise<Ending> {
   let ending: Ending;
   let reached = 0;
   try {
+    // The last line's error, when bash discarded it: the text ends on it.
+    let discarded: Ending['at'] = null;
     for (let k = 0; k < script.stmts.length; k++) {
       reached = k + 1;
       checkExtglobLine(runner, script.stmts, k);
-      k = await runLine(runner, script.stmts, k);
+      const line = await runLine(runner, script.stmts, k);
+      k = line.last;
+      discarded = line.discarded;
     }
-    ending = { status: runner.sh.status, why: 'end' };
+    ending = { status: runner.sh.status, why: 'end', at: discarded };
   } catch (error) {
     if (!(error instanceof ExitSignal)) throw error;
     runner.sh.status = error.status;

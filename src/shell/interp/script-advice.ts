@@ -6,7 +6,7 @@ import type { Ending } from './signals.js';
 export function shellEndAdvice(verdict: Verdict, ending: Ending): Advice | null {
   const { at } = ending;
   if (verdict.blamedStage !== null || !at) return null;
-  if (ending.why === 'error')
+  if (ending.why === 'error' || ending.why === 'end')
     return { kind: 'shell-error', line: at.line, message: at.message ?? 'an error' };
   if (ending.why === 'errexit') return { kind: 'errexit-here', line: at.line, status: ending.status };
   return null;

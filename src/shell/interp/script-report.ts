@@ -202,7 +202,7 @@ function statusVerdict(rt: Runtime, ending: Ending): Verdict {
       ? said.exited(status)
       : why === 'errexit'
         ? said.errexit(failed ?? null, status)
-        : why === 'error'
+        : why === 'error' || ending.at
           ? said.shellError(ending.at?.line ?? null, ending.at?.message ?? null, status)
           : said.lastCommand(status);
   return { ok, exitCode: status, blamedStage, reason };
