@@ -11,6 +11,7 @@ import { ArithmeticError, type ExpandEnv, ExpansionError } from './env.js';
 import type { ExpanderApi, LitStyle, PartContext } from './expander-api.js';
 import { type Chunk, type Field, fieldText, hasGlob, splitFields } from './fields.js';
 import { globField } from './glob.js';
+import { literalChunks } from './literal-chunks.js';
 import { expandParam } from './param-expand.js';
 import { tildeChunk } from './tilde.js';
 
@@ -227,34 +228,4 @@ function isAtForm(part: WordPart): boolean {
   if (part.name === '@' && !part.length) return true;
   const only = part.index?.parts.length === 1 ? part.index.parts[0]! : null;
   return only?.kind === 'lit' && only.value === '@' && !part.length;
-}
-
-// Written text as chunks: escapes as quoted characters, the rest as it reads in its style.
-function literalChunks(value: Bytes, context: PartContext): Chunk[] {
-  const chunks: Chunk[] = [];
-  const inQuotes = context.style === 'dq' || context.style === 'heredoc';
-  const escapable = context.style === 'heredoc' ? '$`\\' : '$`"\\';
-  const split = context.style === 'operand';
-  let run = '';
-  const flush = () => {
-    if (run !== '') chunks.push({ text: run, quoted: inQuotes, split: split && !inQuotes });
-    run = '';
-  };
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c !== '\\' || i + 1 >= value.length) {
-      run += c;
-      continue;
-    }
-    const next = value[i + 1]!;
-    if (inQuotes && !escapable.includes(next)) {
-      run += c;
-      continue;
-    }
-    flush();
-    chunks.push({ text: next, quoted: true, split: false });
-    i++;
-  }
-  flush();
-  return chunks;
 }

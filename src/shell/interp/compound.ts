@@ -8,7 +8,7 @@ import { runErrTrap } from './err-trap.js';
 import { runSubshell } from './exit-trap.js';
 import { adoptSubshell, runPendingTraps } from './job-signals.js';
 import { recordUnredirected } from './record-step.js';
-import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
+import { BreakSignal, ContinueSignal } from './signals.js';
 import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.js';
 
 // A compound command, with its redirections applied for its duration.

@@ -9,7 +9,6 @@ import { type Member, memberOf, pipelineStatus, runMembers } from './external.js
 import { type FdRef, OpenFile } from './fds.js';
 import { recordCut, recordPipeline } from './record-pipeline.js';
 import { checkDirectory, markRefused } from './refuse-step.js';
-import { ExitSignal } from './signals.js';
 import { traceCommand } from './trace.js';
 
 // One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
