@@ -215,3 +215,22 @@ describe('$LINENO', () => {
     await same(text, expected);
   });
 });
+
+describe('an expansion error in an element of a pipeline', () => {
+  it.each([
+    [
+      'fails that element alone, with bash -c’s status, and the others run',
+      'set -u; echo $z | cat; echo "st $? ${PIPESTATUS[*]}"',
+      'st 127 127 0\n',
+    ],
+    [
+      'a bad substitution: the next element reads nothing',
+      'echo ${x!} | wc -l; echo "st ${PIPESTATUS[*]}"',
+      '0\nst 1 0\n',
+    ],
+    ['in a substitution, with a subshell’s status', 'x=$(echo ${y:?e} | cat); echo "[$x] $?"', '[] 1\n'],
+    ['under set -e the pipeline’s failure ends the text', 'set -eu; echo $z | cat; echo after', ''],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -50,7 +50,7 @@ export async function startJob(
   const sub = r.subshell(fds, { job, collect: undefined });
   job.shell = sub.sh;
   if (body) job.adopt = loneSubshell(body);
-  if (body) sub.sh.bareCommand = loneSimple(body);
+  if (body) sub.sh.bareCommand = r.sh.subshell === 0 && loneSimple(body);
   job.done = (async () => {
     try {
       return await runJobShell(sub, work);

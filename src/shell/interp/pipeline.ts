@@ -16,7 +16,7 @@ import { traceCommand } from './trace.js';
 // command) run by the interpreter with pipe ends as its descriptors.
 type Element =
   | { kind: 'program'; member: Member; sub: RunnerApi }
-  | { kind: 'shell'; command: Command; sub: RunnerApi; args: Bytes[] | null };
+  | { kind: 'shell'; command: Command; sub: RunnerApi; args: Bytes[] | null; failed?: ExpansionError };
 
 export async function runPipeline(r: RunnerApi, pipeline: Pipeline): Promise<number> {
   const step = r.place.collect ? null : r.rt.recorder.reserve();
@@ -62,11 +62,7 @@ async function runWhole(
     for (const pipe of pipes)
       for (const fd of [pipe.readFd, pipe.writeFd]) new OpenFile(fd, { kind: 'pipe' }).release();
     for (const element of elements) element.sub.sh.fds.release();
-    if (!(error instanceof ExpansionError)) throw error;
-    if (!error.discard) return [await r.expansionFailed(error)];
-    // failglob's no match ends that element's subshell only (the others are not run here).
-    await r.error(error.message);
-    return pipeline.commands.map((_, k) => (k === elements.length ? error.status : 0));
+    throw error;
   }
   progress.started = true;
   return runElements(r, pipeline, elements, pipes);
@@ -93,7 +89,16 @@ async function classify(
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
     return { kind: 'shell', command, sub, args: null };
   sub.sh.lineno = command.start.line;
-  const args = await sub.ex.fields(command.words);
+  let args: Bytes[];
+  try {
+    args = await sub.ex.fields(command.words);
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    // bash's forked child fails alone, with its status as bash -c's own shell's (127 for an unset
+    // parameter), and the other elements run: `set -u; echo $z | cat` goes on with 127.
+    sub.sh.bareCommand = r.sh.subshell === 0;
+    return { kind: 'shell', command, sub, args: null, failed: error };
+  }
   if (args.length > 0) await traceCommand(sub, args);
   const name = args[0];
   if (name === undefined || (!name.includes('/') && (sub.sh.functions.has(name) || BUILTINS.has(name)))) {
@@ -154,7 +159,8 @@ async function runShellElement(
   install(sub, [0], stdin);
   install(sub, pipeAll ? [1, 2] : [1], stdout);
   return runSubshell(sub, () => {
-    const { args, command } = element;
+    const { args, command, failed } = element;
+    if (failed) return sub.expansionFailed(failed);
     if (args && args.length > 0 && command.kind === 'simple')
       return sub.runCommandWords(args, { functions: true, command });
     return sub.command(command);
