@@ -234,3 +234,22 @@ describe('an expansion error in an element of a pipeline', () => {
     await same(text, expected);
   });
 });
+
+describe("bash's words for an expansion error", () => {
+  it.each([
+    [
+      'an arithmetic error names the expression without its leading blanks',
+      'echo $((  3 / 0 ))',
+      'bash: line 1: 3 / 0 : division by 0 (error token is "0 ")',
+    ],
+    ['as (( )) says it', '(( 1/0 ))', 'bash: line 1: ((: 1/0 : division by 0 (error token is "0 ")'],
+    ['an unset $1 is named $1, and ${1} 1', 'set -u; echo $1', 'bash: line 1: $1: unbound variable'],
+    ['${1} is named 1', 'set -u; echo ${1}', 'bash: line 1: 1: unbound variable'],
+  ])('%s', async (_what, text, said) => {
+    const bash = spawnSync('bash', ['--norc', '-c', text], { cwd: root, env, encoding: 'utf8' });
+    expect(bash.stderr.split('\n')[0]).toBe(said);
+    const ours = await runCli(['--no-facts', '-q', '-c', text], { cwd: root, env });
+    expect(ours.stderr.split('\n')[0]).toBe(said);
+    expect(ours.code).toBe(bash.status);
+  });
+});

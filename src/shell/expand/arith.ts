@@ -21,7 +21,7 @@ export function evalArith(text: string, scope: ArithScope, depth = 0): bigint {
     return evaluator.run();
   } catch (error) {
     if (error instanceof ArithError) {
-      throw new ArithEvalError(`${text}: ${error.why} (error token is "${error.token}")`);
+      throw new ArithEvalError(`${text.trimStart()}: ${error.why} (error token is "${error.token}")`);
     }
     // A variable that names itself, deeper than the stack allows before bash's own limit.
     if (error instanceof RangeError && depth === 0) {
