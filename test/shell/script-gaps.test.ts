@@ -253,3 +253,21 @@ describe("bash's words for an expansion error", () => {
     expect(ours.code).toBe(bash.status);
   });
 });
+
+describe('a syntax error in text the shell reads while it runs', () => {
+  it.each([
+    [
+      'eval runs the whole commands on the lines before it',
+      'eval \'echo a\nfor x in 1; do\necho in\nif\ndone\'; echo "rc=$?"',
+      'a\nrc=2\n',
+    ],
+    ['but nothing of the line it is on', 'eval \'echo a; if\'; echo "rc=$?"', 'rc=2\n'],
+    [
+      'source too',
+      'printf \'echo before\\nif then\\necho never\\n\' > bad.sh; source ./bad.sh; echo "rc=$?"',
+      'before\nrc=2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

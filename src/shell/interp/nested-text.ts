@@ -9,21 +9,46 @@ import { ExitSignal, ReturnSignal } from './signals.js';
 import { checkSupported } from './support.js';
 
 // Text that reaches the shell while it runs (eval's words, a sourced file, a trap's action): parsed
-// and checked like the text itself. A syntax error is bash's (status 2, the shell goes on for eval);
-// a construct safe-run does not run stops the run, since processes may have started already.
-function parseNested(
+// and checked like the text itself. A syntax error is bash's (status 2, the shell goes on for eval),
+// after the complete commands on the lines before it (`before`), which bash has run by then; a
+// construct safe-run does not run stops the run, since processes may have started already.
+type Parsed = Script | { error: string; refused: boolean; before: Script | null };
+
+function parseNested(text: Bytes, extglob: boolean, firstLine: number): Parsed {
+  try {
+    return checked(text, extglob, firstLine);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError)
+      return { error: error.detail, refused: false, before: completeBefore(text, error, extglob, firstLine) };
+    if (isRefusal(error)) return { error: error.detail, refused: true, before: null };
+    throw error;
+  }
+}
+
+function checked(text: Bytes, extglob: boolean, firstLine: number): Script {
+  const script = parseScript(text, { bytes: true, extglob, firstLine });
+  checkSupported(script, text.includes('\n'));
+  return script;
+}
+
+// The lines before the one a syntax error is on, as far as they are whole commands.
+function completeBefore(
   text: Bytes,
+  error: ShellSyntaxError,
   extglob: boolean,
   firstLine: number,
-): Script | { error: string; refused: boolean } {
-  try {
-    const script = parseScript(text, { bytes: true, extglob, firstLine });
-    checkSupported(script, text.includes('\n'));
-    return script;
-  } catch (error) {
-    if (error instanceof ShellSyntaxError) return { error: error.detail, refused: false };
-    if (isRefusal(error)) return { error: error.detail, refused: true };
-    throw error;
+): Script | null {
+  let at = error.pos.offset;
+  for (;;) {
+    const end = text.lastIndexOf('\n', at - 1) + 1;
+    if (end <= 0) return null;
+    try {
+      const script = checked(text.slice(0, end), extglob, firstLine);
+      return script.stmts.length > 0 ? script : null;
+    } catch (again) {
+      if (!(again instanceof ShellSyntaxError)) return null;
+      at = Math.min(again.pos.offset, end - 1);
+    }
   }
 }
 
@@ -35,15 +60,22 @@ export async function runNested(
   options: { label: string; args?: Bytes[] | null; sourced?: boolean; firstLine?: number },
 ): Promise<number> {
   const parsed = parseNested(text, r.sh.shopts.has('extglob'), options.firstLine ?? 1);
-  if (!('stmts' in parsed)) {
-    await r.error(`${options.label}: ${parsed.error}`);
-    if (parsed.refused) {
-      r.rt.stoppedBy = { kind: 'refused', why: parsed.error };
-      throw new ExitSignal(125, 'stopped');
-    }
-    return 2;
+  if ('stmts' in parsed) return runParsed(r, nested(text), parsed, options);
+  if (parsed.before) await runParsed(r, nested(text), parsed.before, options);
+  await r.error(`${options.label}: ${parsed.error}`);
+  if (parsed.refused) {
+    r.rt.stoppedBy = { kind: 'refused', why: parsed.error };
+    throw new ExitSignal(125, 'stopped');
   }
-  const runner = nested(text);
+  return 2;
+}
+
+async function runParsed(
+  r: RunnerApi,
+  runner: RunnerApi,
+  parsed: Script,
+  options: { args?: Bytes[] | null; sourced?: boolean },
+): Promise<number> {
   const { sh } = r;
   const saved = sh.positional;
   const sets = sh.positionalSets;
