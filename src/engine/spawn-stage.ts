@@ -34,7 +34,7 @@ export function spawnStage(
   const interpreter = resolved.interpreter;
   // A program named by a path is executed by that path, as bash does: a script's interpreter gets it as
   // written (its $0, `usage: ./run.sh`), not the absolute path it was found at.
-  const file = interpreter ?? (program.includes('/') ? program : resolved.path);
+  const file = interpreter ?? (program.includes('/') && !spec.execFound ? program : resolved.path);
   // The script as the user named it when that was a path (bash's $0), else the file found on PATH.
   const fileArgs = interpreter ? [program.includes('/') ? program : resolved.path, ...args] : args;
   const argv0 = interpreter ? path.basename(interpreter) : program;

@@ -68,6 +68,9 @@ export interface StageSpec {
   line?: number;
   // The name those messages begin with: the shell's $0 (bash for a -c text, a script's own name).
   shell?: string;
+  // Executed as the file found even when named by a relative path (bash's exec builtin); otherwise a
+  // program named by a path is executed by that path as written.
+  execFound?: true;
 }
 
 // Pipeline-wide settings; the effective values are echoed in the report.

@@ -271,3 +271,42 @@ describe('a syntax error in text the shell reads while it runs', () => {
     await same(text, expected);
   });
 });
+
+describe('more errors bash discards with their line (from a review)', () => {
+  it.each([
+    [
+      'in eval’s text: its line only',
+      'eval "echo \\${x!}\necho evnext \\$?"; echo "same $?"',
+      'evnext 1\nsame 0\n',
+    ],
+    ['in an EXIT trap’s action: its line only', 'trap "echo \\${x!}\necho t2" EXIT; echo main', 'main\nt2\n'],
+    ['a readonly variable assigned', 'readonly r=1; r=2; echo same\necho "next $?"', 'next 1\n'],
+    ['... which ends the text under set -e', 'set -e; readonly r=1; r=2; echo same\necho "next $?"', ''],
+    ['an invalid indirect name', 'x="a b"; echo ${!x}; echo same\necho "next $?"', 'next 1\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
+describe('the EXIT trap’s status, further (from a review)', () => {
+  it.each([
+    ['a subshell in it exits with $?', 'trap "false; ( exit ); echo sub \\$?" EXIT; exit 6', 'sub 1\n'],
+    ['a pipeline element in it too', 'trap "true | (false; exit); echo p \\$?" EXIT; exit 6', 'p 1\n'],
+    [
+      'after an ERR trap ran in it, a bare exit gives $?',
+      'trap "echo err" ERR; trap "echo t; false; exit" EXIT; exit 2',
+      't\nerr\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
+describe('exec of a program named by a relative path', () => {
+  it('runs the file found, as bash’s exec builtin does: its $0 is the full path', async () => {
+    await same(
+      'printf "#!/bin/sh\\necho \\"\\$0\\"\\n" > x.sh; chmod +x x.sh; ./x.sh; (exec ./x.sh) | sed "s#^$PWD/#FULL/#"',
+      './x.sh\nFULL/x.sh\n',
+    );
+  });
+});

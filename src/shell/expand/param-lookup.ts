@@ -64,7 +64,7 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   const base = await named(ex, part.name, part.index);
   const all = part.name === '@' || part.name === '*';
   const ref = all ? (base.items.length > 0 ? base.items.join(' ') : undefined) : base.items[0];
-  if (ref === '') throw new ExpansionError(': invalid variable name', 1);
+  if (ref === '') throw new ExpansionError(': invalid variable name', 1, true);
   if (ref === undefined) {
     if (/^[A-Za-z_]/.test(part.name) && ex.env.vars.get(part.name) === undefined)
       throw new ExpansionError(`${nameOf(part)}: invalid indirect expansion`, 1);
@@ -76,7 +76,7 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
     return named(ex, match[1]!, index);
   }
   if (/^([0-9]+|[@*#?$!-])$/.test(ref)) return named(ex, ref, null);
-  throw new ExpansionError(`${ref}: invalid variable name`, 1);
+  throw new ExpansionError(`${ref}: invalid variable name`, 1, true);
 }
 
 function literalWord(text: Bytes): Word {

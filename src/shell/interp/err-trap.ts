@@ -20,6 +20,8 @@ export async function runErrTrap(r: RunnerApi, status: number, trapped = true): 
   } finally {
     inTrap.delete(sh);
     sh.status = status;
+    // In an EXIT trap, a bare `exit` after this gives $? (bash's running_trap is reset by this trap).
+    sh.exitTrapStatus = null;
   }
 }
 

@@ -22,6 +22,8 @@ export interface Member {
   args: Bytes[];
   env: Record<string, string>;
   redirects: StageRedirect[];
+  // `exec PROG`: run as the file found, as bash's exec builtin runs it ($0 is its full path).
+  found?: true;
 }
 
 // One simple command that runs a program: one engine run of one stage.
@@ -30,7 +32,7 @@ export async function runExternal(
   r: RunnerApi,
   command: SimpleCommand,
   args: Bytes[],
-  tell: { found?: (found: boolean) => void } = {},
+  tell: { found?: (found: boolean) => void; exec?: true } = {},
 ): Promise<number> {
   checkDirectory(r, command);
   let member: Member | string;
@@ -44,6 +46,7 @@ export async function runExternal(
   }
   r.checkStopped(command);
   if (typeof member === 'string') refuseStep(r, command, member);
+  if (tell.exec) member.found = true;
   const { statuses, report } = await runMembers(r, [member], r.sh.fds.get(1), command);
   const found = report.stages[0]?.resolvedPath;
   tell.found?.(Boolean(found));
@@ -169,6 +172,7 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     redirects: member.redirects,
     line: member.command.start.line,
     shell: fromBytes(sh.arg0),
+    ...(member.found ? { execFound: true as const } : {}),
   }));
   // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's; in the
   // EXIT trap after a stop, the trap's time left, from now.

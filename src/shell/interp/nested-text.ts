@@ -88,7 +88,6 @@ async function runParsed(
     return await runLines(runner, parsed.stmts);
   } catch (error) {
     if (options.sourced && error instanceof ReturnSignal) return error.status;
-    if (error instanceof ExitSignal && error.discard) return error.status;
     throw error;
   } finally {
     if (options.sourced) {

@@ -1,8 +1,9 @@
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { StepReport } from '../../types.js';
-import type { Script, Stmt } from '../syntax/nodes.js';
+import type { Script } from '../syntax/nodes.js';
 import { checkExtglobLine } from './extglob-check.js';
 import type { Job } from './jobs-table.js';
+import { runLine } from './run-line.js';
 import type { Runner } from './runner.js';
 import { type Ending, ExitSignal } from './signals.js';
 import { stopReason } from './stops.js';
@@ -14,34 +15,6 @@ const DEADLINE_MARGIN_MS = 250;
 
 function skipReason(why: ExitSignal['why']): StepReport['skippedBecause'] {
   return why === 'errexit' || why === 'error' ? why : 'exit';
-}
-
-// Runs the statement at `k`; returns the index of the last statement it took. An error bash
-// discards (failglob's no match, a bad substitution, an arithmetic error) ends the line bash read
-// it on: the statements after it there are skipped, the status is the error's, and the text goes on
-// with the next line (under set -e, only after an arithmetic error). `discarded`: that error.
-async function runLine(
-  runner: Runner,
-  stmts: readonly Stmt[],
-  k: number,
-): Promise<{ last: number; discarded: Ending['at'] }> {
-  const stmt = stmts[k]!;
-  try {
-    await runner.list([stmt]);
-    return { last: k, discarded: null };
-  } catch (error) {
-    if (!(error instanceof ExitSignal) || !error.discard) throw error;
-    if (error.discard !== 'arith' && runner.sh.option('errexit'))
-      throw new ExitSignal(error.status, 'errexit', error.at);
-    runner.sh.status = error.status;
-    let last = k;
-    while (last + 1 < stmts.length && stmts[last + 1]!.start.line <= stmt.end.line) {
-      const { body } = stmts[++last]!;
-      runner.skipped(body.first, null, 'error');
-      for (const { op, pipeline } of body.rest) runner.skipped(pipeline, op, 'error');
-    }
-    return { last, discarded: error.at };
-  }
 }
 
 export async function runAll(runner: Runner, script: Script): Promise<Ending> {

@@ -193,7 +193,11 @@ function blamedIn(rt: Runtime, index: number): number | null {
 function statusVerdict(rt: Runtime, ending: Ending): Verdict {
   const { status, why } = ending;
   const ok = status === 0;
-  const failed = [...rt.recorder.steps].reverse().find((step) => step.status === status && status !== 0);
+  // An error of the shell's own (why 'error', or a discarded one on the last line) is no step's.
+  const ownError = why === 'error' || (why === 'end' && Boolean(ending.at));
+  const failed = ownError
+    ? undefined
+    : [...rt.recorder.steps].reverse().find((step) => step.status === status && status !== 0);
   const blamedStage = failed ? blamedIn(rt, failed.index) : null;
   const said = WORDINGS.text;
   const reason = ok

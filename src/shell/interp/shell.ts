@@ -186,7 +186,8 @@ export class Shell {
     copy.traceDepth = this.traceDepth;
     copy.exitTrapDeeper = true;
     copy.file = this.file;
-    copy.exitTrapStatus = this.exitTrapStatus;
+    // (A subshell's bare `exit` gives $?; a command substitution keeps its EXIT trap's: substitution.ts.)
+    copy.exitTrapStatus = null;
     copy.loopDepth = this.loopDepth;
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;

@@ -159,7 +159,8 @@ async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks
     if (error instanceof ExpansionError) return r.expansionFailed(error);
     if (!(error instanceof VarError)) throw error;
     await r.error(error.message);
-    throw new ExitSignal(1, 'error');
+    // bash drops the rest of the line (a readonly variable assigned), and ends the text under set -e.
+    throw new ExitSignal(1, 'error', { line: r.sh.lineno, message: error.message }, true);
   }
   // (Its own redirection's stop is its step's: recorded below.)
   if (failure === null) r.checkStopped(command);

@@ -20,6 +20,7 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   sub.sh.seeJobsOf(r.sh);
   sub.sh.traceDepth++;
   sub.sh.exitTrapDeeper = false;
+  sub.sh.exitTrapStatus = r.sh.exitTrapStatus;
   if (!r.sh.shopts.has('inherit_errexit')) sub.sh.setOption('errexit', false);
   let status: number;
   const file = fileOnly(part);

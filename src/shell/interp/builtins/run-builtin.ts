@@ -139,6 +139,7 @@ async function exec(r: RunnerApi, command: SimpleCommand, args: Bytes[]): Promis
   const traps = new Map(r.sh.traps);
   for (const [signal, action] of traps) if (action !== '') r.sh.traps.delete(signal);
   const status = await runExternal(r, command, words, {
+    exec: true,
     found: (found) => {
       if (!found) for (const [signal, action] of traps) r.sh.traps.set(signal, action);
     },

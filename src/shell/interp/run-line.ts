@@ -1,0 +1,32 @@
+import type { Stmt } from '../syntax/nodes.js';
+import type { RunnerApi } from './api.js';
+import { recordSkipped } from './record-step.js';
+import { type Ending, ExitSignal } from './signals.js';
+
+// Runs the statement at `k`; returns the index of the last statement it took. An error bash
+// discards (failglob's no match, a bad substitution, an arithmetic error) ends the line bash read
+// it on: the statements after it there are skipped, the status is the error's, and the text goes on
+// with the next line (under set -e, only after an arithmetic error). `discarded`: that error.
+export async function runLine(
+  runner: RunnerApi,
+  stmts: readonly Stmt[],
+  k: number,
+): Promise<{ last: number; discarded: Ending['at'] }> {
+  const stmt = stmts[k]!;
+  try {
+    await runner.list([stmt]);
+    return { last: k, discarded: null };
+  } catch (error) {
+    if (!(error instanceof ExitSignal) || !error.discard) throw error;
+    if (error.discard !== 'arith' && runner.sh.option('errexit'))
+      throw new ExitSignal(error.status, 'errexit', error.at);
+    runner.sh.status = error.status;
+    let last = k;
+    while (last + 1 < stmts.length && stmts[last + 1]!.start.line <= stmt.end.line) {
+      const { body } = stmts[++last]!;
+      recordSkipped(runner, body.first, null, 'error');
+      for (const { op, pipeline } of body.rest) recordSkipped(runner, pipeline, op, 'error');
+    }
+    return { last, discarded: error.at };
+  }
+}
