@@ -310,3 +310,25 @@ describe('exec of a program named by a relative path', () => {
     );
   });
 });
+
+describe('found by a second probe of agents’ and CI texts', () => {
+  it.each([
+    [
+      'mapfile -d "" drops the NUL with or without -t',
+      'mkdir src; touch src/a.ts src/b.ts; mapfile -d \'\' files < <(find src -type f -print0 | sort -z); for f in "${files[@]}"; do printf \'%s \' "${f##*/}"; done; echo "${#files[0]}"',
+      'a.ts b.ts 8\n',
+    ],
+    [
+      'a negative substring length ends its line only, under set -e too',
+      'set -e; tag=v1; echo "${tag:0:-5}"; echo same\necho "continued $?"',
+      'continued 1\n',
+    ],
+    [
+      '[[ -v N ]] tests a positional parameter',
+      'set -- a; [[ -v 1 ]] && echo one; [[ -v 2 ]] || echo no2; test -v 0 && echo zero',
+      'one\nno2\nzero\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -153,10 +153,10 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
     const text = base.items[0];
     if (text === undefined) return base;
     const sliced = sliceText(text, from, count, isUtf8Locale(ex.env));
-    if (sliced === 'negative') throw new ExpansionError(`${count}: substring expression < 0`, 1);
+    if (sliced === 'negative') throw new ExpansionError(`${count}: substring expression < 0`, 1, 'arith');
     return { ...base, items: [sliced] };
   }
-  if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1);
+  if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1, 'arith');
   if (base.keys) {
     // An indexed array: the items from the subscript `from` on (negative: from the end of the
     // subscripts), `count` of them.
@@ -173,7 +173,7 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
     if (from < 0) start = items.length + from;
   } else if (from < 0) start = items.length + from;
   if (start < 0) return { ...base, items: [] };
-  if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1);
+  if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1, 'arith');
   return { ...base, items: items.slice(start, count === null ? undefined : start + count) };
 }
 

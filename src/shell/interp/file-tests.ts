@@ -111,6 +111,8 @@ export function unaryTest(op: string, arg: Bytes, sh: Shell): boolean {
 
 // -v NAME (or NAME[index]): the variable (or element) is set.
 function isSet(arg: Bytes, sh: Shell): boolean {
+  // A positional parameter: -v 1 is set when $1 is ($0 always is).
+  if (/^[0-9]+$/.test(arg)) return Number(arg) <= sh.positional.length;
   const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/.exec(arg);
   if (!match) return false;
   const variable = sh.vars.get(match[1]!);

@@ -38,7 +38,8 @@ export async function mapfile(ctx: BuiltinContext): Promise<number> {
     if (bytes.length === 0 && eof) break;
     seen++;
     let text = bytes.toString('latin1');
-    if (strip && !eof) text = text.slice(0, -1);
+    // A NUL delimiter goes whatever -t says: bash's variables cannot hold one.
+    if ((strip || delim === 0) && !eof) text = text.slice(0, -1);
     if (seen > skip) records.push(text);
     if (eof) break;
   }
