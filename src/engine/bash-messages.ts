@@ -63,14 +63,18 @@ function writeAll(fd: number, data: Buffer): Promise<void> {
 // A -c stage whose program cannot start: bash's message on its stderr as redirected, and the stage
 // fails alone with bash's code while the others run.
 export async function notFoundAsBash(
-  run: { spec: { argv: string[]; line?: number; shell?: string }; preflightError: StageError | null },
+  run: {
+    spec: { argv: string[]; line?: number; shell?: string; searchPath?: string };
+    preflightError: StageError | null;
+  },
   stderr: StdioSlot,
   stop: Promise<OpenStop> | null,
 ): Promise<StageError> {
   const error = run.preflightError!;
   const program = run.spec.argv[0] ?? '';
   const why =
-    error.exitCode === 127 && !program.includes('/')
+    // (With PATH unset or empty bash looks in the directory only, and says why as for a path.)
+    error.exitCode === 127 && !program.includes('/') && run.spec.searchPath !== ''
       ? 'command not found'
       : (STRERROR[error.code] ?? error.message);
   // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.

@@ -39,7 +39,9 @@ export function resolvePlan(plan: Plan, marker = 'dry-run'): ResolvedPlan {
   const stages = plan.stages.map((spec, i): ResolvedStage => {
     const env = stageEnvironment(spec, marker, plan.env);
     const cwd = spec.cwd ?? workingDirectory();
-    return { index: i + 1, spec, cwd, env, ...preflight(spec, env, cwd) };
+    // A -c text that unset PATH finds no program by name: bash searches nothing then.
+    const lookup = spec.searchPath === undefined ? env : { ...env, PATH: spec.searchPath };
+    return { index: i + 1, spec, cwd, env, ...preflight(spec, lookup, cwd) };
   });
   const merged: Record<string, string> = Object.assign({}, ...stages.map((stage) => stage.env));
   const warnings = plan.settings.mask

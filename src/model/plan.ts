@@ -68,6 +68,10 @@ export interface StageSpec {
   line?: number;
   // The name those messages begin with: the shell's $0 (bash for a -c text, a script's own name).
   shell?: string;
+  // The PATH its program is looked up on when it is not the environment's: '' for a -c text that
+  // unset PATH (bash then finds no program by name; the default PATH is only for a shell started
+  // without one).
+  searchPath?: string;
   // Executed as the file found even when named by a relative path (bash's exec builtin); otherwise a
   // program named by a path is executed by that path as written.
   execFound?: true;

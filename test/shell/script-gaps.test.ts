@@ -332,3 +332,42 @@ describe('found by a second probe of agents’ and CI texts', () => {
     await same(text, expected);
   });
 });
+
+describe('PATH unset or empty', () => {
+  it.each([
+    [
+      'finds no program by name, as bash says it',
+      'unset PATH; ls /dev/null; echo "rc=$?"; PATH=/usr/bin:/bin; ls /dev/null',
+      'rc=127\n/dev/null\n',
+    ],
+    [
+      'an empty PATH looks in the directory only',
+      'mkdir d; printf "#!/bin/sh\\necho mine\\n" > d/tool; chmod +x d/tool; cd d; PATH=; tool; ls; echo "rc=$?"',
+      'mine\nrc=127\n',
+    ],
+    [
+      'a function in a pipeline meets an unset parameter as bash’s child: 127',
+      'f() { echo ${y:?e}; }; f | cat; echo "st ${PIPESTATUS[*]}"',
+      'st 127 0\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('has bash’s default PATH, not exported, when started without one', async () => {
+    const text = 'declare -p PATH; env | grep -c ^PATH=; ls /dev/null';
+    const bash = spawnSync('/bin/bash', ['--norc', '-c', text], {
+      cwd: root,
+      env: { HOME: root },
+      encoding: 'utf8',
+    });
+    const ours = await runCli(['--no-facts', '-q', '-c', text], {
+      cwd: root,
+      env: { PATH: undefined, HOME: root },
+    });
+    expect(bash.stdout).toBe(
+      'declare -- PATH="/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."\n0\n/dev/null\n',
+    );
+    expect(ours.stdout).toBe(bash.stdout);
+  });
+});

@@ -5,7 +5,7 @@ import { monotonicMs } from '../../monotonic-ms.js';
 import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
 import { stageShellCode } from '../bash-status.js';
 import { ExpansionError } from '../expand/env.js';
-import { scalarOf } from '../expand/variable.js';
+import { scalarOf, type Variable } from '../expand/variable.js';
 import type { SimpleCommand } from '../syntax/nodes.js';
 import { type Bytes, fromBytes, isUtf8 } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -173,6 +173,7 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     line: member.command.start.line,
     shell: fromBytes(sh.arg0),
     ...(member.found ? { execFound: true as const } : {}),
+    ...searchPathOf(sh.vars.get('PATH')),
   }));
   // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's; in the
   // EXIT trap after a stop, the trap's time left, from now.
@@ -187,4 +188,13 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     env: {},
     startEach: true,
   };
+}
+
+// The PATH a program is looked up on, when not the environment's: the shell's own, not exported
+// (bash's default one when started without PATH), or none at all once the text unset it.
+function searchPathOf(path: Variable | undefined): { searchPath?: string } {
+  const value = path?.value;
+  if (!value || (value.kind === 'scalar' && value.value === '')) return { searchPath: '' };
+  if (path.attrs.exported) return {};
+  return { searchPath: value.kind === 'scalar' ? fromBytes(value.value) : '' };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BASH_DEFAULT_PATH } from '../../engine/resolve/search-path.js';
 import type { ReadOnlyVariable } from '../../model/bash-variables.js';
 import { BUILT_IN_VARIABLES, bashVersionInfo } from '../bash-version.js';
 import { lazyScalar } from '../expand/variable.js';
@@ -50,6 +51,11 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
     vars.target(name).attrs.readonly = true;
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
+  // Started without PATH, bash has its default one, not exported; a text that unsets it finds nothing.
+  if (!('PATH' in state.env)) {
+    vars.assign('PATH', BASH_DEFAULT_PATH);
+    sh.defaults.set('PATH', BASH_DEFAULT_PATH);
+  }
   builtInVariables(state, sh);
   for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', 'OPTERR']) {
     const value = vars.get(name)?.value;

@@ -94,14 +94,14 @@ async function classify(
     args = await sub.ex.fields(command.words);
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
-    // bash's forked child fails alone, with its status as bash -c's own shell's (127 for an unset
-    // parameter), and the other elements run: `set -u; echo $z | cat` goes on with 127.
+    // bash's forked child fails alone (127 for an unset parameter); the others run.
     sub.sh.bareCommand = r.sh.subshell === 0;
     return { kind: 'shell', command, sub, args: null, failed: error };
   }
   if (args.length > 0) await traceCommand(sub, args);
   const name = args[0];
   if (name === undefined || (!name.includes('/') && (sub.sh.functions.has(name) || BUILTINS.has(name)))) {
+    sub.sh.bareCommand = r.sh.subshell === 0;
     return { kind: 'shell', command, sub, args };
   }
   return { kind: 'program', member: { command, args, env: {}, redirects: [] }, sub };
