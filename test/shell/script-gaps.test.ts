@@ -128,6 +128,11 @@ describe('a fatal expansion error', () => {
 describe('builtins and programs', () => {
   it.each([
     [
+      'printf -v of a name that is none says so with status 2',
+      'printf -v "a b" x; echo "$?"; printf -v "a[1]" %s y; echo "$? ${a[1]}"',
+      '2\n0 y\n',
+    ],
+    [
       'printf -- takes a format that starts with -',
       "printf -- '- %s\\n' a b; printf -- --x; printf -- -v; echo",
       '- a\n- b\n--x-v\n',
