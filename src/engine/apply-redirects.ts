@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { StageRedirect, StreamTarget } from '../types.js';
-import { asShell, STRERROR, sayOnStderr, where } from './bash-messages.js';
+import { STRERROR, sayOnStderr, where } from './bash-messages.js';
 import { type OpenStop, openTarget } from './fifo-open.js';
 import { openAlias, stdioAlias } from './stdio-alias.js';
 import type { StdioSlot } from './stdio-slot.js';
@@ -73,14 +73,14 @@ export async function applyRedirects(
   const slots: Slots = { fds: [...initial], to: [null, null, null], opened: [] };
   const { fds, to, opened } = slots;
   for (const redirect of redirects) {
-    const done = applyInPlace(redirect, slots, { stdout: runStdout, stdin: runStdin });
+    const done = applyInPlace(redirect, slots, { stdout: runStdout, stdin: runStdin, shell });
     if (done === null) continue;
-    if (done !== 'open') return fail(fds, opened, to, asShell(done, shell), stop);
+    if (done !== 'open') return fail(fds, opened, to, done, stop);
     const file = redirect as Extract<StageRedirect, { kind: 'file' | 'heredoc' }>;
-    const got = await openRedirect(file, slots, cwd, stop);
+    const got = await openRedirect(file, slots, cwd, stop, shell);
     if (got === null) continue;
     if ('as' in got) return { fds, opened, to, failure: null, stopped: got };
-    return fail(fds, opened, to, asShell(got, shell), stop);
+    return fail(fds, opened, to, got, stop);
   }
   return { fds, opened, to, failure: null };
 }
@@ -105,13 +105,16 @@ type Failure = { code: string; message: string };
 function applyInPlace(
   redirect: StageRedirect,
   slots: Slots,
-  run: { stdout: StdioSlot; stdin: StdioSlot },
+  run: { stdout: StdioSlot; stdin: StdioSlot; shell: string | undefined },
 ): Failure | null | 'open' {
   switch (redirect.kind) {
     case 'dup': {
       const slot = slots.fds[redirect.from];
       if (slot === undefined || (redirect.from > 2 && slot === 'ignore'))
-        return { code: 'EBADF', message: `${where(redirect.line)}${redirect.from}: Bad file descriptor` };
+        return {
+          code: 'EBADF',
+          message: `${where(redirect.line, run.shell)}${redirect.from}: Bad file descriptor`,
+        };
       place(slots, redirect.fd, slot, slots.to[redirect.from] ?? standardName(redirect.from));
       return null;
     }
@@ -129,7 +132,10 @@ function applyInPlace(
       if (redirect.owned) slots.opened.push(redirect.from);
       return null;
     case 'ambiguous':
-      return { code: 'EAMBIGUOUS', message: `${where(redirect.line)}${redirect.word}: ambiguous redirect` };
+      return {
+        code: 'EAMBIGUOUS',
+        message: `${where(redirect.line, run.shell)}${redirect.word}: ambiguous redirect`,
+      };
     default:
       return 'open';
   }
@@ -142,13 +148,14 @@ async function openRedirect(
   slots: Slots,
   cwd: string,
   stop: Promise<OpenStop> | null,
+  shell: string | undefined,
 ): Promise<Failure | OpenStop | null> {
   let target = redirect;
   if (redirect.kind === 'file' && redirect.expand) {
     const fields = await redirect.expand().catch(() => null);
     if (fields?.length !== 1) {
       const why = fields === null ? 'could not be expanded' : 'ambiguous redirect';
-      return { code: 'EAMBIGUOUS', message: `${where(redirect.line)}${redirect.path}: ${why}` };
+      return { code: 'EAMBIGUOUS', message: `${where(redirect.line, shell)}${redirect.path}: ${why}` };
     }
     target = { ...redirect, path: fields[0]! };
   }
@@ -164,7 +171,7 @@ async function openRedirect(
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     const name = target.kind === 'file' ? target.path : 'here-document';
     const line = target.kind === 'file' ? target.line : undefined;
-    return { code, message: `${where(line)}${name}: ${STRERROR[code] ?? code}` };
+    return { code, message: `${where(line, shell)}${name}: ${STRERROR[code] ?? code}` };
   }
 }
 

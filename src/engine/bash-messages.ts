@@ -22,15 +22,10 @@ export const STRERROR: Record<string, string> = {
   ENOEXEC: 'cannot execute binary file: Exec format error',
 };
 
-// "bash: line N: " before a message, as bash -c names the line (without one: "bash: ").
-export function where(line: number | undefined): string {
-  return line === undefined ? 'bash: ' : `bash: line ${line}: `;
-}
-
-// A message that begins as bash -c's, begun with the shell's $0 instead (a script's name).
-export function asShell<T extends { message: string }>(failure: T, shell: string | undefined): T {
-  if (shell === undefined || shell === 'bash' || !failure.message.startsWith('bash: ')) return failure;
-  return { ...failure, message: `${shell}: ${failure.message.slice('bash: '.length)}` };
+// "bash: line N: " before a message, as bash -c names the line (without one: "bash: "); `shell`: the
+// shell's $0, which a script file's messages begin with instead.
+export function where(line: number | undefined, shell = 'bash'): string {
+  return line === undefined ? `${shell}: ` : `${shell}: line ${line}: `;
 }
 
 // Writes bash's one-line message to a stage's stderr without ever blocking the event loop: the
@@ -78,10 +73,6 @@ export async function notFoundAsBash(
       ? 'command not found'
       : (STRERROR[error.code] ?? error.message);
   // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
-  await sayOnStderr(
-    stderr,
-    asShell({ message: `${where(run.spec.line)}${program}: ${why}` }, run.spec.shell).message,
-    stop,
-  );
+  await sayOnStderr(stderr, `${where(run.spec.line, run.spec.shell)}${program}: ${why}`, stop);
   return { ...error, during: 'command' };
 }

@@ -209,14 +209,20 @@ describe('resolving facts', () => {
   });
 });
 
+// A ledger of one fact about tool-a, then a garbage line and a torn record with a whole one glued on.
+function damagedLedger(): string {
+  const dir = freshDir();
+  const ledger = join(dir, 'facts.jsonl');
+  failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
+  const good = readFileSync(ledger, 'utf8');
+  appendFileSync(ledger, 'garbage that is not json\n');
+  appendFileSync(ledger, `${good.slice(0, 40)}${good}`);
+  return ledger;
+}
+
 describe('reading a damaged ledger', () => {
   it('skips and counts torn or garbage lines, and recovers a record glued behind a torn one', () => {
-    const dir = freshDir();
-    const ledger = join(dir, 'facts.jsonl');
-    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
-    const good = readFileSync(ledger, 'utf8');
-    appendFileSync(ledger, 'garbage that is not json\n');
-    appendFileSync(ledger, `${good.slice(0, 40)}${good}`);
+    const ledger = damagedLedger();
     appendFileSync(ledger, '{"v":1,"event":"not-started","at":"2025-01-01T00:00:00Z"}\n');
     const read = readLedger(ledger);
     expect(read.skipped).toBe(3);
@@ -318,12 +324,7 @@ describe('reading the facts about some programs only', () => {
   });
 
   it('counts damaged lines among those it does not parse', () => {
-    const dir = freshDir();
-    const ledger = join(dir, 'facts.jsonl');
-    failToStart(ledger, 'tool-a', { PATH: '/usr/bin' }, dir);
-    const good = readFileSync(ledger, 'utf8');
-    appendFileSync(ledger, 'garbage that is not json\n');
-    appendFileSync(ledger, `${good.slice(0, 40)}${good}`);
+    const ledger = damagedLedger();
     const read = readLedger(ledger, ['tool-b']);
     expect(read.facts).toEqual([]);
     expect(read.skipped).toBe(2);

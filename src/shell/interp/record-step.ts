@@ -1,7 +1,7 @@
 import type { OpenStop } from '../../engine/fifo-open.js';
 import { stopReason } from '../../outcome-text/render.js';
 import type { StageResult, StepReport, StreamReport } from '../../types.js';
-import type { Span } from '../syntax/nodes.js';
+import type { Span, Stmt } from '../syntax/nodes.js';
 import { fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import type { StepRecord } from './recorder.js';
@@ -160,4 +160,10 @@ export function recordSkipped(
     connector,
     ...(because ? { because } : {}),
   });
+}
+
+// A statement the text did not run: its first pipeline, then each after `&&` or `||`.
+export function recordSkippedStmt(r: RunnerApi, stmt: Stmt, because: StepReport['skippedBecause']): void {
+  recordSkipped(r, stmt.body.first, null, because);
+  for (const { op, pipeline } of stmt.body.rest) recordSkipped(r, pipeline, op, because);
 }

@@ -3,6 +3,7 @@ import type { StepReport } from '../../types.js';
 import type { Script } from '../syntax/nodes.js';
 import { checkExtglobLine } from './extglob-check.js';
 import type { Job } from './jobs-table.js';
+import { recordSkippedStmt } from './record-step.js';
 import { runLine } from './run-line.js';
 import type { Runner } from './runner.js';
 import { type Ending, ExitSignal } from './signals.js';
@@ -36,10 +37,7 @@ export async function runAll(runner: Runner, script: Script): Promise<Ending> {
     runner.sh.status = error.status;
     ending = { status: error.status, why: error.why, at: error.at };
     const because = error.why === 'stopped' ? stopReason(runner.rt) : skipReason(error.why);
-    for (const stmt of script.stmts.slice(reached)) {
-      runner.skipped(stmt.body.first, null, because);
-      for (const { op, pipeline } of stmt.body.rest) runner.skipped(pipeline, op, because);
-    }
+    for (const stmt of script.stmts.slice(reached)) recordSkippedStmt(runner, stmt, because);
   }
   try {
     await runner.runExitTrap();

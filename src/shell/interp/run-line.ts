@@ -1,6 +1,6 @@
 import type { Stmt } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
-import { recordSkipped } from './record-step.js';
+import { recordSkippedStmt } from './record-step.js';
 import { type Ending, ExitSignal } from './signals.js';
 
 // Runs the statement at `k`; returns the index of the last statement it took. An error bash
@@ -23,9 +23,7 @@ export async function runLine(
     runner.sh.status = error.status;
     let last = k;
     while (last + 1 < stmts.length && stmts[last + 1]!.start.line <= stmt.end.line) {
-      const { body } = stmts[++last]!;
-      recordSkipped(runner, body.first, null, 'error');
-      for (const { op, pipeline } of body.rest) recordSkipped(runner, pipeline, op, 'error');
+      recordSkippedStmt(runner, stmts[++last]!, 'error');
     }
     return { last, discarded: error.at };
   }
