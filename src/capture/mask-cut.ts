@@ -15,7 +15,7 @@ export function maskCut(
 // of a secret right before each ellipsis is masked too.
 export function maskShortened(text: string, secrets: readonly string[]): string {
   if (!secrets.some((secret) => secret.length > 0)) return text;
-  const parts = maskText(text, secrets).split(/(…|\.\.\.)/);
+  const parts = maskText(text, secrets).split(/(\u2026|\.\.\.)/);
   // Odd indices are the ellipses; each part before one was cut at its end.
   return parts
     .map((part, i) =>
