@@ -15,7 +15,9 @@ export interface StageRef {
 export type StderrClue =
   | { kind: 'line'; line: string }
   | { kind: 'binary'; bytes: number; logFile: string | null }
-  | { kind: 'silent'; logFile: string | null };
+  | { kind: 'silent'; logFile: string | null }
+  // A redirection sent it elsewhere (`2>&1`, `2>file`): "stdout", "file out.log" (StreamReport.to).
+  | { kind: 'redirected'; to: string };
 
 // An exit code read against the program's contract (src/contracts).
 export interface ContractMeaning {

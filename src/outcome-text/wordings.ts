@@ -6,11 +6,11 @@ import type {
   CancelSource,
   FifoWait,
   StageRef,
-  StderrClue,
   StopCause,
   StopCauseKind,
   StreamTarget,
 } from '../types.js';
+import { said } from './stderr-clue.js';
 
 // The one table of the words safe-run says about a run's outcome: why a stage was stopped, how a
 // stage ended (in the verdict, in a CI title, in the table), where a stream went, and what to do
@@ -89,14 +89,6 @@ export interface Wordings {
 const who = (stage: StageRef) => `stage ${stage.index} "${stage.name}"`;
 const stream = (stage: StageRef) => `its stderr (stages[${stage.index - 1}].stderr in the JSON report)`;
 const targetText = (target: StreamTarget) => (target.kind === 'file' ? `file ${target.path}` : target.kind);
-
-function said(clue: StderrClue): string {
-  if (clue.kind === 'line') return `; its last stderr line: ${JSON.stringify(clue.line)}`;
-  const saved = clue.logFile ? ` (whole stream: ${clue.logFile})` : '';
-  return clue.kind === 'binary'
-    ? `; its stderr (${formatBytes(clue.bytes)}) is not text${saved}`
-    : `; it wrote nothing to stderr${saved}`;
-}
 
 // Who asked for a stop that was not a signal to safe-run.
 const REQUESTED: Record<CancelSource, string> = {

@@ -126,6 +126,24 @@ describe('nextStep for a failed run', () => {
       next: 'stage 1 "job" failed with exit 2; it wrote nothing to stderr (whole stream: /tmp/logs/1-job.stderr)',
     },
     {
+      what: 'a failure whose stderr went into its stdout (2>&1)',
+      report: alone('failed', {
+        exitCode: 1,
+        stderr: streamReport({ to: 'stdout', target: { kind: 'stdout' } }),
+      }),
+      next: 'stage 1 "job" failed with exit 1; its stderr went into its stdout (2>&1): read it there',
+    },
+    {
+      what: 'a failure whose stderr went to a file',
+      report: alone('failed', { exitCode: 1, stderr: streamReport({ to: 'file err.log' }) }),
+      next: 'stage 1 "job" failed with exit 1; its stderr went to file err.log: read it there',
+    },
+    {
+      what: 'a failure whose stderr was thrown away',
+      report: alone('failed', { exitCode: 1, stderr: streamReport({ to: 'file /dev/null' }) }),
+      next: 'stage 1 "job" failed with exit 1; its stderr was thrown away (2>/dev/null): run it without that to see why',
+    },
+    {
       what: 'a cancelled stage',
       report: alone('cancelled'),
       next: 'stage 1 "job" ended as cancelled; see report.verdict.reason',

@@ -76,6 +76,7 @@ function forFailed(stage: StageResult): Advice {
 function stderrClue(stage: StageResult): StderrClue {
   const line = lastLine(stage.stderr.text);
   if (line !== null) return { kind: 'line', line };
+  if (stage.stderr.to !== undefined) return { kind: 'redirected', to: stage.stderr.to };
   const { logFile } = stage.stderr;
   return stage.stderr.binary
     ? { kind: 'binary', bytes: stage.stderr.bytes ?? 0, logFile }
