@@ -61,6 +61,16 @@ export type Advice =
       contract: ContractMeaning | null;
       stderr: StderrClue;
     }
+  // The text's own `exit N` or `return N` (a builtin stage) ended it: `said` is the last stderr line
+  // a stage wrote before it, the usual reason a script gives for giving up; else `after`, the last
+  // stage before it that failed (`test -f x || exit 3`).
+  | {
+      kind: 'text-exit';
+      stage: StageRef;
+      code: number;
+      said: { stage: StageRef; line: string } | null;
+      after: { stage: StageRef; code: number } | null;
+    }
   | { kind: 'other'; stage: StageRef; status: string }
   // An ok run whose stage wrote more than the cap, with no log of the whole stream.
   | { kind: 'output-cut'; stage: StageRef }

@@ -1,4 +1,4 @@
-import { formatBytes, formatDuration } from '../format-units.js';
+import { formatDuration } from '../format-units.js';
 import { deadlockAdvice } from '../hang/advice.js';
 import type {
   Advice,
@@ -10,7 +10,7 @@ import type {
   StopCauseKind,
   StreamTarget,
 } from '../types.js';
-import { said } from './stderr-clue.js';
+import { said, textExit, who } from './clues.js';
 
 // The one table of the words safe-run says about a run's outcome: why a stage was stopped, how a
 // stage ended (in the verdict, in a CI title, in the table), where a stream went, and what to do
@@ -86,7 +86,6 @@ export interface Wordings {
   advice: { [K in AdviceKind]: (advice: Of<Advice, K>) => string };
 }
 
-const who = (stage: StageRef) => `stage ${stage.index} "${stage.name}"`;
 const stream = (stage: StageRef) => `its stderr (stages[${stage.index - 1}].stderr in the JSON report)`;
 const targetText = (target: StreamTarget) => (target.kind === 'file' ? `file ${target.path}` : target.kind);
 
@@ -147,6 +146,7 @@ const ADVICE: Wordings['advice'] = {
     `${a.step > 1 ? `the steps before step ${a.step} ran, it and the steps after it did not` : 'step 1 and the steps after it did not run'}: to run such a text, give it whole to bash as one supervised stage: safe-run -- ${a.policy === 'last' ? 'bash -c' : 'bash -o pipefail -c'} 'TEXT'`,
   'shell-error': (a) =>
     `the text ended at line ${a.line} on an error that ends bash too (${a.message}): fix that line${a.message.endsWith('unbound variable') ? ' (set the variable, or write ${name:-default})' : ''} and run again`,
+  'text-exit': textExit,
   'errexit-here': (a) =>
     `set -e ended the text at line ${a.line}, where a test or builtin failed with status ${a.status}: if that failure is expected there, write it as a condition (if ...; then, or ... || true)`,
   negated: (a) =>

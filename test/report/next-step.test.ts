@@ -216,3 +216,48 @@ describe('nextStep for a run that was ok', () => {
     expect(nextStep(reportOf(stages), streamed)).toBe(next);
   });
 });
+
+// The text's own `exit N` or `return N`: no program failed; what the text said before it is the clue.
+describe('the next step after a text ended itself', () => {
+  const builtin = (index: number, word: string, code: number) =>
+    stageResult(index, 'failed', {
+      name: word,
+      argv: [word, String(code)],
+      exitCode: code,
+      builtin: 'shell state',
+    });
+  const echo = (index: number, text: string) =>
+    stageResult(index, 'ok', { name: 'echo', argv: ['echo'], stderr: streamReport({ text }) });
+
+  it('quotes the last stderr line a stage wrote before the exit', () => {
+    const stages = [echo(1, 'first\n'), echo(2, 'error: config.yml is missing\n'), builtin(3, 'exit', 1)];
+    expect(nextStep(blaming(3, stages))).toBe(
+      'the text ended itself with `exit 1` (stage 3 "exit"); the last stderr line before it: "error: config.yml is missing" (stage 2 "echo")',
+    );
+  });
+
+  it('names the failure before it when nothing was said', () => {
+    const test = stageResult(1, 'failed', {
+      name: 'test',
+      argv: ['test', '-f', 'x'],
+      exitCode: 1,
+      builtin: 'shell state',
+    });
+    expect(nextStep(blaming(2, [test, builtin(2, 'exit', 3)]))).toBe(
+      'the text ended itself with `exit 3` (stage 2 "exit"), after stage 1 "test" failed with status 1',
+    );
+  });
+
+  it("says a function's return gave the text its status", () => {
+    expect(nextStep(blaming(1, [builtin(1, 'return', 4)]))).toBe(
+      'the text\'s status came from `return 4` (stage 1 "return")',
+    );
+  });
+
+  it('reads a program named exit as a program', () => {
+    const program = stageResult(1, 'failed', { name: 'exit', argv: ['./exit'], exitCode: 2 });
+    expect(nextStep(blaming(1, [program]))).toBe(
+      'stage 1 "exit" failed with exit 2; it wrote nothing to stderr',
+    );
+  });
+});

@@ -13,7 +13,8 @@ function ref(stage: StageResult): StageRef {
   return { index: stage.index, name: stage.name };
 }
 
-function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total: number): Advice {
+function forBlamed(stage: StageResult, report: ReportSoFar): Advice {
+  const { settings, stages } = report;
   const at = ref(stage);
   switch (stage.status) {
     case 'not-started':
@@ -29,13 +30,13 @@ function forBlamed(stage: StageResult, settings: ReportSoFar['settings'], total:
     case 'sigpipe':
       return settings.sigpipe === 'fail'
         ? { kind: 'sigpipe-fail', stage: at }
-        : { kind: 'sigpipe-reader', stage: at, last: stage.index >= total };
+        : { kind: 'sigpipe-reader', stage: at, last: stage.index >= stages.length };
     case 'signaled':
       return stage.signal === 'SIGKILL'
         ? { kind: 'out-of-memory', stage: at }
         : { kind: 'foreign-signal', stage: at, signal: stage.signal };
     case 'failed':
-      return forFailed(stage);
+      return isTextExit(stage) ? textExit(stage, stages) : forFailed(stage);
     default:
       return { kind: 'other', stage: at, status: stage.status };
   }
@@ -73,6 +74,23 @@ function forFailed(stage: StageResult): Advice {
   return { kind: 'failed', stage: ref(stage), code, contract, stderr: stderrClue(stage) };
 }
 
+// The shell's own `exit 3` or `return 3`: no program failed, the text chose to end so.
+function isTextExit(stage: StageResult): boolean {
+  return (
+    stage.builtin !== undefined && stage.builtin !== null && ['exit', 'return'].includes(stage.argv[0] ?? '')
+  );
+}
+
+function textExit(stage: StageResult, stages: StageResult[]): Advice {
+  const before = stages.slice(0, stage.index - 1).reverse();
+  const said = before
+    .map((earlier) => ({ stage: ref(earlier), line: lastLine(earlier.stderr.text) }))
+    .find((clue): clue is { stage: StageRef; line: string } => clue.line !== null);
+  const failed = before.find((earlier) => earlier.status === 'failed' && earlier.exitCode !== null);
+  const after = failed ? { stage: ref(failed), code: failed.exitCode ?? -1 } : null;
+  return { kind: 'text-exit', stage: ref(stage), code: stage.exitCode ?? -1, said: said ?? null, after };
+}
+
 function stderrClue(stage: StageResult): StderrClue {
   const line = lastLine(stage.stderr.text);
   if (line !== null) return { kind: 'line', line };
@@ -102,7 +120,7 @@ export function chooseAdvice(report: ReportSoFar, streamedStdout = false, reques
       return requested ? null : { kind: 'interrupted' };
     }
     const stage = report.stages[verdict.blamedStage - 1]!;
-    return forBlamed(stage, report.settings, report.stages.length);
+    return forBlamed(stage, report);
   }
   const last = report.stages.length;
   const cut = report.stages.find(

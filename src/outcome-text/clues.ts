@@ -1,5 +1,7 @@
 import { formatBytes } from '../format-units.js';
-import type { StderrClue } from '../types.js';
+import type { Advice, StageRef, StderrClue } from '../types.js';
+
+export const who = (stage: StageRef) => `stage ${stage.index} "${stage.name}"`;
 
 // What a failed stage's stderr says about its failure, as the end of `next`: its last line, or why
 // there is none (not text, nothing written, or a redirection sent it elsewhere).
@@ -15,4 +17,14 @@ export function said(clue: StderrClue): string {
   return clue.kind === 'binary'
     ? `; its stderr (${formatBytes(clue.bytes)}) is not text${saved}`
     : `; it wrote nothing to stderr${saved}`;
+}
+
+// The text's own `exit N` (or a `return N` whose status became the text's), and what it said before.
+export function textExit(a: Extract<Advice, { kind: 'text-exit' }>): string {
+  const what = `\`${a.stage.name} ${a.code}\` (${who(a.stage)})`;
+  const start =
+    a.stage.name === 'exit' ? `the text ended itself with ${what}` : `the text's status came from ${what}`;
+  if (a.said)
+    return `${start}; the last stderr line before it: ${JSON.stringify(a.said.line)} (${who(a.said.stage)})`;
+  return a.after ? `${start}, after ${who(a.after.stage)} failed with status ${a.after.code}` : start;
 }
