@@ -170,3 +170,38 @@ describe('FUNCNAME', () => {
     expect({ code: ours.code, stdout: ours.stdout }).toEqual({ code: bash.status, stdout: bash.stdout });
   });
 });
+
+describe('FUNCNEST, and how deep calls may nest without it', () => {
+  it.each([
+    [
+      'a call deeper than FUNCNEST drops the rest of its line',
+      'FUNCNEST=3; f() { n=$((n+1)); f; }; f || echo caught; echo same line\necho next $? $n',
+      'next 1 3\n',
+    ],
+    [
+      'a subshell keeps the depth',
+      'FUNCNEST=3; g() { (f); echo sub $?; }; f() { n=$((n+1)); g; }; f; echo end $n',
+      'sub 1\nend 1\n',
+    ],
+    [
+      'a value that is not all a number sets no limit',
+      'FUNCNEST=2x; f() { n=$((n+1)); [ $n -lt 50 ] && f; }; f; echo $n',
+      '50\n',
+    ],
+    ['blanks around the number', 'FUNCNEST=" 3 "; f() { n=$((n+1)); f; }; f\necho $n', '3\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  // bash has no limit and dies of SIGSEGV when its stack runs out; safe-run's calls live on the heap,
+  // so a function that calls itself by mistake grew it without end (1 GB in a minute) before this.
+  it('stops a call 10,000 deep with a message and status 1 when FUNCNEST is not set', async () => {
+    const result = await runCli(['--no-facts', '-q', '-c', 'f() { n=$((n+1)); f; }; f\necho next $? $n'], {
+      cwd: root,
+      env,
+    });
+    expect(result.stdout).toBe('next 1 10000\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('f: maximum function nesting level exceeded (10000)');
+  }, 120_000);
+});

@@ -1,7 +1,15 @@
+import { scalarOf } from '../expand/variable.js';
 import type { RunnerApi } from './api.js';
 import { runCompound } from './compound.js';
 import { recordUnredirected } from './record-step.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
+
+// How deep calls may nest when FUNCNEST does not say: bash has no limit of its own and dies of a
+// SIGSEGV when its stack runs out (about 8,300 calls of a one-line function under an 8 MiB stack),
+// while safe-run's calls live on the heap and would grow it until the machine runs out (a function
+// that calls itself by mistake took 1 GB in a minute). Deeper than this, a call fails as one deeper
+// than FUNCNEST does.
+const NESTING_LIMIT = 10_000;
 
 // Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
 // ends it. A loop around the call is not the function's: break and continue in it say so (bash 5.2).
@@ -11,6 +19,7 @@ import { ExitSignal, ReturnSignal } from './signals.js';
 export async function callFunction(r: RunnerApi, name: string, args: string[]): Promise<number> {
   const { sh } = r;
   const def = sh.functions.get(name)!;
+  await checkNesting(r, name);
   const saved = sh.positional;
   const loops = sh.loopDepth;
   // After the call, $LINENO (and an ERR trap for its status) is the caller's line again.
@@ -42,4 +51,20 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
     if (ending === null) sh.lineno = line;
     if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
   }
+}
+
+// FUNCNEST (a positive integer) or safe-run's own limit: a call deeper than it prints bash's message
+// and drops the rest of the line, status 1, as bash does past FUNCNEST.
+async function checkNesting(r: RunnerApi, name: string): Promise<void> {
+  const { sh } = r;
+  // bash takes it only when it is all a number (a word after it makes it 0: no limit).
+  const text = scalarOf(sh.vars.get('FUNCNEST')) ?? '';
+  const set = /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : 0;
+  const limit = set > 0 ? set : NESTING_LIMIT;
+  if (sh.funcNames.length < limit) return;
+  const message = `${name}: maximum function nesting level exceeded (${limit})`;
+  await r.error(
+    set > 0 ? message : `${message}: safe-run's own limit, where bash would crash; set FUNCNEST to change it`,
+  );
+  throw new ExitSignal(1, 'error', { line: sh.lineno, message }, true);
 }
