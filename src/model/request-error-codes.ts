@@ -44,6 +44,7 @@ export const REQUEST_ERROR_CODES = [
   'syntax.extglob',
   'syntax.glob',
   'syntax.job',
+  'syntax.nesting',
   'syntax.newline',
   'syntax.no-command',
   'syntax.nul',
