@@ -1,7 +1,7 @@
 import { assignStageNames } from '../inputs/stage-names.js';
 import type { FallbackInfo, StageSpec } from '../types.js';
 import { checkSupported } from './interp/support.js';
-import { isRefusal, Refusal, WAY_OUT } from './refuse.js';
+import { isRefusal, nestingRefusal, tooDeep } from './refuse.js';
 import type { Script } from './syntax/nodes.js';
 import { parseScript } from './syntax/parse.js';
 import { type Bytes, fromBytes, toBytes } from './syntax/source.js';
@@ -29,18 +29,6 @@ export function parseText(text: string, fallback: 'bash' | null): ParsedText {
     }
     throw error;
   }
-}
-
-// JavaScript's stack ran out: the parser and the check walk the tree recursively, and a text that
-// nests about a thousand groups, subshells or ifs deep exhausts it (bash's parser stops at about
-// three thousand with a syntax error).
-function tooDeep(error: unknown): boolean {
-  return error instanceof RangeError && error.message.includes('call stack');
-}
-
-function nestingRefusal(): Refusal {
-  const why = 'nests more deeply than safe-run can read (its stack ran out)';
-  return new Refusal('syntax.nesting', 'the text', 1, `the text ${why}; ${WAY_OUT}`);
 }
 
 // One stage per simple command as written, for --ok-codes by name or index.

@@ -33,3 +33,15 @@ export class Refusal extends RequestError {
 export function isRefusal(value: unknown): value is Refusal {
   return isBranded(value, 'refusal');
 }
+
+// JavaScript's stack ran out: the parser and the check walk the tree recursively, and a text that
+// nests about a thousand groups, subshells or ifs deep exhausts it (bash's parser stops at about
+// three thousand with a syntax error).
+export function tooDeep(error: unknown): boolean {
+  return error instanceof RangeError && error.message.includes('call stack');
+}
+
+export function nestingRefusal(): Refusal {
+  const why = 'nests more deeply than safe-run can read (its stack ran out)';
+  return new Refusal('syntax.nesting', 'the text', 1, `the text ${why}; ${WAY_OUT}`);
+}

@@ -25,6 +25,15 @@ describe('a text nested deeper than the parser can hold', () => {
     expect(fs.existsSync(path.join(dir, 'ran'))).toBe(false);
   });
 
+  it('is refused when reached inside eval, after what ran before it', async () => {
+    const text = `echo before; eval '${groups(3000)}'; echo after`;
+    const result = await runCli(['--no-facts', '-q', '-c', text], { cwd: dir });
+    expect(result.stdout).toBe('before\n');
+    expect(result.code).toBe(125);
+    expect(result.stderr).toContain('eval: the text nests more deeply than safe-run can read');
+    expect(result.stderr).not.toContain('internal error');
+  });
+
   it('runs under --fallback bash, which takes it', async () => {
     const result = await runCli(['--no-facts', '-q', '--fallback', 'bash', '-c', groups(2000)]);
     expect(result.stdout).toBe('in\n');

@@ -1,4 +1,4 @@
-import { isRefusal } from '../refuse.js';
+import { isRefusal, nestingRefusal, tooDeep } from '../refuse.js';
 import type { Script } from '../syntax/nodes.js';
 import { parseScript } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
@@ -17,7 +17,8 @@ type Parsed = Script | { error: string; refused: boolean; before: Script | null 
 function parseNested(text: Bytes, extglob: boolean, firstLine: number): Parsed {
   try {
     return checked(text, extglob, firstLine);
-  } catch (error) {
+  } catch (thrown) {
+    const error = tooDeep(thrown) ? nestingRefusal() : thrown;
     if (error instanceof ShellSyntaxError)
       return { error: error.detail, refused: false, before: completeBefore(text, error, extglob, firstLine) };
     if (isRefusal(error)) return { error: error.detail, refused: true, before: null };
