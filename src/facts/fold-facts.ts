@@ -63,10 +63,12 @@ function newFact(event: NotStartedEvent): Fact {
   };
 }
 
-// The fields that describe the latest sighting.
+// The fields that describe the latest sighting. The program as it was written then goes with its
+// cwd: `./build.sh` from /a and `../a/build.sh` from /a/sub are one program, and the fact must not
+// say `./build.sh` in /a/sub (a file that is not there).
 function latest(
   event: NotStartedEvent,
-): Pick<Fact, 'cwd' | 'found' | 'exitCode' | 'message' | 'interpreter' | 'pathVar'> {
-  const { cwd, found, exitCode, message, interpreter, pathVar } = event;
-  return { cwd, found, exitCode, message, interpreter, pathVar };
+): Pick<Fact, 'program' | 'cwd' | 'found' | 'exitCode' | 'message' | 'interpreter' | 'pathVar'> {
+  const { program, cwd, found, exitCode, message, interpreter, pathVar } = event;
+  return { program, cwd, found, exitCode, message, interpreter, pathVar };
 }

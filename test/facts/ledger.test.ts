@@ -116,6 +116,20 @@ describe('recording programs that could not be started', () => {
   });
 });
 
+describe('one program written two ways', () => {
+  it('is one fact, described as it was last written with the cwd it was written in', () => {
+    const dir = freshDir();
+    const ledger = join(dir, 'facts.jsonl');
+    mkdirSync(join(dir, 'sub'));
+    const env = { PATH: '/usr/bin:/bin', HOME: dir };
+    failToStart(ledger, './build.sh', env, dir, '2026-12-03T10:00:00.000Z');
+    failToStart(ledger, '../build.sh', env, join(dir, 'sub'), '2026-12-03T10:05:00.000Z');
+    const facts = readFacts(ledger);
+    expect(facts).toHaveLength(1);
+    expect(facts[0]).toMatchObject({ program: '../build.sh', cwd: join(dir, 'sub'), count: 2 });
+  });
+});
+
 describe('resolving facts', () => {
   it('tells the story of seed 002 in miniature: 13 failures, then the program starts', () => {
     const dir = freshDir();
