@@ -17,7 +17,8 @@ export async function expandParam(
   b: Builder,
   ctx: PartContext,
 ): Promise<void> {
-  if (part.bad) throw new ExpansionError(`${part.bad}: bad substitution`, 1, true);
+  if (part.bad !== null && part.transform === null)
+    throw new ExpansionError(`${part.bad}: bad substitution`, 1, true);
   const base = await lookup(ex, part);
   if (part.length) {
     checkUnsetLength(ex, part, base);
@@ -30,7 +31,7 @@ export async function expandParam(
   if (part.replace)
     return emit(await patternOps(ex, base, 'replace', part.replace.pattern, part.replace), b, ctx, ex);
   if (part.slice) return emit(await slice(ex, part, base), b, ctx, ex);
-  if (part.transform) return emit(await transform(ex, part, base), b, ctx, ex);
+  if (part.transform !== null) return emit(await transform(ex, part, base), b, ctx, ex);
   emit(base, b, ctx, ex);
 }
 
@@ -185,8 +186,8 @@ async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<B
     const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
     return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
   }
-  if (!'QEULu'.includes(op)) throw new ExpansionError(`${part.name}: bad substitution`, 1, true);
   if (!base.set) return base;
+  if (part.bad !== null) throw new ExpansionError(`${part.bad}: bad substitution`, 127);
   const items: Bytes[] = [];
   for (const item of base.items) {
     const [answer] = await ex.env.oracle.ask('transform', [item, op, ...localeOf(ex)]);

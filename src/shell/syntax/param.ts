@@ -14,20 +14,31 @@ export function readBraced(s: Scanner, quoted = false): ParamExp {
   s.i += 2;
   const exp = blank(s, open);
   readHead(s, exp);
-  if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) exp.index = readIndex(s);
+  // ${!!} and ${!$}: bash's "bad substitution".
+  if (exp.indirect && (exp.name === '!' || exp.name === '$')) return badUpToBrace(s, exp, open);
+  if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) {
+    const index = readIndex(s, open);
+    // A subscript not closed before the expansion's } (${x[}) is a bad substitution too.
+    if (index === null) return badUpToBrace(s, exp, open);
+    exp.index = index;
+  }
   if (exp.indirect && exp.index && isAll(exp.index) && s.peek() === '}') {
     exp.keys = true;
     exp.indirect = false;
   }
   if (s.peek() !== '}') readOperator(s, exp, quoted);
-  if (s.peek() !== '}') {
-    // bash matches the braces and complains when the expansion is reached.
-    const close = closingBrace(s.text, s.i);
-    if (close < 0) s.fail(open, `the parameter expansion \${ at {at} is never closed`, 'syntax.unterminated');
-    exp.bad = s.text.slice(open, close + 1);
-    s.i = close;
-  }
+  if (s.peek() !== '}' || exp.bad !== null) return badUpToBrace(s, exp, open);
   s.i++;
+  exp.end = s.pos();
+  return exp;
+}
+
+// bash matches the braces and complains when the expansion is reached: the whole ${...} is kept.
+function badUpToBrace(s: Scanner, exp: ParamExp, open: number): ParamExp {
+  const close = closingBrace(s.text, s.i);
+  if (close < 0) s.fail(open, `the parameter expansion \${ at {at} is never closed`, 'syntax.unterminated');
+  exp.bad = s.text.slice(open, close + 1);
+  s.i = close + 1;
   exp.end = s.pos();
   return exp;
 }
@@ -103,10 +114,14 @@ function readName(s: Scanner): string {
 }
 
 // [subscript]: as a word (quotes removed when expanded); @ and * are words too.
-function readIndex(s: Scanner): Word {
+function readIndex(s: Scanner, braceOpen: number): Word | null {
   const open = s.i;
   const close = matchingBracket(s.text, open + 1);
-  if (close < 0) s.fail(open, 'the subscript [ at {at} is never closed', 'syntax.unterminated');
+  const brace = closingBrace(s.text, braceOpen + 2);
+  if (close < 0 && brace < 0) s.fail(open, 'the subscript [ at {at} is never closed', 'syntax.unterminated');
+  // (A } in quotes or a substitution inside the subscript is left to the subscript.)
+  const plain = brace >= 0 && !/["'`$\\]/.test(s.text.slice(open, brace));
+  if (close < 0 || (plain && brace < close)) return null;
   s.i = open + 1;
   const start = s.i;
   const parts = readParts(s, {
@@ -135,6 +150,8 @@ function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
       length = readArithUntil(s, '}');
     }
     exp.slice = { offset, length };
+    // ${x:} (an empty offset): bash's "bad substitution".
+    if (offset.parts.length === 0 && length === null) exp.bad = '';
     return;
   }
   if (s.peek() === '/') {
@@ -151,9 +168,13 @@ function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
     exp.replace = { all, anchor, pattern, with: replacement };
     return;
   }
-  if (s.peek() === '@' && /[A-Za-z]/.test(s.peek(1)) && s.peek(2) === '}') {
-    exp.transform = s.peek(1);
-    s.i += 2;
+  if (s.peek() === '@') {
+    // ${x@Q}; an unknown transformation (${x@Z}, ${x@}) is bad only when x is set (param-expand.ts).
+    const close = closingBrace(s.text, s.i + 1);
+    if (close < 0) return;
+    exp.transform = s.text.slice(s.i + 1, close);
+    if (!/^[aAKkEPQULu]$/.test(exp.transform)) exp.bad = '';
+    s.i = close;
     return;
   }
   const word = WORD_OPS.find((op) => s.at(op));

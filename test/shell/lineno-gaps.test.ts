@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
+
+// Line numbers and names in bash's messages, and malformed ${...}, where safe-run once answered
+// otherwise than bash -o pipefail (found by probing, 2026-12-03). Each row runs under both in a fresh
+// directory; bash's stdout (stderr too where the row sends it there with 2>&1) is written in the row.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lineno-gaps-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+// `text` as a script file s.sh, run by `bash s.sh` and `safe-run --script s.sh`: stdout and status
+// (a row that wants stderr starts with exec 2>&1).
+async function sameAsScript(text: string, expected: string): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(root, 'script-'));
+  fs.writeFileSync(path.join(dir, 's.sh'), text);
+  const bash = spawnSync('bash', ['--norc', 's.sh'], { cwd: dir, env, encoding: 'utf8' });
+  expect(bash.stdout).toBe(expected);
+  const ours = await runCli(['--no-facts', '-q', '--script', 's.sh'], { cwd: dir, env });
+  expect({ code: ours.code, stdout: ours.stdout }).toEqual({ code: bash.status, stdout: bash.stdout });
+}
+
+describe('malformed parameter expansions', () => {
+  it.each([
+    [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
+      'an empty offset, ${x:}: bad substitution, and the rest of the line is dropped',
+      '{ echo ${x:}; } 2>&1; echo same\necho "next $?"; x=1\n{ echo "${x:}"; } 2>&1\na=(1); { echo ${a[@]:}; } 2>&1\n{ echo ${@:}; } 2>&1\necho ok',
+      'bash: line 1: ${x:}: bad substitution\nnext 1\nbash: line 3: ${x:}: bad substitution\nbash: line 4: ${a[@]:}: bad substitution\nbash: line 5: ${@:}: bad substitution\nok\n',
+    ],
+    [
+      'an empty offset inside a default; spaces or a newline as the offset are fine',
+      'x=abc; echo ${x: } ${x::1} ${x:\n}\n{ echo ${y:-${z:}}; } 2>&1\necho $?',
+      'abc a abc\nbash: line 3: ${z:}: bad substitution\n1\n',
+    ],
+    [
+      'indirection of $! or $$',
+      '{ echo ${!!}; } 2>&1\n{ echo ${!$:-x}; } 2>&1\necho $?',
+      'bash: line 1: ${!!}: bad substitution\nbash: line 2: ${!$:-x}: bad substitution\n1\n',
+    ],
+    [
+      'a subscript not closed before the brace',
+      '{ echo ${x[}; } 2>&1\n{ echo ${#x[}; } 2>&1\n{ echo ${x[1}; [ a ]; } 2>&1\necho $?',
+      'bash: line 1: ${x[}: bad substitution\nbash: line 2: ${#x[}: bad substitution\nbash: line 3: ${x[1}: bad substitution\n1\n',
+    ],
+    [
+      'an unknown transformation is nothing when unset',
+      'echo "[${x@Z}] [${x@}] [${x@Q@}]"; a=(); echo "[${a[@]@Z}]"',
+      '[] [] []\n[]\n',
+    ],
+    [
+      'an unknown transformation of a set parameter ends the shell with 127 (1 in a subshell)',
+      '(x=abc; echo ${x@Z}; echo in) 2>&1; echo "sub $?"; { set -- a; echo ${@@Z}; } 2>&1\necho not-reached',
+      'bash: line 1: ${x@Z}: bad substitution\nsub 1\nbash: line 1: ${@@Z}: bad substitution\n',
+    ],
+    [
+      'with a set parameter, also an empty or a long one',
+      'x=; { echo ${x@} ; } 2>&1\necho not-reached',
+      'bash: line 1: ${x@}: bad substitution\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('in a script file, named by the file', async () => {
+    await sameAsScript(
+      'exec 2>&1\necho ${x:}\necho "next $?"\nf() { x=abc; echo ${x@Z}; }\nf\necho not-reached\n',
+      's.sh: line 2: ${x:}: bad substitution\nnext 1\ns.sh: line 4: ${x@Z}: bad substitution\n',
+    );
+  });
+});
