@@ -76,3 +76,39 @@ describe('malformed parameter expansions', () => {
     );
   });
 });
+
+// bash begins a message with BASH_SOURCE[0] when there is one, else $0: a function of the -c text
+// says "environment", a sourced file (and a function defined in it) its name as found.
+describe('the name before line N in messages', () => {
+  it.each([
+    [
+      "a -c text's function: environment",
+      'f() { nosuch; }; { f; } 2>&1; f() { cd /nonexistent; }; { f; } 2>&1; { f() { ${x:?oops}; }; (f); } 2>&1; { f() { nosuch | cat; }; f; } 2>&1\n{ f() {\n  nosuch\n}; eval f; (f); } 2>&1; nosuch 2>&1',
+      'environment: line 1: nosuch: command not found\nenvironment: line 1: cd: /nonexistent: No such file or directory\nenvironment: line 1: x: oops\nenvironment: line 1: nosuch: command not found\nenvironment: line 3: nosuch: command not found\nenvironment: line 3: nosuch: command not found\nbash: line 4: nosuch: command not found\n',
+    ],
+    [
+      'a sourced file and its functions, at the top and from a function',
+      "printf 'echo in\\nnosuch\\ng() {\\n  nosuch2\\n}\\n' > s.sh; { . ./s.sh; g; } 2>&1; f() { source s.sh; }; { f; } 2>&1; { h() { g; }; h; } 2>&1",
+      'in\n./s.sh: line 2: nosuch: command not found\n./s.sh: line 4: nosuch2: command not found\nin\ns.sh: line 2: nosuch: command not found\ns.sh: line 4: nosuch2: command not found\n',
+    ],
+    [
+      'a file found on PATH: the directory as written',
+      'mkdir d; printf \'nosuch\\n\' > d/p.sh; PATH=$PATH:d; { source p.sh; } 2>&1; PATH=/usr/bin:$PWD/d/; { . p.sh; } 2>&1 | sed "s|$PWD|~|"',
+      'd/p.sh: line 1: nosuch: command not found\n~/d/p.sh: line 1: nosuch: command not found\n',
+    ],
+    [
+      'a file that is not there is named alone, without source',
+      '{ source nonexist; . ./nonexist; f() { source nonexist; }; f; source; } 2>&1; echo $?',
+      'bash: line 1: nonexist: No such file or directory\nbash: line 1: ./nonexist: No such file or directory\nenvironment: line 1: nonexist: No such file or directory\nbash: line 1: source: filename argument required\nsource: usage: source filename [arguments]\n2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('a script file: its name, in its functions and after a sourced file', async () => {
+    await sameAsScript(
+      "exec 2>&1\nprintf 'nosuch1\\n' > t.sh\nf() {\n  . ./t.sh\n  nosuch2\n}\nf\nnosuch3\n",
+      './t.sh: line 1: nosuch1: command not found\ns.sh: line 5: nosuch2: command not found\ns.sh: line 8: nosuch3: command not found\n',
+    );
+  });
+});

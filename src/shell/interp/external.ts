@@ -171,7 +171,7 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     maxStderr: null,
     redirects: member.redirects,
     line: member.command.start.line,
-    shell: fromBytes(sh.arg0),
+    shell: fromBytes(sh.messageName()),
     ...(member.found ? { execFound: true as const } : {}),
     ...searchPathOf(sh.vars.get('PATH')),
   }));

@@ -102,6 +102,10 @@ export class Shell {
   // bash's FUNCNAME, innermost first: each function called and each sourced file (`source`), then
   // `main` for a script file (none for -c text); seen only while a function runs.
   callStack: string[] = [];
+  // bash's BASH_SOURCE, innermost first: the file each function running was defined in (a -c
+  // text's own: "environment") and each sourced file; a script file's name at the bottom.
+  sources: Bytes[] = [];
+  functionSources = new Map<string, Bytes>();
   loopDepth = 0;
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
@@ -135,6 +139,17 @@ export class Shell {
   setOption(name: string, on: boolean): void {
     if (on) this.options.add(name);
     else this.options.delete(name);
+  }
+
+  // A function defined now: where from, as bash's BASH_SOURCE tells it when the function runs.
+  define(fn: FunctionDef): void {
+    this.functions.set(fn.name, fn);
+    this.functionSources.set(fn.name, this.sources[0] ?? 'environment');
+  }
+
+  // The name bash's messages begin with: the file running now (BASH_SOURCE[0]), else $0.
+  messageName(): Bytes {
+    return this.sources[0] || this.arg0;
   }
 
   // ${FUNCNAME[@]}: empty outside functions.
@@ -182,6 +197,8 @@ export class Shell {
     copy.fds = this.fds.copy();
     copy.funcNames = [...this.funcNames];
     copy.callStack = [...this.callStack];
+    copy.sources = [...this.sources];
+    copy.functionSources = new Map(this.functionSources);
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
     copy.exitTrapDeeper = true;
