@@ -112,3 +112,20 @@ describe('the name before line N in messages', () => {
     );
   });
 });
+
+describe('here-documents in command substitutions', () => {
+  it.each([
+    [
+      'started in an assignment whose substitution ends on the same line: the body is on the next lines',
+      'x=$(cat <<EOF)\nbody $HOME\nEOF\necho "[${#x}]"\ny=$(cat <<EOF; echo in) ; echo "[$y]"\nb2\nEOF\nexport X=$(cat <<A; cat <<B)\none\nA\ntwo\nB\necho "$X"; a=([k]=$(cat <<EOF)\nv\nEOF\n); echo ${a[k]}',
+      `[${'body '.length + root.length}]\n[b2\nin]\none\ntwo\nv\n`,
+    ],
+    [
+      'ended by a line that starts with the delimiter and holds the closing parenthesis',
+      'x=$(cat <<EOF\na\nEOF )\necho "[$x]"\ny=$(cat <<-EOF\n\tb\n\tEOF); echo "[$y]"; echo "$(cat <<EOF\nq\nEOF)"',
+      '[a]\n[b]\nq\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

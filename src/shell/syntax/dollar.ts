@@ -16,7 +16,9 @@ export function readDollar(s: Scanner, quoted: boolean): WordPart | null {
       if (end >= 0) return readArithExp(s, open, open + 3, end, false);
     }
     s.i += 2;
+    s.inSubst++;
     const stmts = s.parseNested(s, ')');
+    s.inSubst--;
     if (s.peek() !== ')')
       s.fail(open, 'the command substitution $( at {at} is never closed', 'syntax.unterminated');
     s.i++;

@@ -88,6 +88,12 @@ export function readHeredocBody(s: Scanner, doc: PendingHeredoc): void {
       i = next;
       break;
     }
+    // In a $( ), bash also ends the body at a line that starts with the delimiter and holds a `)`
+    // anywhere after it (`EOF )`): the rest of that line is read on as the text after the body.
+    if (s.inSubst > 0 && line.startsWith(heredoc.delimiter) && line.includes(')', heredoc.delimiter.length)) {
+      i = end - line.length + heredoc.delimiter.length;
+      break;
+    }
     text += `${line}\n`;
     i = next;
   }

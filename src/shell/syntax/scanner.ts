@@ -55,6 +55,9 @@ export class Scanner {
   extglob = false;
   extPattern = 0;
   extglobRead = 0;
+  // Inside how many $( ) (a here-document there also ends at a line that starts with its delimiter
+  // and holds a `)`, as in bash).
+  inSubst = 0;
   // Reading the arguments of `let`: in NAME=(...) the parentheses are the word's (bash reads them so).
   letArgs = false;
 
@@ -74,6 +77,7 @@ export class Scanner {
     inner.readHeredoc = this.readHeredoc;
     inner.grammar = this.grammar;
     inner.inCond = this.inCond;
+    inner.inSubst = this.inSubst;
     inner.extglob = this.extglob;
     inner.extPattern = this.extPattern;
     return inner;
