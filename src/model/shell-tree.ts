@@ -52,6 +52,10 @@ export interface SimpleCommand extends Span {
   // For a declaration builtin written as such (declare, export, local, readonly, typeset): per word,
   // the assignment it is (NAME=value, NAME=(...)), or null. Absent for other commands.
   declArgs?: (Assign | null)[];
+  // bash's line for it ($LINENO, messages) when not the one it starts on (commands.ts's readSimple).
+  line?: number;
+  // Inside a $( ): its line in the text bash printed back from it, 1 for the first (subst-lines.ts).
+  substLine?: number;
 }
 
 export type Compound =

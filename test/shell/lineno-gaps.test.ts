@@ -129,3 +129,42 @@ describe('here-documents in command substitutions', () => {
     await same(text, expected);
   });
 });
+
+describe('$LINENO and the line in messages', () => {
+  it.each([
+    [
+      'a simple command whose first word is followed by a word over several lines takes the line that word ends on',
+      'echo "a\nb" $LINENO; echo $LINENO "c\nd"\nx="e\nf" echo $LINENO; 2>/dev/null echo "g\nh" $LINENO\necho "i\nj" $LINENO | cat\n{ nosuch "k\nl"; } 2>&1',
+      'a\nb 2\n2 c\nd\n5\ng\nh 5\ni\nj 8\nbash: line 10: nosuch: command not found\n',
+    ],
+    [
+      'in a $( ) over several lines: numbered on from the line of the command it is for, one line per command',
+      'x=$(echo a\necho $LINENO)\necho $x $LINENO\necho $(\necho $LINENO\n# a comment\n\necho $LINENO\n)\necho $(echo $LINENO;\necho $LINENO |\ncat\necho $LINENO &&\necho $LINENO)',
+      'a 3 3\n9 10\n14 14 15 15\n',
+    ],
+    [
+      "a message from a $( )'s command, in a function and a loop too",
+      '{ out=$(\n  cd /nonexistent\n  nosuch\n  echo $LINENO\n); } 2>e; cat e; echo "$out"\nf() {\n  local v\n  v=$(\n    nosuch\n  )\n}\n{ f; } 2>e; cat e\nfor i in 1; do\n  r=$(\n    echo "x\ny" $LINENO\n  ); echo $r\ndone',
+      'bash: line 5: cd: /nonexistent: No such file or directory\nbash: line 6: nosuch: command not found\n7\nenvironment: line 10: nosuch: command not found\nx y 18\n',
+    ],
+    [
+      'compound commands in a $( ), in the layout bash prints them in',
+      'x=$(\n  if false; then\n    echo no\n  elif true; then\n    echo $LINENO\n  else\n    echo no\n  fi\n  for i in 1; do\n    echo $LINENO\n  done\n  case a in\n    b) echo no ;;\n    a)\n      echo $LINENO\n      ;;\n  esac\n  { echo $LINENO\n    echo $LINENO; }\n  while false; do :; done\n  echo $LINENO\n); echo $x',
+      '26 33 40 43 44 48\n',
+    ],
+    [
+      "a here-document's $( )",
+      'cat <<EOF\n$(echo\necho $LINENO)\n$LINENO\nEOF\necho "$(\n  echo $LINENO\n)"',
+      '\n2\n1\n8\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('in a script file', async () => {
+    await sameAsScript(
+      'exec 2>e\nv=$(\n  nosuch\n)\necho "a\nb" $LINENO\ncat e\n',
+      'a\nb 6\ns.sh: line 4: nosuch: command not found\n',
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import { Variables } from '../expand/vars.js';
-import type { FunctionDef } from '../syntax/nodes.js';
+import type { FunctionDef, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { FdTable } from './fds.js';
 import { HashTable } from './hash-table.js';
@@ -125,6 +125,8 @@ export class Shell {
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
+  // In a command substitution: the line before the one its first line is numbered (lineOf).
+  substBase: number | null = null;
   // The status of the last command substitution of the command being expanded (for `x=$(false)`).
   substStatus: number | null = null;
   // How deep in `source` the shell is (return ends a sourced file).
@@ -150,6 +152,13 @@ export class Shell {
   // The name bash's messages begin with: the file running now (BASH_SOURCE[0]), else $0.
   messageName(): Bytes {
     return this.sources[0] || this.arg0;
+  }
+
+  // The line bash numbers a simple command by: in a $( ) bash printed back, its line there counted on
+  // from the command the substitution was expanded for; else its own (SimpleCommand.line).
+  lineOf(command: SimpleCommand): number {
+    if (command.substLine !== undefined && this.substBase !== null) return this.substBase + command.substLine;
+    return command.line ?? command.start.line;
   }
 
   // ${FUNCNAME[@]}: empty outside functions.
@@ -209,6 +218,7 @@ export class Shell {
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;
     copy.lineno = this.lineno;
+    copy.substBase = this.substBase;
     copy.sourceDepth = this.sourceDepth;
     copy.getopts = { ...this.getopts };
     return copy;

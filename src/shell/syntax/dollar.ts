@@ -2,6 +2,7 @@ import { findArithEnd, findClosing, readArithWord } from './arith-text.js';
 import type { WordPart } from './nodes.js';
 import { paramNode, readBraced } from './param.js';
 import type { Scanner } from './scanner.js';
+import { markSubstLines } from './subst-lines.js';
 
 const SPECIAL = '@*#?-$!0123456789';
 
@@ -19,6 +20,7 @@ export function readDollar(s: Scanner, quoted: boolean): WordPart | null {
     s.inSubst++;
     const stmts = s.parseNested(s, ')');
     s.inSubst--;
+    markSubstLines(s, stmts);
     if (s.peek() !== ')')
       s.fail(open, 'the command substitution $( at {at} is never closed', 'syntax.unterminated');
     s.i++;
