@@ -153,6 +153,11 @@ describe('$LINENO and the line in messages', () => {
       '26 33 40 43 44 48\n',
     ],
     [
+      'a backquoted command over several lines, numbered from its text as written',
+      'x=`echo $LINENO\necho "a\nb" $LINENO\nif true; then\n  echo $LINENO\nfi`; echo $x\ny=$(\n  echo `echo $LINENO\necho $LINENO`\n  echo $LINENO\n); echo $y',
+      '6 a b 8 10\n12 13 13\n',
+    ],
+    [
       "a here-document's $( )",
       'cat <<EOF\n$(echo\necho $LINENO)\n$LINENO\nEOF\necho "$(\n  echo $LINENO\n)"',
       '\n2\n1\n8\n',

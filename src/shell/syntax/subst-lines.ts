@@ -6,7 +6,7 @@ import type { Scanner } from './scanner.js';
 // comments gone; `a;<newline>b`, `a &<newline>b` and a pipeline or && split over lines on one line),
 // compound commands in a layout of bash's own (`if a; then` / body / `fi`, `for x in w;` / `do` /
 // body / `done`). Each simple command in it gets its line in that text (substLine, 1 for the first).
-// A list with a function, a here-document or a substitution over several lines in a word is left as
+// A list with a function, a here-document or a $( ) over several lines in a word is left as
 // written.
 type Marks = [SimpleCommand, number][];
 
@@ -111,7 +111,7 @@ function printSimple(s: Scanner, command: SimpleCommand, line: number, marks: Ma
   for (const element of elements) {
     const text = s.text.slice(s.local(element.start), s.local(element.end));
     const newlines = (text.match(/\n/g)?.length ?? 0) - (text.match(/\\\n/g)?.length ?? 0);
-    if (newlines > 0 && /\$\(|`/.test(text)) return null;
+    if (newlines > 0 && text.includes('$(')) return null;
     counts.push(newlines);
   }
   const firstIsWord = command.assigns.length === 0 && command.words.length > 0;
@@ -121,4 +121,57 @@ function printSimple(s: Scanner, command: SimpleCommand, line: number, marks: Ma
 
 function sum(counts: number[]): number {
   return counts.reduce((a, b) => a + b, 0);
+}
+
+// A backquoted command runs from its text as written (bash reads it only when it expands it): its
+// simple commands are numbered from its first line on, that line being the one of the command the
+// substitution is for.
+export function markBackquoteLines(stmts: readonly Stmt[], firstLine: number): void {
+  eachSimpleOf(stmts, (command) => {
+    command.substLine = (command.line ?? command.start.line) - firstLine + 1;
+  });
+}
+
+function eachSimpleOf(stmts: readonly Stmt[], visit: (command: SimpleCommand) => void): void {
+  for (const stmt of stmts) {
+    for (const pipeline of [stmt.body.first, ...stmt.body.rest.map((r) => r.pipeline)]) {
+      for (const command of pipeline.commands) eachSimple(command, visit);
+    }
+  }
+}
+
+// The simple commands of a command, in the compound commands it holds too (not in its words).
+function eachSimple(command: Command, visit: (command: SimpleCommand) => void): void {
+  const lists: (readonly Stmt[])[] = [];
+  switch (command.kind) {
+    case 'simple':
+      visit(command);
+      return;
+    case 'function':
+    case 'coproc':
+      eachSimple(command.body, visit);
+      return;
+    case 'brace':
+    case 'subshell':
+      lists.push(command.stmts);
+      break;
+    case 'if':
+      for (const branch of command.branches) lists.push(branch.cond, branch.body);
+      if (command.otherwise) lists.push(command.otherwise);
+      break;
+    case 'while':
+      lists.push(command.cond, command.body);
+      break;
+    case 'for':
+    case 'select':
+    case 'arith-for':
+      lists.push(command.body);
+      break;
+    case 'case':
+      for (const item of command.items) lists.push(item.body);
+      break;
+    default:
+      return;
+  }
+  for (const list of lists) eachSimpleOf(list, visit);
 }
