@@ -65,6 +65,16 @@ describe('malformed parameter expansions', () => {
       'x=; { echo ${x@} ; } 2>&1\necho not-reached',
       'bash: line 1: ${x@}: bad substitution\n',
     ],
+    [
+      'no parameter before an operator, or a length with one',
+      '{ echo ${:-a}; } 2>&1\n{ echo ${=x}; } 2>&1\n{ echo ${/x}; } 2>&1\n{ echo ${#a[@]:1}; } 2>&1\necho $?',
+      'bash: line 1: ${:-a}: bad substitution\nbash: line 2: ${=x}: bad substitution\nbash: line 3: ${/x}: bad substitution\nbash: line 4: ${#a[@]:1}: bad substitution\n1\n',
+    ],
+    [
+      "a slice's arithmetic: not evaluated when unset, its error after the parameter's name",
+      'echo "[${x:1/0}] [${x:(}]"; a=(); echo "[${a[@]:1/0}]"\nx=abc; { echo ${x:0:1/0}; } 2>&1\n{ echo ${x:(}; } 2>&1\n{ echo ${@:1/0}; } 2>&1\na=(1); { echo ${a[@]:1/0}; } 2>&1\necho $?',
+      '[] []\n[]\nbash: line 2: x: 1/0: division by 0 (error token is "0")\nbash: line 3: x: (: syntax error: operand expected (error token is "(")\nbash: line 4: @: 1/0: division by 0 (error token is "0")\nbash: line 5: a[@]: 1/0: division by 0 (error token is "0")\n1\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

@@ -148,8 +148,10 @@ async function addWord(ex: ExpanderApi, word: Word, b: Builder, ctx: PartContext
 // ${x:offset:length}, and for "$@" and arrays the elements from offset on.
 async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
   const { offset, length } = part.slice!;
-  const from = Number(await ex.arithExpansion(offset));
-  const count = length === null ? null : Number(await ex.arithExpansion(length));
+  // (Not evaluated for a parameter that is not set, but for $@ and $*; an error is said after its name.)
+  if (!base.set && part.name !== '@' && part.name !== '*') return base;
+  const from = Number(await sliceArith(ex, part, offset));
+  const count = length === null ? null : Number(await sliceArith(ex, part, length));
   if (!base.multi) {
     const text = base.items[0];
     if (text === undefined) return base;
@@ -176,6 +178,15 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
   if (start < 0) return { ...base, items: [] };
   if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1, 'arith');
   return { ...base, items: items.slice(start, count === null ? undefined : start + count) };
+}
+
+async function sliceArith(ex: ExpanderApi, part: ParamExp, word: Word): Promise<bigint> {
+  try {
+    return await ex.arithExpansion(word);
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    throw new ExpansionError(`${nameOf(part)}: ${error.message}`, error.status, error.discard);
+  }
 }
 
 // ${x@Q} and its kin.

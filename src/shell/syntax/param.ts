@@ -1,5 +1,6 @@
 import { readArithWord } from './arith-text.js';
 import type { ParamExp, ParamOp, Pos, Word } from './nodes.js';
+import { closingBrace, matchingBracket } from './param-scan.js';
 import type { Scanner } from './scanner.js';
 import { readParts } from './words.js';
 
@@ -14,14 +15,17 @@ export function readBraced(s: Scanner, quoted = false): ParamExp {
   s.i += 2;
   const exp = blank(s, open);
   readHead(s, exp);
-  // ${!!} and ${!$}: bash's "bad substitution".
-  if (exp.indirect && (exp.name === '!' || exp.name === '$')) return badUpToBrace(s, exp, open);
+  // No parameter (${:-a}, ${=x}), ${!!} and ${!$}: bash's "bad substitution".
+  if (exp.name === '' || (exp.indirect && (exp.name === '!' || exp.name === '$')))
+    return badUpToBrace(s, exp, open);
   if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) {
     const index = readIndex(s, open);
     // A subscript not closed before the expansion's } (${x[}) is a bad substitution too.
     if (index === null) return badUpToBrace(s, exp, open);
     exp.index = index;
   }
+  // A length takes no operator (${#a[@]:1}).
+  if (exp.length && s.peek() !== '}') return badUpToBrace(s, exp, open);
   if (exp.indirect && exp.index && isAll(exp.index) && s.peek() === '}') {
     exp.keys = true;
     exp.indirect = false;
@@ -202,45 +206,18 @@ function readOperand(s: Scanner, isPattern: boolean, quoted: boolean, slash: boo
 function readArithUntil(s: Scanner, stops: string): Word {
   let end = s.i;
   let depth = 0;
-  while (end < s.src.length) {
+  // Up to the } that closes the expansion; a bracket not closed before it (${x:(}) leaves the
+  // expression at the first stop (bash's syntax error when evaluated).
+  const close = closingBrace(s.text, s.i);
+  const limit = close < 0 ? s.src.length : close;
+  let first = -1;
+  while (end < limit) {
     const c = s.text[end]!;
+    if (stops.includes(c) && first < 0) first = end;
     if (depth === 0 && stops.includes(c)) break;
     if (c === '(' || c === '{' || c === '[') depth++;
     else if ((c === ')' || c === '}' || c === ']') && depth > 0) depth--;
     end++;
   }
-  return readArithWord(s, end);
-}
-
-// The } matching the ${ whose contents start at `from`, counting nested braces and skipping quotes.
-function closingBrace(text: string, from: number): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === "'") {
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) return -1;
-      i = close;
-    } else if (c === '{') depth++;
-    else if (c === '}') {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
-}
-
-function matchingBracket(text: string, from: number): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === '[') depth++;
-    else if (c === ']') {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
+  return readArithWord(s, end === limit && depth > 0 && first >= 0 ? first : end);
 }
