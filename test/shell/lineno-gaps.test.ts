@@ -135,6 +135,11 @@ describe('here-documents in command substitutions', () => {
       'x=$(cat <<EOF\na\nEOF )\necho "[$x]"\ny=$(cat <<-EOF\n\tb\n\tEOF); echo "[$y]"; echo "$(cat <<EOF\nq\nEOF)"',
       '[a]\n[b]\nq\n',
     ],
+    [
+      "bash's parser warnings, said as the line is read",
+      'exec 2>w\necho 1\nx=$(cat <<EOF\na\nEOF )\necho "[$x]"\ny=$(cat <<A; cat <<B)\nb\nA\nc\nB\necho "[$y]"\ncat w; cat <<A; cat <<B\na\nA\nb',
+      "1\n[a]\n[b\nc]\nbash: line 5: warning: here-document at line 3 delimited by end-of-file (wanted `EOF')\nbash: line 7: warning: command substitution: 2 unterminated here-documents\nbash: line 16: warning: here-document at line 15 delimited by end-of-file (wanted `B')\na\nb\n",
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

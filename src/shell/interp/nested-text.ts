@@ -86,7 +86,7 @@ async function runParsed(
     sh.sources.unshift(options.sourced);
   }
   try {
-    return await runLines(runner, parsed.stmts);
+    return await runLines(runner, parsed.stmts, parsed.warnings);
   } catch (error) {
     if (options.sourced !== undefined && error instanceof ReturnSignal) return error.status;
     throw error;
