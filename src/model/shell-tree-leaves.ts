@@ -62,6 +62,7 @@ export interface ParamExpOf<W> extends Span {
   slice: { offset: W; length: W | null } | null;
   replace: { all: boolean; anchor: '#' | '%' | null; pattern: W; with: W | null } | null;
   transform: string | null;
-  // The whole ${...} when it is not an expansion bash knows: "bad substitution" when expanded.
+  // The whole ${...} when it is not an expansion bash knows: "bad substitution" when expanded (with
+  // `transform`, an unknown one: only when the parameter is set, and then as fatal as ${x:?}).
   bad: string | null;
 }

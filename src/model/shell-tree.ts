@@ -11,6 +11,8 @@ export type { ParamOp, Pos, RedirectOp, Span } from './shell-tree-leaves.js';
 export interface Script extends Span {
   kind: 'script';
   stmts: Stmt[];
+  // bash's parser warnings ("here-document at line 1 delimited by end-of-file"): where, and the line said.
+  warnings?: { offset: number; line: number; text: string }[];
 }
 
 // One command of a list, with how it ends: `&` runs it in the background.
@@ -18,8 +20,7 @@ export interface Stmt extends Span {
   kind: 'stmt';
   body: AndOr;
   background: boolean;
-  // It holds an extended pattern (`@(a|b)`) that bash reads only while extglob is on (a text's
-  // statement parsed after a `shopt -s extglob` line, checked again when it runs).
+  // It holds an extended pattern (`@(a|b)`), read after a `shopt -s extglob` line (checked again when run).
   extglob?: boolean;
 }
 
@@ -49,9 +50,12 @@ export interface SimpleCommand extends Span {
   words: Word[];
   // In the order written (bash applies them left to right).
   redirects: Redirect[];
-  // For a declaration builtin written as such (declare, export, local, readonly, typeset): per word,
-  // the assignment it is (NAME=value, NAME=(...)), or null. Absent for other commands.
+  // A declaration builtin's words (declare, export, local, readonly, typeset): the assignment or null.
   declArgs?: (Assign | null)[];
+  // bash's line for it ($LINENO, messages) when not the one it starts on (commands.ts's readSimple).
+  line?: number;
+  // Inside a $( ): its line in the text bash printed back from it, 1 for the first (subst-lines.ts).
+  substLine?: number;
 }
 
 export type Compound =

@@ -17,7 +17,8 @@ export async function expandParam(
   b: Builder,
   ctx: PartContext,
 ): Promise<void> {
-  if (part.bad) throw new ExpansionError(`${part.bad}: bad substitution`, 1, true);
+  if (part.bad !== null && part.transform === null)
+    throw new ExpansionError(`${part.bad}: bad substitution`, 1, true);
   const base = await lookup(ex, part);
   if (part.length) {
     checkUnsetLength(ex, part, base);
@@ -30,7 +31,7 @@ export async function expandParam(
   if (part.replace)
     return emit(await patternOps(ex, base, 'replace', part.replace.pattern, part.replace), b, ctx, ex);
   if (part.slice) return emit(await slice(ex, part, base), b, ctx, ex);
-  if (part.transform) return emit(await transform(ex, part, base), b, ctx, ex);
+  if (part.transform !== null) return emit(await transform(ex, part, base), b, ctx, ex);
   emit(base, b, ctx, ex);
 }
 
@@ -147,8 +148,10 @@ async function addWord(ex: ExpanderApi, word: Word, b: Builder, ctx: PartContext
 // ${x:offset:length}, and for "$@" and arrays the elements from offset on.
 async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
   const { offset, length } = part.slice!;
-  const from = Number(await ex.arithExpansion(offset));
-  const count = length === null ? null : Number(await ex.arithExpansion(length));
+  // (Not evaluated for a parameter that is not set, but for $@ and $*; an error is said after its name.)
+  if (!base.set && part.name !== '@' && part.name !== '*') return base;
+  const from = Number(await sliceArith(ex, part, offset));
+  const count = length === null ? null : Number(await sliceArith(ex, part, length));
   if (!base.multi) {
     const text = base.items[0];
     if (text === undefined) return base;
@@ -177,6 +180,15 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
   return { ...base, items: items.slice(start, count === null ? undefined : start + count) };
 }
 
+async function sliceArith(ex: ExpanderApi, part: ParamExp, word: Word): Promise<bigint> {
+  try {
+    return await ex.arithExpansion(word);
+  } catch (error) {
+    if (!(error instanceof ExpansionError)) throw error;
+    throw new ExpansionError(`${nameOf(part)}: ${error.message}`, error.status, error.discard);
+  }
+}
+
 // ${x@Q} and its kin.
 async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
   const op = part.transform!;
@@ -185,8 +197,8 @@ async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<B
     const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
     return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
   }
-  if (!'QEULu'.includes(op)) throw new ExpansionError(`${part.name}: bad substitution`, 1, true);
   if (!base.set) return base;
+  if (part.bad !== null) throw new ExpansionError(`${part.bad}: bad substitution`, 127);
   const items: Bytes[] = [];
   for (const item of base.items) {
     const [answer] = await ex.env.oracle.ask('transform', [item, op, ...localeOf(ex)]);

@@ -76,11 +76,11 @@ export interface RunnerApi {
   runText(
     text: Bytes,
     // `firstLine`: what its first line is numbered ($LINENO, messages): eval's and an ERR trap's
-    // text go on from the command's line.
+    // text go on from the command's line. `sourced`: the file's name as bash gives it (BASH_SOURCE).
     options: {
       label: string;
       args?: Bytes[] | null;
-      sourced?: boolean;
+      sourced?: Bytes;
       indirect?: boolean;
       firstLine?: number;
     },

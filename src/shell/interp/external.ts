@@ -66,7 +66,8 @@ export async function memberOf(
   const bad = args.find((arg) => !isUtf8(arg));
   if (bad !== undefined)
     return 'has an argument with bytes that are not UTF-8, which safe-run cannot pass to a program unchanged';
-  const redirects = await stageRedirects(r, r.sh.fds, command.redirects, command.start.line, runStdout);
+  const line = r.sh.lineOf(command);
+  const redirects = await stageRedirects(r, r.sh.fds, command.redirects, line, runStdout);
   if (typeof redirects === 'string') return redirects;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(r.sh.vars.environment())) env[name] = fromBytes(value);
@@ -170,8 +171,8 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     maxStdout: null,
     maxStderr: null,
     redirects: member.redirects,
-    line: member.command.start.line,
-    shell: fromBytes(sh.arg0),
+    line: sh.lineOf(member.command),
+    shell: fromBytes(sh.messageName()),
     ...(member.found ? { execFound: true as const } : {}),
     ...searchPathOf(sh.vars.get('PATH')),
   }));

@@ -1,7 +1,7 @@
-import type { Stmt } from '../syntax/nodes.js';
+import type { Script, Stmt } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { refuseStep } from './refuse-step.js';
-import { runLine } from './run-line.js';
+import { runLine, warnLine } from './run-line.js';
 
 // A line of a text (its statements from one that starts a line to the last that starts where another
 // ended) that holds an extended pattern was read with extglob on (syntax/extglob-lines.ts). bash reads
@@ -24,9 +24,15 @@ export function checkExtglobLine(r: RunnerApi, stmts: readonly Stmt[], k: number
 
 // The statements of a text's own list, line by line as bash reads them (see checkExtglobLine); an
 // error bash discards ends its line only (run-line.ts).
-export async function runLines(r: RunnerApi, stmts: readonly Stmt[]): Promise<number> {
+export async function runLines(
+  r: RunnerApi,
+  stmts: readonly Stmt[],
+  warnings: Script['warnings'] = [],
+): Promise<number> {
   let status = r.sh.status;
+  let warned = 0;
   for (let k = 0; k < stmts.length; k++) {
+    warned = await warnLine(r, stmts, k, warnings, warned);
     checkExtglobLine(r, stmts, k);
     const line = await runLine(r, stmts, k);
     k = line.last;

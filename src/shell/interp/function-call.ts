@@ -30,6 +30,7 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   sh.loopDepth = 0;
   sh.funcNames.unshift(name);
   sh.callStack.unshift(name);
+  sh.sources.unshift(sh.functionSources.get(name) ?? 'environment');
   sh.vars.pushScope();
   let ending: ExitSignal | null = null;
   try {
@@ -45,6 +46,7 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
     if (ending === null) {
       sh.funcNames.shift();
       sh.callStack.shift();
+      sh.sources.shift();
       sh.positional = saved;
     }
     sh.loopDepth = loops;

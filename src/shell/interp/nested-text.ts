@@ -58,7 +58,7 @@ export async function runNested(
   r: RunnerApi,
   nested: (source: Bytes) => RunnerApi,
   text: Bytes,
-  options: { label: string; args?: Bytes[] | null; sourced?: boolean; firstLine?: number },
+  options: { label: string; args?: Bytes[] | null; sourced?: Bytes; firstLine?: number },
 ): Promise<number> {
   const parsed = parseNested(text, r.sh.shopts.has('extglob'), options.firstLine ?? 1);
   if ('stmts' in parsed) return runParsed(r, nested(text), parsed, options);
@@ -75,25 +75,27 @@ async function runParsed(
   r: RunnerApi,
   runner: RunnerApi,
   parsed: Script,
-  options: { args?: Bytes[] | null; sourced?: boolean },
+  options: { args?: Bytes[] | null; sourced?: Bytes },
 ): Promise<number> {
   const { sh } = r;
   const saved = sh.positional;
   const sets = sh.positionalSets;
   if (options.args) sh.positional = options.args;
-  if (options.sourced) {
+  if (options.sourced !== undefined) {
     sh.sourceDepth++;
     sh.callStack.unshift('source');
+    sh.sources.unshift(options.sourced);
   }
   try {
-    return await runLines(runner, parsed.stmts);
+    return await runLines(runner, parsed.stmts, parsed.warnings);
   } catch (error) {
-    if (options.sourced && error instanceof ReturnSignal) return error.status;
+    if (options.sourced !== undefined && error instanceof ReturnSignal) return error.status;
     throw error;
   } finally {
-    if (options.sourced) {
+    if (options.sourced !== undefined) {
       sh.sourceDepth--;
       sh.callStack.shift();
+      sh.sources.shift();
     }
     // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
     if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;

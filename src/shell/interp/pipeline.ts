@@ -88,7 +88,7 @@ async function classify(
   if (!simple) place.collect({ stages: [] });
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
     return { kind: 'shell', command, sub, args: null };
-  sub.sh.lineno = command.start.line;
+  sub.sh.lineno = sub.sh.lineOf(command);
   let args: Bytes[];
   try {
     args = await sub.ex.fields(command.words);

@@ -62,7 +62,7 @@ export async function applyRedirects(
       noteWaitStop(r.rt, problem.stop);
       return { fds, failed: { kind: 'stopped', stop: problem.stop } };
     }
-    const message = `${r.sh.arg0}: line ${r.sh.lineno}: ${problem.text}`;
+    const message = `${r.sh.messageName()}: line ${r.sh.lineno}: ${problem.text}`;
     // Said where stderr goes by then (`2>&1 >a*` says it into what 2>&1 made stderr).
     await writeTo(r.rt, fds.get(2), `${message}\n`);
     return { fds, failed: { kind: 'error', code: problem.code, message } };

@@ -4,7 +4,7 @@ import type { Script } from '../syntax/nodes.js';
 import { checkExtglobLine } from './extglob-check.js';
 import type { Job } from './jobs-table.js';
 import { recordSkippedStmt } from './record-step.js';
-import { runLine } from './run-line.js';
+import { runLine, warnLine } from './run-line.js';
 import type { Runner } from './runner.js';
 import { type Ending, ExitSignal } from './signals.js';
 import { stopReason } from './stops.js';
@@ -24,8 +24,10 @@ export async function runAll(runner: Runner, script: Script): Promise<Ending> {
   try {
     // The last line's error, when bash discarded it: the text ends on it.
     let discarded: Ending['at'] = null;
+    let warned = 0;
     for (let k = 0; k < script.stmts.length; k++) {
       reached = k + 1;
+      warned = await warnLine(runner, script.stmts, k, script.warnings, warned);
       checkExtglobLine(runner, script.stmts, k);
       const line = await runLine(runner, script.stmts, k);
       k = line.last;

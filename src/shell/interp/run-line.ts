@@ -1,4 +1,4 @@
-import type { Stmt } from '../syntax/nodes.js';
+import type { Script, Stmt } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { recordSkippedStmt } from './record-step.js';
 import { type Ending, ExitSignal } from './signals.js';
@@ -27,4 +27,29 @@ export async function runLine(
     }
     return { last, discarded: error.at };
   }
+}
+
+// bash's parser warnings about the line that starts at statement `k` (the statements up to the next
+// line's first), said before it runs, as bash says them while it reads the line; `from`: the first
+// not said yet. Returns the next one.
+export async function warnLine(
+  runner: RunnerApi,
+  stmts: readonly Stmt[],
+  k: number,
+  warnings: Script['warnings'],
+  from: number,
+): Promise<number> {
+  if (!warnings || from >= warnings.length) return from;
+  let last = k;
+  while (last + 1 < stmts.length && stmts[last + 1]!.start.line <= stmts[last]!.end.line) last++;
+  const limit = stmts[last + 1]?.start.offset ?? Number.POSITIVE_INFINITY;
+  let next = from;
+  const { sh } = runner;
+  const line = sh.lineno;
+  for (; next < warnings.length && warnings[next]!.offset < limit; next++) {
+    sh.lineno = warnings[next]!.line;
+    await runner.error(`warning: ${warnings[next]!.text}`);
+  }
+  sh.lineno = line;
+  return next;
 }

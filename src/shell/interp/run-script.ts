@@ -49,7 +49,10 @@ export function startScript(
   if (settings.policy !== 'last') sh.setOption('pipefail', true);
   if (plan.errexit) sh.setOption('errexit', true);
   sh.file = plan.file;
-  if (plan.file) sh.callStack.push('main');
+  if (plan.file) {
+    sh.callStack.push('main');
+    sh.sources.push(plan.arg0);
+  }
   const { rt, interrupt, dispose } = newRuntime(plan, initial, settings, io, support);
   const startedAt = new Date();
   const t0 = monotonicMs();

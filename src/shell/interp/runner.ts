@@ -126,7 +126,7 @@ export class Runner implements RunnerApi {
     if (command.kind !== 'simple') noteInShell(this);
     if (command.kind === 'simple') status = await runSimple(this, command);
     else if (command.kind === 'function') {
-      this.sh.functions.set(command.name, command);
+      this.sh.define(command);
       status = 0;
     } else status = await runCompound(this, command);
     this.sh.status = status;
@@ -179,7 +179,8 @@ export class Runner implements RunnerApi {
   }
 
   async error(message: string): Promise<void> {
-    await writeTo(this.rt, this.sh.fds.get(2), `${this.sh.arg0}: line ${this.sh.lineno}: ${message}\n`);
+    const { sh } = this;
+    await writeTo(this.rt, sh.fds.get(2), `${sh.messageName()}: line ${sh.lineno}: ${message}\n`);
   }
 
   // A function call: its arguments as $1..., its locals in a scope of their own, `return` ends it.

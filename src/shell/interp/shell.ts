@@ -1,5 +1,5 @@
 import { Variables } from '../expand/vars.js';
-import type { FunctionDef } from '../syntax/nodes.js';
+import type { FunctionDef, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { FdTable } from './fds.js';
 import { HashTable } from './hash-table.js';
@@ -102,6 +102,10 @@ export class Shell {
   // bash's FUNCNAME, innermost first: each function called and each sourced file (`source`), then
   // `main` for a script file (none for -c text); seen only while a function runs.
   callStack: string[] = [];
+  // bash's BASH_SOURCE, innermost first: the file each function running was defined in (a -c
+  // text's own: "environment") and each sourced file; a script file's name at the bottom.
+  sources: Bytes[] = [];
+  functionSources = new Map<string, Bytes>();
   loopDepth = 0;
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
@@ -121,6 +125,8 @@ export class Shell {
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
+  // In a command substitution: the line before the one its first line is numbered (lineOf).
+  substBase: number | null = null;
   // The status of the last command substitution of the command being expanded (for `x=$(false)`).
   substStatus: number | null = null;
   // How deep in `source` the shell is (return ends a sourced file).
@@ -135,6 +141,24 @@ export class Shell {
   setOption(name: string, on: boolean): void {
     if (on) this.options.add(name);
     else this.options.delete(name);
+  }
+
+  // A function defined now: where from, as bash's BASH_SOURCE tells it when the function runs.
+  define(fn: FunctionDef): void {
+    this.functions.set(fn.name, fn);
+    this.functionSources.set(fn.name, this.sources[0] ?? 'environment');
+  }
+
+  // The name bash's messages begin with: the file running now (BASH_SOURCE[0]), else $0.
+  messageName(): Bytes {
+    return this.sources[0] || this.arg0;
+  }
+
+  // The line bash numbers a simple command by: in a $( ) bash printed back, its line there counted on
+  // from the command the substitution was expanded for; else its own (SimpleCommand.line).
+  lineOf(command: SimpleCommand): number {
+    if (command.substLine !== undefined && this.substBase !== null) return this.substBase + command.substLine;
+    return command.line ?? command.start.line;
   }
 
   // ${FUNCNAME[@]}: empty outside functions.
@@ -182,6 +206,8 @@ export class Shell {
     copy.fds = this.fds.copy();
     copy.funcNames = [...this.funcNames];
     copy.callStack = [...this.callStack];
+    copy.sources = [...this.sources];
+    copy.functionSources = new Map(this.functionSources);
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
     copy.exitTrapDeeper = true;
@@ -192,6 +218,7 @@ export class Shell {
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;
     copy.lineno = this.lineno;
+    copy.substBase = this.substBase;
     copy.sourceDepth = this.sourceDepth;
     copy.getopts = { ...this.getopts };
     return copy;

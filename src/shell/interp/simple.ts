@@ -31,7 +31,7 @@ export async function runSimple(r: RunnerApi, command: SimpleCommand): Promise<n
 
 async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number> {
   const { sh } = r;
-  sh.lineno = command.start.line;
+  sh.lineno = sh.lineOf(command);
   sh.substStatus = null;
   let expanded: { args: Bytes[]; decl: (Assign | null)[] | null };
   // The list's marks are this command's step's, not its substitutions'.

@@ -18,6 +18,7 @@ export async function substitute(r: RunnerApi, part: CmdSubst): Promise<Bytes> {
   const { collect } = r.place;
   const sub = r.subshell(fds, collect ? { collect: (part) => collect({ ...part, substitution: true }) } : {});
   sub.sh.seeJobsOf(r.sh);
+  sub.sh.substBase = r.sh.lineno - 1;
   sub.sh.traceDepth++;
   sub.sh.exitTrapDeeper = false;
   sub.sh.exitTrapStatus = r.sh.exitTrapStatus;

@@ -35,5 +35,5 @@ export async function varDescriptor(
 
 async function failure(r: RunnerApi, text: string): Promise<{ failed: string }> {
   await r.error(text);
-  return { failed: `${r.sh.arg0}: line ${r.sh.lineno}: ${text}` };
+  return { failed: `${r.sh.messageName()}: line ${r.sh.lineno}: ${text}` };
 }

@@ -94,12 +94,16 @@ const VALUE_MODE: PartMode = {
 function readRegion(s: Scanner, from: number, to: number, mode: PartMode): Word {
   const saved = s.i;
   // Here-documents started in the region are read (again) with it; the list's own wait for later.
+  // One whose body is after the region (`x=$(cat <<EOF)`, its body on the next lines) waits with
+  // them, in place of the one the first reading of the word left waiting.
   const pending = s.pending;
   s.pending = [];
   s.i = from;
   const parts = readParts(s, { ...mode, stop: (sc) => sc.i >= to });
   s.i = saved;
-  s.pending = pending;
+  const again = s.pending;
+  s.pending =
+    again.length <= pending.length ? [...pending.slice(0, pending.length - again.length), ...again] : pending;
   return { parts, start: s.pos(from), end: s.pos(to) };
 }
 

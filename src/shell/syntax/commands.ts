@@ -41,26 +41,37 @@ function withRedirects<T extends Compound>(s: Scanner, compound: T): T {
   return compound;
 }
 
+// bash numbers a simple command ($LINENO, its messages) by the line its parser is on when it has taken
+// the first element: where an assignment or a redirection ends, but for a word where the token after
+// it ends (bash looks one token ahead there, for NAME ( )): `echo "a<newline>b" $LINENO` says 2.
 function readSimple(s: Scanner): SimpleCommand | FunctionDef | null {
   const start = s.pos();
   const command: SimpleCommand = { kind: 'simple', assigns: [], words: [], redirects: [], start, end: start };
   let declaration = false;
+  // bash's line for it: 0 until its first element is read, -1 while the token after a first word decides.
+  let line = 0;
   for (;;) {
     s.skipBlanks();
     if (atRedirect(s)) {
+      if (line === -1) line = s.pos().line;
       command.redirects.push(readRedirect(s));
+      if (line === 0) line = command.redirects.at(-1)!.end.line;
       continue;
     }
     const assignable = command.words.length === 0 || declaration;
     const word = (assignable && readSubscriptAssignWord(s)) || readWord(s);
+    if (line === -1) line = word ? word.end.line : s.pos().line;
     if (!word) break;
     const assign = assignable ? assignOf(s, word) : null;
     if (assign && s.peek() === '(' && assign.value !== null && assign.value.parts.length === 0) {
       readArrayAssign(s, assign);
       word.end = assign.end;
     }
-    if (assign && command.words.length === 0) command.assigns.push(assign);
-    else {
+    if (assign && command.words.length === 0) {
+      command.assigns.push(assign);
+      if (line === 0) line = word.end.line;
+    } else {
+      if (line === 0) line = -1;
       command.words.push(word);
       if (command.words.length === 1) {
         declaration = isDeclaration(word);
@@ -72,6 +83,7 @@ function readSimple(s: Scanner): SimpleCommand | FunctionDef | null {
   s.letArgs = false;
   if (command.assigns.length === 0 && command.words.length === 0 && command.redirects.length === 0)
     return null;
+  if (line !== start.line) command.line = line;
   // Where its last word, assignment or redirection ends (not the blanks after it).
   for (const part of [...command.assigns, ...command.words, ...command.redirects])
     if (part.end.offset > command.end.offset) command.end = part.end;

@@ -2,6 +2,7 @@ import { findArithEnd, findClosing, readArithWord } from './arith-text.js';
 import type { WordPart } from './nodes.js';
 import { paramNode, readBraced } from './param.js';
 import type { Scanner } from './scanner.js';
+import { markSubstLines } from './subst-lines.js';
 
 const SPECIAL = '@*#?-$!0123456789';
 
@@ -16,7 +17,18 @@ export function readDollar(s: Scanner, quoted: boolean): WordPart | null {
       if (end >= 0) return readArithExp(s, open, open + 3, end, false);
     }
     s.i += 2;
+    s.inSubst++;
+    const waiting = new Set(s.pending);
     const stmts = s.parseNested(s, ')');
+    s.inSubst--;
+    // Here-documents whose bodies come after it: bash says so, then reads them after the line.
+    const left = s.pending.filter((doc) => !waiting.has(doc)).length;
+    if (left > 0)
+      s.warn(
+        `command substitution: ${left} unterminated here-document${left === 1 ? '' : 's'}`,
+        s.pos().line,
+      );
+    markSubstLines(s, stmts);
     if (s.peek() !== ')')
       s.fail(open, 'the command substitution $( at {at} is never closed', 'syntax.unterminated');
     s.i++;

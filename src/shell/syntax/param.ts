@@ -1,5 +1,6 @@
 import { readArithWord } from './arith-text.js';
 import type { ParamExp, ParamOp, Pos, Word } from './nodes.js';
+import { closingBrace, matchingBracket } from './param-scan.js';
 import type { Scanner } from './scanner.js';
 import { readParts } from './words.js';
 
@@ -14,20 +15,34 @@ export function readBraced(s: Scanner, quoted = false): ParamExp {
   s.i += 2;
   const exp = blank(s, open);
   readHead(s, exp);
-  if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) exp.index = readIndex(s);
+  // No parameter (${:-a}, ${=x}), ${!!} and ${!$}: bash's "bad substitution".
+  if (exp.name === '' || (exp.indirect && (exp.name === '!' || exp.name === '$')))
+    return badUpToBrace(s, exp, open);
+  if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) {
+    const index = readIndex(s, open);
+    // A subscript not closed before the expansion's } (${x[}) is a bad substitution too.
+    if (index === null) return badUpToBrace(s, exp, open);
+    exp.index = index;
+  }
+  // A length takes no operator (${#a[@]:1}).
+  if (exp.length && s.peek() !== '}') return badUpToBrace(s, exp, open);
   if (exp.indirect && exp.index && isAll(exp.index) && s.peek() === '}') {
     exp.keys = true;
     exp.indirect = false;
   }
   if (s.peek() !== '}') readOperator(s, exp, quoted);
-  if (s.peek() !== '}') {
-    // bash matches the braces and complains when the expansion is reached.
-    const close = closingBrace(s.text, s.i);
-    if (close < 0) s.fail(open, `the parameter expansion \${ at {at} is never closed`, 'syntax.unterminated');
-    exp.bad = s.text.slice(open, close + 1);
-    s.i = close;
-  }
+  if (s.peek() !== '}' || exp.bad !== null) return badUpToBrace(s, exp, open);
   s.i++;
+  exp.end = s.pos();
+  return exp;
+}
+
+// bash matches the braces and complains when the expansion is reached: the whole ${...} is kept.
+function badUpToBrace(s: Scanner, exp: ParamExp, open: number): ParamExp {
+  const close = closingBrace(s.text, s.i);
+  if (close < 0) s.fail(open, `the parameter expansion \${ at {at} is never closed`, 'syntax.unterminated');
+  exp.bad = s.text.slice(open, close + 1);
+  s.i = close + 1;
   exp.end = s.pos();
   return exp;
 }
@@ -103,10 +118,14 @@ function readName(s: Scanner): string {
 }
 
 // [subscript]: as a word (quotes removed when expanded); @ and * are words too.
-function readIndex(s: Scanner): Word {
+function readIndex(s: Scanner, braceOpen: number): Word | null {
   const open = s.i;
   const close = matchingBracket(s.text, open + 1);
-  if (close < 0) s.fail(open, 'the subscript [ at {at} is never closed', 'syntax.unterminated');
+  const brace = closingBrace(s.text, braceOpen + 2);
+  if (close < 0 && brace < 0) s.fail(open, 'the subscript [ at {at} is never closed', 'syntax.unterminated');
+  // (A } in quotes or a substitution inside the subscript is left to the subscript.)
+  const plain = brace >= 0 && !/["'`$\\]/.test(s.text.slice(open, brace));
+  if (close < 0 || (plain && brace < close)) return null;
   s.i = open + 1;
   const start = s.i;
   const parts = readParts(s, {
@@ -135,6 +154,8 @@ function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
       length = readArithUntil(s, '}');
     }
     exp.slice = { offset, length };
+    // ${x:} (an empty offset): bash's "bad substitution".
+    if (offset.parts.length === 0 && length === null) exp.bad = '';
     return;
   }
   if (s.peek() === '/') {
@@ -151,9 +172,13 @@ function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
     exp.replace = { all, anchor, pattern, with: replacement };
     return;
   }
-  if (s.peek() === '@' && /[A-Za-z]/.test(s.peek(1)) && s.peek(2) === '}') {
-    exp.transform = s.peek(1);
-    s.i += 2;
+  if (s.peek() === '@') {
+    // ${x@Q}; an unknown transformation (${x@Z}, ${x@}) is bad only when x is set (param-expand.ts).
+    const close = closingBrace(s.text, s.i + 1);
+    if (close < 0) return;
+    exp.transform = s.text.slice(s.i + 1, close);
+    if (!/^[aAKkEPQULu]$/.test(exp.transform)) exp.bad = '';
+    s.i = close;
     return;
   }
   const word = WORD_OPS.find((op) => s.at(op));
@@ -181,45 +206,18 @@ function readOperand(s: Scanner, isPattern: boolean, quoted: boolean, slash: boo
 function readArithUntil(s: Scanner, stops: string): Word {
   let end = s.i;
   let depth = 0;
-  while (end < s.src.length) {
+  // Up to the } that closes the expansion; a bracket not closed before it (${x:(}) leaves the
+  // expression at the first stop (bash's syntax error when evaluated).
+  const close = closingBrace(s.text, s.i);
+  const limit = close < 0 ? s.src.length : close;
+  let first = -1;
+  while (end < limit) {
     const c = s.text[end]!;
+    if (stops.includes(c) && first < 0) first = end;
     if (depth === 0 && stops.includes(c)) break;
     if (c === '(' || c === '{' || c === '[') depth++;
     else if ((c === ')' || c === '}' || c === ']') && depth > 0) depth--;
     end++;
   }
-  return readArithWord(s, end);
-}
-
-// The } matching the ${ whose contents start at `from`, counting nested braces and skipping quotes.
-function closingBrace(text: string, from: number): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === "'") {
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) return -1;
-      i = close;
-    } else if (c === '{') depth++;
-    else if (c === '}') {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
-}
-
-function matchingBracket(text: string, from: number): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === '[') depth++;
-    else if (c === ']') {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
+  return readArithWord(s, end === limit && depth > 0 && first >= 0 ? first : end);
 }

@@ -25,7 +25,14 @@ export function parseScript(text: string, { bytes = false, extglob = false, firs
   checkControlCharacters(s);
   const stmts = readList(s, { words: [], top: true });
   if (!s.done) s.unexpected();
-  return { kind: 'script', stmts, start: s.pos(0), end: s.pos() };
+  const warnings = s.warnings.sort((a, b) => a.offset - b.offset);
+  return {
+    kind: 'script',
+    stmts,
+    start: s.pos(0),
+    end: s.pos(),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 function newScanner(source: Bytes, firstLine = 1): Scanner {

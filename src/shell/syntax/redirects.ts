@@ -77,6 +77,10 @@ export function readHeredocBody(s: Scanner, doc: PendingHeredoc): void {
   let text = '';
   let i = start;
   let terminated = false;
+  let lastLine = -1;
+  // (bash names the line its parser was on when the body began: the one before the body's first.)
+  const before = s.text[start - 1] === '\n' ? s.pos(start).line - 1 : s.pos(start).line;
+  const wanted = `here-document at line ${before} delimited by end-of-file (wanted \`${heredoc.delimiter}')`;
   while (i < s.src.length) {
     let end = s.text.indexOf('\n', i);
     if (end < 0) end = s.src.length;
@@ -88,9 +92,19 @@ export function readHeredocBody(s: Scanner, doc: PendingHeredoc): void {
       i = next;
       break;
     }
+    // In a $( ), bash also ends the body at a line that starts with the delimiter and holds a `)`
+    // anywhere after it (`EOF )`): the rest of that line is read on as the text after the body.
+    if (s.inSubst > 0 && line.startsWith(heredoc.delimiter) && line.includes(')', heredoc.delimiter.length)) {
+      i = end - line.length + heredoc.delimiter.length;
+      s.warn(wanted, s.pos(i).line);
+      terminated = true;
+      break;
+    }
     text += `${line}\n`;
+    lastLine = i;
     i = next;
   }
+  if (!terminated) s.warn(wanted, lastLine < 0 ? before : s.pos(lastLine).line);
   if (!terminated && heredoc.delimiter !== '' && text === '') text = '';
   heredoc.body = bodyWord(s, text, start, heredoc.quoted);
   s.i = i;

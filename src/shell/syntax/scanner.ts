@@ -55,6 +55,11 @@ export class Scanner {
   extglob = false;
   extPattern = 0;
   extglobRead = 0;
+  // Inside how many $( ) (a here-document there also ends at a line that starts with its delimiter
+  // and holds a `)`, as in bash).
+  inSubst = 0;
+  // bash's parser warnings, kept by the scanner of the whole text (parse.ts puts them on the script).
+  warnings: { offset: number; line: number; text: string }[] = [];
   // Reading the arguments of `let`: in NAME=(...) the parentheses are the word's (bash reads them so).
   letArgs = false;
 
@@ -74,6 +79,7 @@ export class Scanner {
     inner.readHeredoc = this.readHeredoc;
     inner.grammar = this.grammar;
     inner.inCond = this.inCond;
+    inner.inSubst = this.inSubst;
     inner.extglob = this.extglob;
     inner.extPattern = this.extPattern;
     return inner;
@@ -145,6 +151,18 @@ export class Scanner {
 
   // Set by parse.ts (the body of an unquoted here-document is a word).
   readHeredoc: (doc: PendingHeredoc) => void = () => {};
+
+  // A warning bash's parser writes when it reads this point (said once, however often it is read).
+  warn(text: string, line: number): void {
+    const top = this.root();
+    const offset = this.pos().offset;
+    if (!top.warnings.some((w) => w.offset === offset && w.text === text))
+      top.warnings.push({ offset, line, text });
+  }
+
+  private root(): Scanner {
+    return this.outer ? this.outer.scanner.root() : this;
+  }
 
   fail(offset: number, what: string, code: RequestErrorCode = 'syntax.unexpected'): never {
     const top = this.outer ? this.outer.scanner : this;

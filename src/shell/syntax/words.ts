@@ -1,5 +1,6 @@
 import type { Word, WordPart } from './nodes.js';
 import { isMetaChar, type Scanner } from './scanner.js';
+import { markBackquoteLines } from './subst-lines.js';
 
 // How a run of word text is read: where it stops, and which quotes and escapes are active.
 export interface PartMode {
@@ -199,6 +200,7 @@ function readBackquote(s: Scanner, inDouble: boolean): WordPart {
   }
   s.i = j + 1;
   const stmts = s.parseInner(inner, open + 1);
+  markBackquoteLines(stmts, s.pos(open).line);
   return { kind: 'cmdsubst', stmts, backquote: true, start: s.pos(open), end: s.pos() };
 }
 

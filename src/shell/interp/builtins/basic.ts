@@ -110,7 +110,9 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
   const printed = fs.readFileSync(out).toString('latin1');
   const errors = fs.readFileSync(err).toString('latin1');
   if (errors)
-    await ctx.err(errors.replace(/^[^:\n]*: line \d+: /gm, `${ctx.sh.arg0}: line ${ctx.sh.lineno}: `));
+    await ctx.err(
+      errors.replace(/^[^:\n]*: line \d+: /gm, `${ctx.sh.messageName()}: line ${ctx.sh.lineno}: `),
+    );
   if (target === null) await ctx.out(printed);
   else {
     const assigned = await ctx.r.assignNamed(target, printed);

@@ -58,7 +58,7 @@ export class BuiltinContext {
 
   // "bash: line N: NAME: message" on stderr; returns `status`.
   async fail(message: string, status = 1): Promise<number> {
-    await this.err(`${this.sh.arg0}: line ${this.sh.lineno}: ${this.name}: ${message}\n`);
+    await this.err(`${this.sh.messageName()}: line ${this.sh.lineno}: ${this.name}: ${message}\n`);
     return status;
   }
 
@@ -98,7 +98,7 @@ export class BuiltinContext {
   async finish(status: number): Promise<number> {
     if (!this.writeError) return status;
     await this.err(
-      `${this.sh.arg0}: line ${this.sh.lineno}: ${this.name}: write error: ${this.writeError}\n`,
+      `${this.sh.messageName()}: line ${this.sh.lineno}: ${this.name}: write error: ${this.writeError}\n`,
     );
     return 1;
   }

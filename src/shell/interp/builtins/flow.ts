@@ -76,31 +76,36 @@ export async function evalBuiltin(ctx: BuiltinContext): Promise<number> {
 // source FILE [ARGS] and `. FILE`: the file's text run in this shell, with ARGS as $1... while it runs.
 export async function source(ctx: BuiltinContext): Promise<number> {
   const name = ctx.args[0];
-  if (name === undefined) return ctx.fail('filename argument required\n.: usage: . filename [arguments]', 2);
-  const text = await sourcedText(ctx, name);
-  if (typeof text !== 'string') return text.status;
-  return ctx.r.runText(text, {
+  if (name === undefined)
+    return ctx.fail(`filename argument required\n${ctx.name}: usage: ${ctx.name} filename [arguments]`, 2);
+  const found = await sourcedText(ctx, name);
+  if ('status' in found) return found.status;
+  return ctx.r.runText(found.text, {
     label: name,
     args: ctx.args.length > 1 ? ctx.args.slice(1) : null,
-    sourced: true,
+    sourced: found.name,
   });
 }
 
 // The text of the file `name` names: /dev/stdin, /dev/fd/N and their kin are the shell's own
 // descriptor (a here-string, a pipe), read to its end.
-async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { status: number }> {
+async function sourcedText(
+  ctx: BuiltinContext,
+  name: Bytes,
+): Promise<{ text: Bytes; name: Bytes } | { status: number }> {
   const where = name.startsWith('/') ? name : `${ctx.sh.cwd === '/' ? '' : ctx.sh.cwd}/${name}`;
   const alias = name.includes('/') ? stdioAlias(fromBytes(where)) : null;
   if (alias !== null) {
     const input = ctx.input(alias);
-    if (input.fd === null && input.why === 'closed')
-      return { status: await ctx.fail(`${name}: No such file or directory`) };
-    return input.fd === null ? '' : (await ctx.readInput(input.fd, () => false)).bytes.toString('latin1');
+    if (input.fd === null && input.why === 'closed') return missing(ctx, name);
+    const text =
+      input.fd === null ? '' : (await ctx.readInput(input.fd, () => false)).bytes.toString('latin1');
+    return { text, name };
   }
-  const file = findSourced(ctx, name);
-  if (file === null) return { status: await ctx.fail(`${name}: No such file or directory`) };
+  const found = findSourced(ctx, name);
+  if (found === null) return missing(ctx, name);
   try {
-    return await readWhole(ctx, file);
+    return { text: await readWhole(ctx, found.file), name: found.name };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {
@@ -109,6 +114,12 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
       ),
     };
   }
+}
+
+// A file that is not there: bash names it alone, without the builtin's name.
+async function missing(ctx: BuiltinContext, name: Bytes): Promise<{ status: number }> {
+  await ctx.err(`${ctx.sh.messageName()}: line ${ctx.sh.lineno}: ${name}: No such file or directory\n`);
+  return { status: 1 };
 }
 
 // Read without ever blocking the event loop: the file may be a FIFO (`source <(cmd)`) whose writer is
@@ -123,7 +134,9 @@ async function readWhole(ctx: BuiltinContext, file: Bytes): Promise<Bytes> {
   }
 }
 
-function findSourced(ctx: BuiltinContext, name: Bytes): Bytes | null {
+// The file to read, and its name as bash gives it (BASH_SOURCE, messages): a directory of PATH as
+// written before the name found there ("./" for an empty one), else the name itself.
+function findSourced(ctx: BuiltinContext, name: Bytes): { file: Bytes; name: Bytes } | null {
   const inDir = (dir: Bytes) => (name.startsWith('/') ? name : `${dir === '/' ? '' : dir}/${name}`);
   const exists = (path: Bytes) =>
     fs.statSync(Buffer.from(path, 'latin1'), { throwIfNoEntry: false })?.isFile() ?? false;
@@ -131,9 +144,10 @@ function findSourced(ctx: BuiltinContext, name: Bytes): Bytes | null {
     const path = scalarOf(ctx.sh.vars.get('PATH')) ?? '';
     for (const dir of path.split(':')) {
       const candidate = inDir(dir === '' ? ctx.sh.cwd : dir.startsWith('/') ? dir : `${ctx.sh.cwd}/${dir}`);
-      if (exists(candidate)) return candidate;
+      if (exists(candidate))
+        return { file: candidate, name: `${dir === '' ? '.' : dir.replace(/\/$/, '')}/${name}` };
     }
   }
   const here = inDir(ctx.sh.cwd);
-  return fs.existsSync(Buffer.from(here, 'latin1')) ? here : null;
+  return fs.existsSync(Buffer.from(here, 'latin1')) ? { file: here, name } : null;
 }

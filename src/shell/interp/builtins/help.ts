@@ -11,7 +11,9 @@ export async function help(ctx: BuiltinContext): Promise<number> {
   const [status] = await ctx.r.rt.oracle.ask('help', [out, err, ...ctx.args]);
   const errors = fs.readFileSync(err).toString('latin1');
   if (errors)
-    await ctx.err(errors.replace(/^[^:\n]*: line \d+: /gm, `${ctx.sh.arg0}: line ${ctx.sh.lineno}: `));
+    await ctx.err(
+      errors.replace(/^[^:\n]*: line \d+: /gm, `${ctx.sh.messageName()}: line ${ctx.sh.lineno}: `),
+    );
   await ctx.out(fs.readFileSync(out).toString('latin1'));
   return ctx.finish(Number(status ?? 1));
 }

@@ -30,7 +30,7 @@ export async function signalShell(ctx: BuiltinContext, signal: string): Promise<
     return ctx.fail(`SIG${signal} to the shell itself: safe-run's interpreter cannot be stopped`);
   const number = SIGNALS[`SIG${signal}`] ?? 15;
   await ctx.err(
-    `${sh.arg0}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`,
+    `${sh.messageName()}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`,
   );
   throw new ExitSignal(128 + number, 'signal');
 }
