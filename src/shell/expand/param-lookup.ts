@@ -178,7 +178,7 @@ async function element(
     const key = await ex.value(index);
     return { ...single(value?.kind === 'assoc' ? (value.items.get(key) ?? null) : null, name), index: key };
   }
-  let at = Number(ex.evaluate(await ex.value(arithmeticWord(index))));
+  let at = ex.subscript(await ex.value(arithmeticWord(index)));
   if (at < 0) {
     const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
     const top = keys.length === 0 ? -1 : maxOf(keys);

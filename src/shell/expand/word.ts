@@ -4,7 +4,7 @@ import { parseWordText } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
 import { decodeAnsi } from './ansi.js';
 import { evalArith } from './arith.js';
-import { arithScope, expansionFailure } from './arith-scope.js';
+import { arithScope, expansionFailure, toTopLevel } from './arith-scope.js';
 import { braceExpand } from './brace.js';
 import { Builder } from './builder.js';
 import { ArithmeticError, type ExpandEnv, ExpansionError } from './env.js';
@@ -90,6 +90,10 @@ export class Expander implements ExpanderApi {
       if (error instanceof ArithmeticError) throw new ExpansionError(error.message, error.status, 'arith');
       throw error;
     }
+  }
+
+  subscript(text: Bytes): number {
+    return Number(toTopLevel(() => this.evaluate(text)));
   }
 
   evaluate(text: Bytes): bigint {

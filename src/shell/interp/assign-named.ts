@@ -24,5 +24,5 @@ export async function assignNamed(r: RunnerApi, target: Bytes, value: Bytes): Pr
 async function subscriptOf(r: RunnerApi, name: string, index: Bytes): Promise<number | Bytes> {
   const variable = r.sh.vars.get(name);
   if (variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc') return index;
-  return Number(r.ex.evaluate(index));
+  return r.ex.subscript(index);
 }

@@ -151,6 +151,7 @@ async function forIn(
     try {
       r.sh.vars.assign(name, value);
     } catch (error) {
+      if (error instanceof ExpansionError) return r.expansionFailed(error);
       if (!(error instanceof VarError)) throw error;
       await r.error(error.message);
       return 1;
@@ -230,7 +231,7 @@ async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>):
     return (await evalCond(r, command.expr)) ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
-    if (!error.discard && error.status !== 2) return r.expansionFailed(error);
+    if (error.discard === 'top' || (!error.discard && error.status !== 2)) return r.expansionFailed(error);
     await r.error(error.message);
     return 2;
   }

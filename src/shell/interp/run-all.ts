@@ -27,7 +27,7 @@ export async function runAll(runner: Runner, script: Script): Promise<Ending> {
     for (let k = 0; k < script.stmts.length; k++) {
       reached = k + 1;
       checkExtglobLine(runner, script.stmts, k);
-      const line = await runLine(runner, script.stmts, k);
+      const line = await runLine(runner, script.stmts, k, true);
       k = line.last;
       discarded = line.discarded;
     }

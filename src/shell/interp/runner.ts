@@ -1,4 +1,5 @@
 import type { StepReport } from '../../types.js';
+import { toTopLevel } from '../expand/arith-scope.js';
 import type { ExpansionError } from '../expand/env.js';
 import { Expander } from '../expand/word.js';
 import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } from '../syntax/nodes.js';
@@ -39,7 +40,7 @@ export class Runner implements RunnerApi {
   ) {
     this.ex = new Expander(expandEnvOf(this));
     // A variable with the integer attribute takes the value of its text as arithmetic.
-    this.sh.vars.integerValue = (text) => String(this.ex.evaluate(text));
+    this.sh.vars.integerValue = (text) => String(toTopLevel(() => this.ex.evaluate(text), true));
     this.sh.vars.warn = (message) => void this.error(message);
   }
 

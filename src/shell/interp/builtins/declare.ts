@@ -148,7 +148,7 @@ async function assignValue(
   }
   const variable = ctx.sh.vars.get(name);
   const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
-  const index = assoc ? value.index : Number(ctx.r.ex.evaluate(value.index));
+  const index = assoc ? value.index : ctx.r.ex.subscript(value.index);
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
 

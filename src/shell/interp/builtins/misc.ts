@@ -91,7 +91,7 @@ async function elementIndex(
     if (value?.kind === 'indexed') value.items.clear();
     return null;
   }
-  let at = Number(ctx.r.ex.evaluate(sub));
+  let at = ctx.r.ex.subscript(sub);
   if (at < 0) {
     const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
     at += (keys.length === 0 ? -1 : maxOf(keys)) + 1;
