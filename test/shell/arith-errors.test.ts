@@ -7,7 +7,7 @@ import { expectSameAsBash } from '../helpers/against-bash.js';
 import { runCli } from '../helpers/cli.js';
 
 // Arithmetic errors where bash handles them apart: in a subscript or an integer variable's value
-// (bash leaves for its top level). Each row runs under bash and
+// (bash leaves for its top level), in for (( )) (the loop fails). Each row runs under bash and
 // safe-run, as -c text and as a script file, and must give bash's stdout and exit code.
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arith-errors-'));
@@ -60,5 +60,27 @@ describe('an arithmetic error in a subscript or an integer variable’s value', 
   ])('%s', async (_what, text, dashC, file) => {
     await expectSameAsBash(text, dashC, root, env);
     await sameAsScript(text, file);
+  });
+});
+
+describe('an error in for (( ))’s arithmetic fails the loop, and the text goes on', () => {
+  it.each([
+    [
+      'in its test',
+      'for ((i=0; i<1/0; i++)); do echo x; done; echo "after $?"\necho line2',
+      'after 1\nline2\n',
+    ],
+    ['under set -e too', 'set -e; for ((i=1/0; i<1; i++)); do echo x; done; echo "after $?"', 'after 1\n'],
+    ['in its step', 'for ((i=0; i<2; i+=1/0)); do echo x; done; echo "after $?"', 'x\nafter 1\n'],
+    ['a syntax error', 'for ((i=0; i<2; i++ +)); do echo x; done || echo failed', 'x\nfailed\n'],
+    [
+      'in a function',
+      'f() { for ((i=0; i<1/0; i++)); do :; done; echo "in $?"; }; f; echo "after $?"',
+      'in 1\nafter 0\n',
+    ],
+    ['but set -u ends the text', 'set -u; for ((i=0; i<n; i++)); do echo x; done; echo after', ''],
+  ])('%s', async (_what, text, expected) => {
+    await expectSameAsBash(text, expected, root, env);
+    await sameAsScript(text, expected);
   });
 });
