@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Forms on which safe-run once answered differently from bash 5.2 (2026-12-03): each row runs under
+// bash -o pipefail and safe-run in fresh directories and must give bash's stdout and exit code.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-gaps-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+describe('a letter range through the characters between Z and a', () => {
+  it.each([
+    ['its backslash is an empty word', 'printf "[%s]" {Z..b}; echo', '[Z][[][][]][^][_][`][a][b]\n'],
+    [
+      'downwards, and by steps',
+      'echo {a..Z} {A..z..3}',
+      'a ` _ ^ ]  [ Z A D G J M P S V Y  _ b e h k n q t w z\n',
+    ],
+    [
+      'after a prefix, the backslash ends the word',
+      'printf "[%s]" x{Z..a}; echo',
+      '[xZ][x[][x][x]][x^][x_][x`][xa]\n',
+    ],
+    [
+      'a backquote with text after it is never closed',
+      'echo x{Z..a}y; echo same\necho "next $?"',
+      'next 1\n',
+    ],
+    [
+      'steps of either sign, and 0',
+      'echo {z..a..2} {0..10..-3} {a..e..0}',
+      'z x v t r p n l j h f d b 0 3 6 9 a b c d e\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
