@@ -40,3 +40,25 @@ describe('a letter range through the characters between Z and a', () => {
     await same(text, expected);
   });
 });
+
+describe('\\u and \\U where the locale cannot say the character', () => {
+  it.each([
+    [
+      'echo -e in the C locale writes the escape again, upper-case',
+      "LC_ALL=C; echo -e '\\u00e9|\\U0001F600|\\u41|\\uffff|\\U00110000'",
+      '\\u00E9|\\U0001F600|A|\\uFFFF|\\U00110000\n',
+    ],
+    [
+      "and $'...' on a line read in it",
+      "LC_ALL=C\necho $'\\u00e9|\\U1F600|\\u7e'",
+      '\\u00E9|\\U0001F600|~\n',
+    ],
+    [
+      'in UTF-8, values past Unicode are still encoded, as bash does',
+      "echo -e '\\U00110000\\ud800' | od -An -tx1",
+      ' f4 90 80 80 ed a0 80 0a\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

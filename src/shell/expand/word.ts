@@ -11,6 +11,7 @@ import type { ExpanderApi, LitStyle, PartContext } from './expander-api.js';
 import { type Chunk, type Field, fieldText, hasGlob, splitFields } from './fields.js';
 import { globField } from './glob.js';
 import { literalChunks } from './literal-chunks.js';
+import { isUtf8Locale } from './oracle-state.js';
 import { expandParam } from './param-expand.js';
 import { tildeChunk } from './tilde.js';
 
@@ -135,7 +136,7 @@ export class Expander implements ExpanderApi {
         b.add(part.value, true, false);
         return b.keep();
       case 'ansi':
-        b.add(decodeAnsi(part.raw), true, false);
+        b.add(decodeAnsi(part.raw, isUtf8Locale(this.env)), true, false);
         return b.keep();
       case 'dq':
         return this.doubleQuoted(part.parts, b);
