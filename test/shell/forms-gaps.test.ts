@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
-import { expectSameAsBash } from '../helpers/against-bash.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameAsBash, stdoutBothWays } from '../helpers/against-bash.js';
 
 // Forms on which safe-run once answered differently from bash 5.2 (2026-12-03): each row runs under
 // bash -o pipefail and safe-run in fresh directories and must give bash's stdout and exit code.
@@ -61,4 +61,21 @@ describe('\\u and \\U where the locale cannot say the character', () => {
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
+});
+
+describe('appending to an array one element at a time', () => {
+  it('costs about what the loop costs, and gives what bash gives', async () => {
+    // Each append once went over every index for the largest (60,000 took many times the loop).
+    const timed = async (body: string) => {
+      const text = `for ((i=0; i<60000; i++)); do ${body}; done; echo \${#a[@]} \${a[-1]}`;
+      const start = performance.now();
+      const { bash, ours } = await stdoutBothWays(text, root, env);
+      const ms = performance.now() - start;
+      expect(ours).toEqual(bash);
+      return ms;
+    };
+    const bare = await timed('a[i]=x');
+    const appended = await timed('a+=(x)');
+    expect(appended).toBeLessThan(bare * 2.5 + 1000);
+  }, 120_000);
 });

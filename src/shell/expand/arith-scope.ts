@@ -21,7 +21,7 @@ export function arithScope(env: ExpandEnv): ArithScope {
       const index = Number(toTopLevel(() => evalArith(subscript, scope)));
       if (!value) return null;
       if (value.kind === 'scalar') return index === 0 ? value.value : null;
-      const at = index < 0 ? maxIndex(value.items) + 1 + index : index;
+      const at = index < 0 ? value.items.maxIndex() + 1 + index : index;
       return value.items.get(at) ?? null;
     },
     write(name, subscript, number) {
@@ -47,12 +47,6 @@ function unbound(env: ExpandEnv, name: string): ExpansionError {
     shown = env.vars.resolve(name);
   } catch {}
   return new ExpansionError(`${shown}: unbound variable`, 127);
-}
-
-function maxIndex(items: Map<number, string>): number {
-  let max = -1;
-  for (const key of items.keys()) if (key > max) max = key;
-  return max;
 }
 
 // An arithmetic error becomes the expansion error bash stops with.

@@ -1,10 +1,11 @@
 import type { Bytes } from '../syntax/source.js';
 import type { AssocTable } from './assoc-table.js';
+import { IndexedItems } from './indexed-items.js';
 
 // A shell variable's value: a string, an indexed array (sparse), or an associative array.
 type Value =
   | { kind: 'scalar'; value: Bytes }
-  | { kind: 'indexed'; items: Map<number, Bytes> }
+  | { kind: 'indexed'; items: IndexedItems }
   | { kind: 'assoc'; items: AssocTable };
 
 export interface Attrs {
@@ -83,7 +84,7 @@ export function cloneVariable(variable: Variable): Variable {
   if (variable instanceof LazyScalar && variable.pending) return variable.copy();
   const { value } = variable;
   let copied: Value | null = value;
-  if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new Map(value.items) };
+  if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new IndexedItems(value.items) };
   else if (value?.kind === 'assoc') copied = { kind: 'assoc', items: value.items.clone() };
   return { value: copied, attrs: { ...variable.attrs } };
 }
@@ -115,6 +116,13 @@ export function keysOf(variable: Variable | undefined): Bytes[] {
   return value.items.keys();
 }
 
-export function sortedKeys(items: Map<number, Bytes>): number[] {
-  return [...items.keys()].sort((a, b) => a - b);
+export function sortedKeys(items: IndexedItems): readonly number[] {
+  return items.sortedIndices();
+}
+
+// The largest index of a variable's value as an indexed array (a scalar is element 0); -1 for none.
+export function lastIndex(variable: Variable | undefined): number {
+  const value = variable?.value;
+  if (!value) return -1;
+  return value.kind === 'indexed' ? value.items.maxIndex() : 0;
 }

@@ -1,5 +1,5 @@
-import { maxOf } from '../../arrays.js';
 import { ExpansionError } from '../expand/env.js';
+import { lastIndex } from '../expand/variable.js';
 import type { Assign } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -72,10 +72,7 @@ async function subscript(
   if (isAssoc(r, name)) return text;
   const at = r.ex.subscript(text);
   if (at >= 0) return at;
-  const variable = r.sh.vars.get(name);
-  const keys =
-    variable?.value?.kind === 'indexed' ? [...variable.value.items.keys()] : variable?.value ? [0] : [];
-  const resolved = (keys.length === 0 ? -1 : maxOf(keys)) + 1 + at;
+  const resolved = lastIndex(r.sh.vars.get(name)) + 1 + at;
   if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1, true);
   return resolved;
 }
