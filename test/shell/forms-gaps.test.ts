@@ -79,3 +79,31 @@ describe('appending to an array one element at a time', () => {
     expect(appended).toBeLessThan(bare * 2.5 + 1000);
   }, 120_000);
 });
+
+describe('$RANDOM seeded, and $SRANDOM', () => {
+  it.each([
+    ['RANDOM=N gives bash’s sequence', 'RANDOM=1; echo $RANDOM $RANDOM $RANDOM', '16807 10791 19566\n'],
+    [
+      'a seed of 0, past 32 bits, negative, and arithmetic on it',
+      'RANDOM=0; echo $RANDOM; RANDOM=4294967297; echo $RANDOM; RANDOM=-7; echo $RANDOM; RANDOM=42; echo $((RANDOM % 6 + 1))',
+      '20814\n16807\n18498\n1\n',
+    ],
+    [
+      'a subshell that seeds it has its own sequence, the shell goes on with its own',
+      'RANDOM=1; (RANDOM=5; echo $RANDOM); echo $RANDOM; declare -p RANDOM',
+      '18498\n16807\ndeclare -i RANDOM="10791"\n',
+    ],
+    [
+      'unset or local, it is an ordinary variable',
+      'f() { local RANDOM=1; echo $RANDOM; }; f; unset RANDOM; echo "[$RANDOM]"; RANDOM=3; echo $RANDOM $RANDOM',
+      '1\n[]\n3 3\n',
+    ],
+    [
+      'SRANDOM is 32 bits each time, ordinary once unset',
+      'echo $((SRANDOM >= 0 && SRANDOM < 2**32)); [[ -v SRANDOM ]] && echo set; unset SRANDOM; SRANDOM=5; echo $SRANDOM',
+      '1\nset\n5\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

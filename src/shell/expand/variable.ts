@@ -3,7 +3,7 @@ import type { AssocTable } from './assoc-table.js';
 import { IndexedItems } from './indexed-items.js';
 
 // A shell variable's value: a string, an indexed array (sparse), or an associative array.
-type Value =
+export type Value =
   | { kind: 'scalar'; value: Bytes }
   | { kind: 'indexed'; items: IndexedItems }
   | { kind: 'assoc'; items: AssocTable };
@@ -23,6 +23,8 @@ export interface Variable {
   // null: declared (it has attributes) but not set.
   value: Value | null;
   attrs: Attrs;
+  // A subshell's copy, for one the shell keeps state in ($RANDOM's generator).
+  cloneForSubshell?(): Variable;
 }
 
 export const NO_ATTRS: Attrs = {
@@ -82,6 +84,7 @@ export function isShellDefault(variable: Variable): boolean {
 // stays so.
 export function cloneVariable(variable: Variable): Variable {
   if (variable instanceof LazyScalar && variable.pending) return variable.copy();
+  if (variable.cloneForSubshell) return variable.cloneForSubshell();
   const { value } = variable;
   let copied: Value | null = value;
   if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new IndexedItems(value.items) };
