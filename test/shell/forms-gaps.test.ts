@@ -107,3 +107,21 @@ describe('$RANDOM seeded, and $SRANDOM', () => {
     await same(text, expected);
   });
 });
+
+describe('a job’s number', () => {
+  it.each([
+    [
+      'is 1 again once every job was waited for',
+      'sleep 0.1 & wait; sleep 0.1 & jobs',
+      '[1]+  Running                 sleep 0.1 &\n',
+    ],
+    [
+      'is one past the highest still known; a job that ended a while ago is forgotten',
+      'sleep 0.3 & sleep 0.05 & wait %1; sleep 0.1 & jobs; wait %1; echo $?',
+      '[1]+  Running                 sleep 0.1 &\n0\n',
+    ],
+    ['a job that just ended is still known', 'false & true & wait %1; echo $?', '1\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
