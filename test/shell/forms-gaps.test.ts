@@ -125,3 +125,30 @@ describe('a job’s number', () => {
     await same(text, expected);
   });
 });
+
+describe('wait -p NAME', () => {
+  it.each([
+    [
+      'gets the pid waited for, by pid or by job',
+      'sleep 0.1 & p=$!; wait -p v $p; echo "$? $([[ $v == $p ]] && echo same)"; true | (exit 3) & p=$!; wait -p v %1; echo "$? $([[ $v == $p ]] && echo same)"',
+      '0 same\n3 same\n',
+    ],
+    [
+      'with -n, the one that ended first, in -np v and -pv forms too',
+      'sleep 0.3 & (sleep 0.05; exit 4) & q=$!; wait -np v; echo "$? $([[ $v == $q ]] && echo q)"; wait -pv; echo "$? [${v-unset}]"',
+      '4 q\n0 [unset]\n',
+    ],
+    [
+      'is unset when nothing was waited for, or the last id is no child',
+      'v=old; wait -n -p v; echo "$? [${v-unset}]"; true & wait -p v $! 99999; echo "$? [${v-unset}]"',
+      '127 [unset]\n127 [unset]\n',
+    ],
+    [
+      'a missing name, one that is none, one that is readonly',
+      'wait -p; echo $?; wait -p 1x; echo $?; declare -r r=1; true & wait -p r $!; echo $?',
+      '2\n1\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
