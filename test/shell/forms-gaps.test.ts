@@ -152,3 +152,30 @@ describe('wait -p NAME', () => {
     await same(text, expected);
   });
 });
+
+describe('BASH_XTRACEFD', () => {
+  it.each([
+    [
+      'set -x writes to that descriptor',
+      'exec 5>t.log; BASH_XTRACEFD=5; set -x; echo a; echo b >&2; set +x; cat t.log',
+      'a\n+ echo a\n+ echo b\n+ set +x\n',
+    ],
+    [
+      'to stdout',
+      'BASH_XTRACEFD=1; set -x; echo to-stdout; set +x',
+      '+ echo to-stdout\nto-stdout\n+ set +x\n',
+    ],
+    [
+      'unset, the trace is stderr again and the descriptor is closed',
+      'exec 5>t.log; BASH_XTRACEFD=5; set -x; echo a; unset BASH_XTRACEFD; echo c; echo d >&5; echo rc=$?; set +x; cat t.log',
+      'a\nc\nrc=1\n+ echo a\n+ unset BASH_XTRACEFD\n',
+    ],
+    [
+      'a descriptor not open, or no number, changes nothing',
+      'BASH_XTRACEFD=7; echo $?; BASH_XTRACEFD=x; set -x; echo a 2>/dev/null',
+      '0\na\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -234,7 +234,7 @@ export class Variables {
 
   // A copy for a subshell: nothing it changes reaches this one.
   clone(): Variables {
-    const copy = new Variables();
+    const copy = new (this.constructor as new () => Variables)();
     copy.integerValue = this.integerValue;
     copy.warn = this.warn;
     copy.temporary = [...this.temporary];

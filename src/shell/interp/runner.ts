@@ -27,6 +27,7 @@ import { jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from '.
 import { timed } from './time-report.js';
 import { afterStop, graced } from './wait-stop.js';
 import { withRedirects } from './with-redirects.js';
+import { watchXtraceFd } from './xtrace-fd.js';
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
@@ -42,6 +43,7 @@ export class Runner implements RunnerApi {
     // A variable with the integer attribute takes the value of its text as arithmetic.
     this.sh.vars.integerValue = (text) => String(toTopLevel(() => this.ex.evaluate(text), true));
     this.sh.vars.warn = (message) => void this.error(message);
+    watchXtraceFd(this);
   }
 
   async list(stmts: readonly Stmt[]): Promise<number> {
