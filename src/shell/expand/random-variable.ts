@@ -9,6 +9,7 @@ import { type Attrs, NO_ATTRS, type Value, type Variable } from './variable.js';
 // variable (the shell reads this object only while it is the visible RANDOM).
 export class RandomVariable implements Variable {
   readonly attrs: Attrs = { ...NO_ATTRS, integer: true };
+  readonly remade = true;
   // (Some value from the start, as bash's has: `set` lists it, [[ -v RANDOM ]] holds.)
   private stored: Value | null = { kind: 'scalar', value: String(randomInt(0x8000)) };
   private seed: number;
@@ -72,6 +73,7 @@ function step(seed: number): number {
 // shadowed by a local, it is an ordinary variable.
 export class SecureRandomVariable implements Variable {
   readonly attrs: Attrs = { ...NO_ATTRS, integer: true };
+  readonly remade = true;
   value: Value | null = { kind: 'scalar', value: '0' };
 
   next(): Bytes {

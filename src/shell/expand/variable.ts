@@ -25,6 +25,8 @@ export interface Variable {
   attrs: Attrs;
   // A subshell's copy, for one the shell keeps state in ($RANDOM's generator).
   cloneForSubshell?(): Variable;
+  // The shell makes it again each run ($RANDOM): a session does not carry it to its next call.
+  readonly remade?: boolean;
 }
 
 export const NO_ATTRS: Attrs = {
@@ -77,7 +79,7 @@ export function lazyScalar(compute: () => Bytes | null): Variable {
 
 // Whether the variable still has the value the shell gave it (a lazyScalar's, read or not).
 export function isShellDefault(variable: Variable): boolean {
-  return variable instanceof LazyScalar && !variable.assigned;
+  return (variable instanceof LazyScalar && !variable.assigned) || variable.remade === true;
 }
 
 // A copy that shares nothing it could change with the original (a subshell's); one not yet read
