@@ -179,3 +179,25 @@ describe('BASH_XTRACEFD', () => {
     await same(text, expected);
   });
 });
+
+describe('NAME[subscript] given to declare, printf -v and read', () => {
+  it.each([
+    [
+      'a negative subscript counts back from the end',
+      'a=(1 2); declare a[-1]=7; printf -v a[-2] 8; echo ${a[@]}; read a[-1] <<< 9; echo ${a[@]}',
+      '8 7\n8 9\n',
+    ],
+    [
+      'one before the first is a bad subscript, status 1',
+      'a=(1 2); declare a[-5]=9; echo $?; printf -v a[-5] 9; echo $?; read a[-5] <<< 9; echo $? ${a[@]}',
+      '1\n1\n1 1 2\n',
+    ],
+    [
+      'read takes an element, of an indexed or an associative array',
+      'a=(1 2); read a[1+1] b <<< "9 8"; echo $? ${a[@]} $b; declare -A h; read "h[k]" <<< v; echo ${h[k]}',
+      '0 1 2 9 8\nv\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
