@@ -19,7 +19,7 @@ async function sameAsScript(text: string, expected: string): Promise<void> {
   const dir = () => fs.mkdtempSync(path.join(root, 'file-'));
   const [a, b] = [dir(), dir()];
   for (const d of [a, b]) fs.writeFileSync(path.join(d, 's.sh'), text);
-  const bash = spawnSync('bash', ['--norc', 's.sh'], { cwd: a, env, encoding: 'utf8' });
+  const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', 's.sh'], { cwd: a, env, encoding: 'utf8' });
   expect(bash.stdout).toBe(expected);
   const ours = await runCli(['--no-facts', '-q', '--script', 's.sh'], { cwd: b, env });
   expect({ stdout: ours.stdout, code: ours.code }).toEqual({ stdout: bash.stdout, code: bash.status });
