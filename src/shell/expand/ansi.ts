@@ -16,13 +16,31 @@ const SIMPLE: Record<string, string> = {
   '?': '?',
 };
 
-// A code point as UTF-8 bytes (what \u and \U give in a UTF-8 locale).
-function utf8Bytes(code: number): Bytes {
-  return Buffer.from(String.fromCodePoint(code), 'utf8').toString('latin1');
+// What \u and \U give, as bash makes it: below 0x80 the character; in a UTF-8 locale its UTF-8 bytes
+// (any value up to 0x7fffffff, surrogates too, in the old 6-byte form); in another (C) the escape
+// again, upper-case, in 4 digits up to 0xFFFF and 8 above; from 0x80000000 on, nothing.
+function unicodeText(code: number, utf8: boolean): Bytes {
+  if (code < 0x80) return String.fromCharCode(code);
+  if (code > 0x7fffffff) return '';
+  if (!utf8) return code <= 0xffff ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+  if (code < 0x800) return String.fromCharCode(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
+  const lead = [0, 0, 0, 0xe0, 0xf0, 0xf8, 0xfc];
+  const count = code < 0x10000 ? 3 : code < 0x200000 ? 4 : code < 0x4000000 ? 5 : 6;
+  let out = '';
+  let rest = code;
+  for (let k = 1; k < count; k++) {
+    out = String.fromCharCode(0x80 | (rest & 0x3f)) + out;
+    rest = Math.floor(rest / 64);
+  }
+  return String.fromCharCode(lead[count]! | rest) + out;
+}
+
+function hex(code: number, width: number): string {
+  return code.toString(16).toUpperCase().padStart(width, '0');
 }
 
 // $'...': bash's ANSI-C escapes. Bytes up to the first NUL (bash's strings end there).
-export function decodeAnsi(raw: Bytes): Bytes {
+export function decodeAnsi(raw: Bytes, utf8 = true): Bytes {
   let out = '';
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
@@ -30,7 +48,7 @@ export function decodeAnsi(raw: Bytes): Bytes {
       out += c;
       continue;
     }
-    const { text, next } = escapeAt(raw, i + 1, 'ansi');
+    const { text, next } = escapeAt(raw, i + 1, 'ansi', utf8);
     out += text;
     i = next - 1;
   }
@@ -40,7 +58,13 @@ export function decodeAnsi(raw: Bytes): Bytes {
 
 // One escape after a backslash (at `at`, the character after it): what it gives and where the text
 // goes on. `echo` (echo -e, printf's %b) differs from $'...' in octal (\0NNN) and a few letters.
-export function escapeAt(raw: Bytes, at: number, style: 'ansi' | 'echo'): { text: Bytes; next: number } {
+// `utf8`: the locale's characters are UTF-8 (for \u and \U).
+export function escapeAt(
+  raw: Bytes,
+  at: number,
+  style: 'ansi' | 'echo',
+  utf8 = true,
+): { text: Bytes; next: number } {
   const c = raw[at]!;
   if (style === 'echo' && (c === "'" || c === '"' || c === '?')) return { text: `\\${c}`, next: at + 1 };
   if (c in SIMPLE) return { text: SIMPLE[c]!, next: at + 1 };
@@ -66,9 +90,7 @@ export function escapeAt(raw: Bytes, at: number, style: 'ansi' | 'echo'): { text
     const max = c === 'u' ? 4 : 8;
     const digits = new RegExp(`^[0-9a-fA-F]{1,${max}}`).exec(raw.slice(at + 1, at + 1 + max))?.[0];
     if (!digits) return { text: `\\${c}`, next: at + 1 };
-    const code = Number.parseInt(digits, 16);
-    const text = code > 0x10ffff ? '' : code === 0 ? '' : utf8Bytes(code);
-    return { text, next: at + 1 + digits.length };
+    return { text: unicodeText(Number.parseInt(digits, 16), utf8), next: at + 1 + digits.length };
   }
   return { text: `\\${c}`, next: at + 1 };
 }

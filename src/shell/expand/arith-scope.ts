@@ -1,5 +1,5 @@
 import { ArithEvalError, type ArithScope, evalArith } from './arith.js';
-import { ArithmeticError, type ExpandEnv, ExpansionError } from './env.js';
+import { ArithmeticError, type ExpandEnv, ExpansionError, TopLevelError } from './env.js';
 import { scalarOf } from './variable.js';
 import { VarError } from './vars.js';
 
@@ -15,11 +15,13 @@ export function arithScope(env: ExpandEnv): ArithScope {
       if (env.nounset && !variable?.value) throw unbound(env, name);
       if (subscript === null) return scalarOf(variable);
       const value = variable?.value;
+      if (value?.kind === 'assoc') return value.items.get(subscript) ?? null;
+      if (variable?.attrs.array === 'assoc') return null;
+      // (Evaluated for an unset name too.)
+      const index = Number(toTopLevel(() => evalArith(subscript, scope)));
       if (!value) return null;
-      if (value.kind === 'assoc') return value.items.get(subscript) ?? null;
-      const index = Number(evalArith(subscript, scope));
       if (value.kind === 'scalar') return index === 0 ? value.value : null;
-      const at = index < 0 ? maxIndex(value.items) + 1 + index : index;
+      const at = index < 0 ? value.items.maxIndex() + 1 + index : index;
       return value.items.get(at) ?? null;
     },
     write(name, subscript, number) {
@@ -27,7 +29,7 @@ export function arithScope(env: ExpandEnv): ArithScope {
         if (subscript === null) return env.vars.assign(name, String(number));
         const variable = env.vars.get(name);
         const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
-        const index = assoc ? subscript : Number(evalArith(subscript, scope));
+        const index = assoc ? subscript : Number(toTopLevel(() => evalArith(subscript, scope)));
         env.vars.assign(name, String(number), { index });
       } catch (error) {
         if (error instanceof VarError) throw new ArithmeticError(error.message, true);
@@ -47,14 +49,19 @@ function unbound(env: ExpandEnv, name: string): ExpansionError {
   return new ExpansionError(`${shown}: unbound variable`, 127);
 }
 
-function maxIndex(items: Map<number, string>): number {
-  let max = -1;
-  for (const key of items.keys()) if (key > max) max = key;
-  return max;
-}
-
 // An arithmetic error becomes the expansion error bash stops with.
 export function expansionFailure(error: unknown): unknown {
   if (error instanceof ArithEvalError) return new ArithmeticError(error.message);
   return error;
+}
+
+// Arithmetic whose error leaves for bash's top level: an array's subscript, an integer variable's value.
+export function toTopLevel(evaluate: () => bigint, value = false): bigint {
+  try {
+    return evaluate();
+  } catch (error) {
+    if (error instanceof ArithEvalError || error instanceof ArithmeticError)
+      throw new TopLevelError(error.message, value);
+    throw error;
+  }
 }

@@ -52,10 +52,26 @@ export class ExpansionError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    // 'arith': discarded without errexit (an arithmetic error: bash goes on under set -e too).
-    readonly discard: boolean | 'arith' = false,
+    // 'arith': discarded without errexit (an arithmetic error: bash goes on under set -e too);
+    // 'top': see TopLevelError.
+    readonly discard: Discard = false,
   ) {
     super(message);
+  }
+}
+
+export type Discard = boolean | 'arith' | 'top';
+
+// An arithmetic error in an array's subscript or a value given an integer variable (outside
+// arithmetic's own assignments): bash leaves for its top level, out of any function, eval or sourced
+// file. A -c text ends there (status 1); a script goes on with the line after the one it was reading,
+// under set -e too; a subshell ends. `named`: a builtin's name goes before a value's error.
+export class TopLevelError extends ExpansionError {
+  constructor(
+    message: string,
+    readonly named = false,
+  ) {
+    super(message, 1, 'top');
   }
 }
 

@@ -28,5 +28,7 @@ export interface ExpanderApi {
   // The same, as $((...)) and an offset expand it: an error of arithmetic's own discards the line.
   arithExpansion(word: Word): Promise<bigint>;
   evaluate(text: Bytes): bigint;
+  // An indexed array's subscript: its arithmetic errors leave for bash's top level (TopLevelError).
+  subscript(text: Bytes): number;
   ifs(): Bytes | null;
 }

@@ -1,10 +1,10 @@
-import { maxOf } from '../../arrays.js';
 import type { ParamExp, Word } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi } from './expander-api.js';
+import { IndexedItems } from './indexed-items.js';
 import { isAllIndex, nameOf } from './param-text.js';
-import { elementsOf, keysOf, NO_ATTRS, scalarOf, type Variable } from './variable.js';
+import { elementsOf, keysOf, lastIndex, NO_ATTRS, scalarOf, type Variable } from './variable.js';
 
 // What a parameter names, before any operator: its values (several for "$@", "${a[@]}" and the
 // like), whether it joins them as $* does, whether it is set, and the variable an assignment
@@ -139,7 +139,7 @@ export function shellArray(env: ExpanderApi['env'], name: string): Variable | un
             ? env.funcNames
             : undefined;
   if (values === undefined) return undefined;
-  const items = new Map(values.map((value, i) => [i, value]));
+  const items = new IndexedItems(values.map((value, i) => [i, value] as const));
   const attrs = { ...NO_ATTRS, array: 'indexed' as const, readonly: name === 'BASH_VERSINFO' };
   if (name === 'FUNCNAME' && items.size === 0) return { value: null, attrs };
   return { value: { kind: 'indexed', items }, attrs };
@@ -178,11 +178,9 @@ async function element(
     const key = await ex.value(index);
     return { ...single(value?.kind === 'assoc' ? (value.items.get(key) ?? null) : null, name), index: key };
   }
-  let at = Number(ex.evaluate(await ex.value(arithmeticWord(index))));
+  let at = ex.subscript(await ex.value(arithmeticWord(index)));
   if (at < 0) {
-    const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
-    const top = keys.length === 0 ? -1 : maxOf(keys);
-    at = top + 1 + at;
+    at = lastIndex(variable) + 1 + at;
     // Before the first element: bash says so and the expansion is empty (the command runs).
     if (at < 0) {
       ex.env.warn(`${name}: bad array subscript`);

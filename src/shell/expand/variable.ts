@@ -1,10 +1,11 @@
 import type { Bytes } from '../syntax/source.js';
 import type { AssocTable } from './assoc-table.js';
+import { IndexedItems } from './indexed-items.js';
 
 // A shell variable's value: a string, an indexed array (sparse), or an associative array.
-type Value =
+export type Value =
   | { kind: 'scalar'; value: Bytes }
-  | { kind: 'indexed'; items: Map<number, Bytes> }
+  | { kind: 'indexed'; items: IndexedItems }
   | { kind: 'assoc'; items: AssocTable };
 
 export interface Attrs {
@@ -22,6 +23,10 @@ export interface Variable {
   // null: declared (it has attributes) but not set.
   value: Value | null;
   attrs: Attrs;
+  // A subshell's copy, for one the shell keeps state in ($RANDOM's generator).
+  cloneForSubshell?(): Variable;
+  // The shell makes it again each run ($RANDOM): a session does not carry it to its next call.
+  readonly remade?: boolean;
 }
 
 export const NO_ATTRS: Attrs = {
@@ -74,16 +79,17 @@ export function lazyScalar(compute: () => Bytes | null): Variable {
 
 // Whether the variable still has the value the shell gave it (a lazyScalar's, read or not).
 export function isShellDefault(variable: Variable): boolean {
-  return variable instanceof LazyScalar && !variable.assigned;
+  return (variable instanceof LazyScalar && !variable.assigned) || variable.remade === true;
 }
 
 // A copy that shares nothing it could change with the original (a subshell's); one not yet read
 // stays so.
 export function cloneVariable(variable: Variable): Variable {
   if (variable instanceof LazyScalar && variable.pending) return variable.copy();
+  if (variable.cloneForSubshell) return variable.cloneForSubshell();
   const { value } = variable;
   let copied: Value | null = value;
-  if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new Map(value.items) };
+  if (value?.kind === 'indexed') copied = { kind: 'indexed', items: new IndexedItems(value.items) };
   else if (value?.kind === 'assoc') copied = { kind: 'assoc', items: value.items.clone() };
   return { value: copied, attrs: { ...variable.attrs } };
 }
@@ -115,6 +121,13 @@ export function keysOf(variable: Variable | undefined): Bytes[] {
   return value.items.keys();
 }
 
-export function sortedKeys(items: Map<number, Bytes>): number[] {
-  return [...items.keys()].sort((a, b) => a - b);
+export function sortedKeys(items: IndexedItems): readonly number[] {
+  return items.sortedIndices();
+}
+
+// The largest index of a variable's value as an indexed array (a scalar is element 0); -1 for none.
+export function lastIndex(variable: Variable | undefined): number {
+  const value = variable?.value;
+  if (!value) return -1;
+  return value.kind === 'indexed' ? value.items.maxIndex() : 0;
 }

@@ -1,6 +1,6 @@
-import { maxOf } from '../../arrays.js';
 import type { Bytes } from '../syntax/source.js';
 import { AssocTable } from './assoc-table.js';
+import { IndexedItems } from './indexed-items.js';
 import { type Attrs, cloneVariable, NO_ATTRS, type Variable } from './variable.js';
 
 // Why an assignment did not happen, as bash says it (the caller adds "bash: line N: ").
@@ -123,7 +123,7 @@ export class Variables {
   private assignElement(variable: Variable, index: number | Bytes, value: Bytes, append: boolean): void {
     let current = variable.value;
     if (!current || current.kind === 'scalar') {
-      const items = new Map<number, Bytes>();
+      const items = new IndexedItems();
       if (current?.kind === 'scalar') items.set(0, current.value);
       current =
         variable.attrs.array === 'assoc'
@@ -174,15 +174,15 @@ export class Variables {
       }
       return [];
     }
-    let items = new Map<number, Bytes>();
+    let items = new IndexedItems();
     if (keep && variable.value!.kind === 'indexed') items = variable.value!.items;
     else if (keep && variable.value!.kind === 'scalar') items.set(0, variable.value!.value);
     variable.value = { kind: 'indexed', items };
-    let next = items.size === 0 ? 0 : maxOf(items.keys()) + 1;
+    let next = items.maxIndex() + 1;
     const left: { key: Bytes | null; value: Bytes }[] = [];
     for (const element of elements) {
       let at = element.key === null ? next : Number(element.key);
-      if (at < 0) at += items.size === 0 ? 0 : maxOf(items.keys()) + 1;
+      if (at < 0) at += items.maxIndex() + 1;
       if (at < 0) {
         left.push(element);
         continue;
@@ -234,7 +234,7 @@ export class Variables {
 
   // A copy for a subshell: nothing it changes reaches this one.
   clone(): Variables {
-    const copy = new Variables();
+    const copy = new (this.constructor as new () => Variables)();
     copy.integerValue = this.integerValue;
     copy.warn = this.warn;
     copy.temporary = [...this.temporary];

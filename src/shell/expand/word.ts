@@ -1,17 +1,17 @@
 import { pushAll } from '../../arrays.js';
 import type { Word, WordPart } from '../syntax/nodes.js';
-import { parseWordText } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
 import { decodeAnsi } from './ansi.js';
 import { evalArith } from './arith.js';
-import { arithScope, expansionFailure } from './arith-scope.js';
-import { braceExpand } from './brace.js';
+import { arithScope, expansionFailure, toTopLevel } from './arith-scope.js';
+import { braceWords } from './brace-words.js';
 import { Builder } from './builder.js';
 import { ArithmeticError, type ExpandEnv, ExpansionError } from './env.js';
 import type { ExpanderApi, LitStyle, PartContext } from './expander-api.js';
 import { type Chunk, type Field, fieldText, hasGlob, splitFields } from './fields.js';
 import { globField } from './glob.js';
 import { literalChunks } from './literal-chunks.js';
+import { isUtf8Locale } from './oracle-state.js';
 import { expandParam } from './param-expand.js';
 import { tildeChunk } from './tilde.js';
 
@@ -92,6 +92,10 @@ export class Expander implements ExpanderApi {
     }
   }
 
+  subscript(text: Bytes): number {
+    return Number(toTopLevel(() => this.evaluate(text)));
+  }
+
   evaluate(text: Bytes): bigint {
     try {
       return evalArith(text, arithScope(this.env));
@@ -132,7 +136,7 @@ export class Expander implements ExpanderApi {
         b.add(part.value, true, false);
         return b.keep();
       case 'ansi':
-        b.add(decodeAnsi(part.raw), true, false);
+        b.add(decodeAnsi(part.raw, isUtf8Locale(this.env)), true, false);
         return b.keep();
       case 'dq':
         return this.doubleQuoted(part.parts, b);
@@ -204,23 +208,6 @@ export class Expander implements ExpanderApi {
       else chunks.push({ text: piece, quoted: false, split: false });
     });
   }
-}
-
-// Brace expansion on the word's text, each result read again as a word. A result with no text at all
-// is no word, as in bash (`echo x {,} y` is `echo x y`; `""{,}` keeps its two quoted empty words).
-function braceWords(word: Word): Word[] {
-  if (word.raw === undefined || !word.raw.includes('{')) return [word];
-  const texts = braceExpand(word.raw);
-  if (texts.length === 1 && texts[0] === word.raw) return [word];
-  return texts.flatMap((text) => {
-    if (text === '') return [];
-    const parsed = parseWordText(text);
-    return [parsed ? { ...parsed, start: word.start, end: word.end } : literalWord(text, word)];
-  });
-}
-
-function literalWord(text: Bytes, at: Word): Word {
-  return { parts: [{ kind: 'sq', value: text, start: at.start, end: at.end }], start: at.start, end: at.end };
 }
 
 function isAtForm(part: WordPart): boolean {

@@ -1,3 +1,4 @@
+import { lastIndex } from '../expand/variable.js';
 import { VarError } from '../expand/vars.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -11,8 +12,7 @@ export async function assignNamed(r: RunnerApi, target: Bytes, value: Bytes): Pr
     return 1;
   }
   try {
-    if (match[2] === undefined) r.sh.vars.assign(match[1]!, value);
-    else r.sh.vars.assign(match[1]!, value, { index: await subscriptOf(r, match[1]!, match[2]) });
+    assignTarget(r, target, value);
     return 0;
   } catch (error) {
     if (!(error instanceof VarError)) throw error;
@@ -21,8 +21,31 @@ export async function assignNamed(r: RunnerApi, target: Bytes, value: Bytes): Pr
   }
 }
 
-async function subscriptOf(r: RunnerApi, name: string, index: Bytes): Promise<number | Bytes> {
+// NAME or NAME[subscript] (as read, printf -v and declare take it) gets `value`; a read-only variable
+// or a subscript before an indexed array's first element is a VarError.
+export function assignTarget(
+  r: RunnerApi,
+  target: Bytes,
+  value: Bytes,
+  options: { append?: boolean } = {},
+): void {
+  const open = target.indexOf('[');
+  if (open < 0 || !target.endsWith(']')) {
+    r.sh.vars.assign(target, value, options);
+    return;
+  }
+  const name = target.slice(0, open);
+  r.sh.vars.assign(name, value, { ...options, index: subscriptOf(r, name, target.slice(open + 1, -1)) });
+}
+
+// A key of an associative array as it is; an indexed array's subscript evaluated, a negative one
+// counted back from the end (one before the first: bash's "bad array subscript").
+export function subscriptOf(r: RunnerApi, name: string, text: Bytes): number | Bytes {
   const variable = r.sh.vars.get(name);
-  if (variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc') return index;
-  return Number(r.ex.evaluate(index));
+  if (variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc') return text;
+  const at = r.ex.subscript(text);
+  if (at >= 0) return at;
+  const resolved = lastIndex(variable) + 1 + at;
+  if (resolved < 0) throw new VarError(`${name}[${text}]: bad array subscript`);
+  return resolved;
 }

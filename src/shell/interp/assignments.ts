@@ -1,5 +1,5 @@
-import { maxOf } from '../../arrays.js';
 import { ExpansionError } from '../expand/env.js';
+import { lastIndex } from '../expand/variable.js';
 import type { Assign } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
@@ -70,13 +70,10 @@ async function subscript(
 ): Promise<number | Bytes> {
   const text = await r.ex.value(index);
   if (isAssoc(r, name)) return text;
-  const at = Number(r.ex.evaluate(text));
+  const at = r.ex.subscript(text);
   if (at >= 0) return at;
-  const variable = r.sh.vars.get(name);
-  const keys =
-    variable?.value?.kind === 'indexed' ? [...variable.value.items.keys()] : variable?.value ? [0] : [];
-  const resolved = (keys.length === 0 ? -1 : maxOf(keys)) + 1 + at;
-  if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1);
+  const resolved = lastIndex(r.sh.vars.get(name)) + 1 + at;
+  if (resolved < 0) throw new ExpansionError(`${name}[${text}]: bad array subscript`, 1, true);
   return resolved;
 }
 
@@ -88,7 +85,7 @@ async function arrayElements(r: RunnerApi, assign: Assign): Promise<{ key: Bytes
   for (const element of assign.array!) {
     if (element.index) {
       const keyText = await r.ex.value(element.index);
-      const key = assoc ? keyText : String(r.ex.evaluate(keyText));
+      const key = assoc ? keyText : String(r.ex.subscript(keyText));
       out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
     } else {
       for (const value of await r.ex.fields([element.value])) out.push({ key: null, value });

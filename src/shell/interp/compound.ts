@@ -151,6 +151,7 @@ async function forIn(
     try {
       r.sh.vars.assign(name, value);
     } catch (error) {
+      if (error instanceof ExpansionError) return r.expansionFailed(error);
       if (!(error instanceof VarError)) throw error;
       await r.error(error.message);
       return 1;
@@ -182,8 +183,7 @@ async function arithFor(r: RunnerApi, command: Extract<Compound, { kind: 'arith-
       if (command.step) await r.ex.arith(command.step);
     }
   } catch (error) {
-    if (error instanceof ExpansionError) return r.expansionFailed(error);
-    throw error;
+    return arithFailed(r, error);
   }
 }
 
@@ -209,19 +209,24 @@ async function runCase(r: RunnerApi, command: CaseClause): Promise<number> {
   return status;
 }
 
-// (( expr )): 0 when the value is not zero; an error of the arithmetic fails the command only, as in
-// bash; one of its expansions (or set -u) the shell.
+// (( expr )): 0 when the value is not zero.
 async function arith(r: RunnerApi, expr: Word): Promise<number> {
   r.sh.lineno = expr.start.line;
   await traceArith(r, written(r, expr));
   try {
     return (await r.ex.arith(expr)) === 0n ? 1 : 0;
   } catch (error) {
-    if (!(error instanceof ExpansionError)) throw error;
-    if (!(error instanceof ArithmeticError)) return r.expansionFailed(error);
-    await r.error(error.plain ? error.message : `((: ${error.message}`);
-    return 1;
+    return arithFailed(r, error);
   }
+}
+
+// An error of the arithmetic of (( )) or for (( )) fails the command only (for (( )) not even under
+// set -e, as in bash); one of its expansions (or set -u) is the shell's.
+async function arithFailed(r: RunnerApi, error: unknown): Promise<number> {
+  if (!(error instanceof ExpansionError)) throw error;
+  if (!(error instanceof ArithmeticError)) return r.expansionFailed(error);
+  await r.error(error.plain ? error.message : `((: ${error.message}`);
+  return 1;
 }
 
 async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>): Promise<number> {
@@ -230,7 +235,7 @@ async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>):
     return (await evalCond(r, command.expr)) ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
-    if (!error.discard && error.status !== 2) return r.expansionFailed(error);
+    if (error.discard === 'top' || (!error.discard && error.status !== 2)) return r.expansionFailed(error);
     await r.error(error.message);
     return 2;
   }

@@ -1,6 +1,7 @@
 import { bashPath } from '../bash-path.js';
 import { bashVersionInfo } from '../bash-version.js';
 import type { ExpandEnv } from '../expand/env.js';
+import { generatedValue } from '../expand/random-variable.js';
 import type { RunnerApi } from './api.js';
 import { processSubstitute } from './process-subst.js';
 import { substitute } from './substitution.js';
@@ -76,9 +77,8 @@ function dynamicValue(r: RunnerApi, name: string): string | undefined {
     case 'LINENO':
       return String(sh.lineno);
     case 'RANDOM':
-      return String(Math.floor(Math.random() * 32768));
     case 'SRANDOM':
-      return String(Math.floor(Math.random() * 2 ** 32));
+      return generatedValue(sh.vars.get(name));
     case 'SECONDS':
       // Since safe-run started: read from the process, not from a clock taken when this module loaded
       // (in the start-up snapshot that was the build).

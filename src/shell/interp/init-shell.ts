@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BASH_DEFAULT_PATH } from '../../engine/resolve/search-path.js';
 import type { ReadOnlyVariable } from '../../model/bash-variables.js';
 import { BUILT_IN_VARIABLES, bashVersionInfo } from '../bash-version.js';
+import { RandomVariable, SecureRandomVariable } from '../expand/random-variable.js';
 import { lazyScalar } from '../expand/variable.js';
 import type { Bytes } from '../syntax/source.js';
 import { toBytes } from '../syntax/source.js';
@@ -89,6 +90,9 @@ function builtInVariables(state: StartState, sh: Shell): void {
     false,
     'indexed',
   );
+  // (Whatever the environment gave: bash seeds it itself.)
+  vars.define('RANDOM', new RandomVariable());
+  vars.define('SRANDOM', new SecureRandomVariable());
   for (const name of BUILT_IN_VARIABLES) {
     if (!(name in state.env))
       vars.define(

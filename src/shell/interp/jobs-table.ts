@@ -1,5 +1,9 @@
 import type { RunHandle } from '../../engine/run-pipeline.js';
+import { monotonicMs } from '../../monotonic-ms.js';
 import type { CancelSource, Interruption } from '../../types.js';
+
+// How long after a job's end bash has surely seen it end.
+const SEEN_ENDED_MS = 10;
 
 // A command the text started with `&`: its number (%N), its processes, and its end.
 export class Job {
@@ -8,6 +12,8 @@ export class Job {
   // Every process the job started, in order (jobs -l, jobs -p; wait and kill find the job by any).
   readonly pids: number[] = [];
   status: number | null = null;
+  // When it ended (monotonicMs).
+  endedAt = 0;
   cancelled: Interruption | null = null;
   // A process substitution's list, not a `&` job: it gets a while to end at the text's end.
   substitution = false;
@@ -102,6 +108,7 @@ export class Job {
 
   finished(status: number): void {
     this.status = status;
+    this.endedAt = monotonicMs();
     this.notePid(null);
   }
 
@@ -141,8 +148,17 @@ export class Job {
 export class Jobs {
   readonly list: Job[] = [];
 
+  // As bash makes a job, it forgets those it has seen end (their pids still answer `wait`): here those
+  // that ended a while ago (bash sees a child's end a moment after it, and `false & true &` keeps
+  // false as %1). The number is one past the highest left (%1 again once all are gone).
   create(text: string): Job {
-    const job = new Job(this.list.length + 1, text);
+    let top = 0;
+    const seen = monotonicMs() - SEEN_ENDED_MS;
+    for (const job of this.list) {
+      if (job.status !== null && job.endedAt < seen) job.reported = true;
+      else if (!job.reported) top = Math.max(top, job.id);
+    }
+    const job = new Job(top + 1, text);
     this.list.push(job);
     return job;
   }

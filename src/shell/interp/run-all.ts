@@ -29,7 +29,7 @@ export async function runAll(runner: Runner, script: Script): Promise<Ending> {
       reached = k + 1;
       warned = await warnLine(runner, script.stmts, k, script.warnings, warned);
       checkExtglobLine(runner, script.stmts, k);
-      const line = await runLine(runner, script.stmts, k);
+      const line = await runLine(runner, script.stmts, k, true);
       k = line.last;
       discarded = line.discarded;
     }

@@ -7,10 +7,13 @@ import { type Ending, ExitSignal } from './signals.js';
 // discards (failglob's no match, a bad substitution, an arithmetic error) ends the line bash read
 // it on: the statements after it there are skipped, the status is the error's, and the text goes on
 // with the next line (under set -e, only after an arithmetic error). `discarded`: that error.
+// `top`: the statement is one of the shell's own text, not of an eval or a sourced file: an error
+// that leaves for bash's top level (TopLevelError) gets there, where a -c text ends.
 export async function runLine(
   runner: RunnerApi,
   stmts: readonly Stmt[],
   k: number,
+  top = false,
 ): Promise<{ last: number; discarded: Ending['at'] }> {
   const stmt = stmts[k]!;
   try {
@@ -18,7 +21,11 @@ export async function runLine(
     return { last: k, discarded: null };
   } catch (error) {
     if (!(error instanceof ExitSignal) || !error.discard) throw error;
-    if (error.discard !== 'arith' && runner.sh.option('errexit'))
+    if (error.discard === 'top' && !(top && runner.sh.file)) {
+      if (top) throw new ExitSignal(error.status, 'error', error.at);
+      throw error;
+    }
+    if (error.discard === true && runner.sh.option('errexit'))
       throw new ExitSignal(error.status, 'errexit', error.at);
     runner.sh.status = error.status;
     let last = k;

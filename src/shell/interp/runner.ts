@@ -1,4 +1,5 @@
 import type { StepReport } from '../../types.js';
+import { toTopLevel } from '../expand/arith-scope.js';
 import type { ExpansionError } from '../expand/env.js';
 import { Expander } from '../expand/word.js';
 import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } from '../syntax/nodes.js';
@@ -26,6 +27,7 @@ import { jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from '.
 import { timed } from './time-report.js';
 import { afterStop, graced } from './wait-stop.js';
 import { withRedirects } from './with-redirects.js';
+import { watchXtraceFd } from './xtrace-fd.js';
 
 // Walks the tree of a text and runs it as bash would, in one shell (a subshell: a runner of its own
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
@@ -39,8 +41,9 @@ export class Runner implements RunnerApi {
   ) {
     this.ex = new Expander(expandEnvOf(this));
     // A variable with the integer attribute takes the value of its text as arithmetic.
-    this.sh.vars.integerValue = (text) => String(this.ex.evaluate(text));
+    this.sh.vars.integerValue = (text) => String(toTopLevel(() => this.ex.evaluate(text), true));
     this.sh.vars.warn = (message) => void this.error(message);
+    watchXtraceFd(this);
   }
 
   async list(stmts: readonly Stmt[]): Promise<number> {

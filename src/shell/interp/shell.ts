@@ -1,9 +1,9 @@
-import { Variables } from '../expand/vars.js';
 import type { FunctionDef, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { FdTable } from './fds.js';
 import { HashTable } from './hash-table.js';
 import { type Job, Jobs } from './jobs-table.js';
+import { WatchedVariables } from './watched-variables.js';
 
 // set -o options, by their long names, with the letter $- shows them by (bash's order).
 export const OPTION_LETTERS: [string, string][] = [
@@ -57,7 +57,7 @@ export const OPTION_NAMES = [
 
 // The shell's own state: what a subshell copies and a function call shares.
 export class Shell {
-  vars = new Variables();
+  vars = new WatchedVariables();
   functions = new Map<string, FunctionDef>();
   aliases = new Map<string, Bytes>();
   // bash's table of programs found on PATH (hash): per name, its path and how often it ran so.
@@ -116,6 +116,8 @@ export class Shell {
   // set -x: PS4's first character is repeated once more inside each command substitution, eval,
   // source and trap (not the EXIT trap, nor a plain subshell), as bash's indirection level.
   traceDepth = 0;
+  // BASH_XTRACEFD's descriptor while it is the trace's (xtrace-fd.ts); null: stderr.
+  xtraceFd: number | null = null;
   // The EXIT trap adds no level in the shell itself and a command substitution, one in a subshell.
   exitTrapDeeper = false;
   // Run from a script file (--script), not as a -c text.
@@ -210,6 +212,7 @@ export class Shell {
     copy.functionSources = new Map(this.functionSources);
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;
+    copy.xtraceFd = this.xtraceFd;
     copy.exitTrapDeeper = true;
     copy.file = this.file;
     // (A subshell's bare `exit` gives $?; a command substitution keeps its EXIT trap's: substitution.ts.)

@@ -1,3 +1,5 @@
+import type { Discard } from '../expand/env.js';
+
 // How control leaves a command other than by finishing: thrown through the runner and caught where
 // bash would resume.
 
@@ -24,7 +26,7 @@ export class ExitSignal {
     readonly why: 'exit' | 'errexit' | 'error' | 'stopped' | 'signal' = 'exit',
     // errexit and an error: the line of the command, and bash's message about the error.
     readonly at: ShellEnd | null = null,
-    readonly discard: boolean | 'arith' = false,
+    readonly discard: Discard = false,
   ) {}
 }
 

@@ -4,6 +4,7 @@ import { parsePromptText } from '../syntax/parse.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { writeTo } from './output.js';
+import { xtraceTarget } from './xtrace-fd.js';
 
 // set -x: what is about to run on stderr, after PS4 ("+ "), as bash prints it: a command's words
 // quoted where bash quotes them, each assignment on a line of its own, and the heads of compound
@@ -72,7 +73,7 @@ export function written(r: RunnerApi, node: Span): string {
 export async function traceText(r: RunnerApi, text: string): Promise<void> {
   const prefix = await ps4(r);
   const level = prefix.slice(0, 1).repeat(r.sh.traceDepth);
-  await writeTo(r.rt, r.sh.fds.get(2), `${level}${prefix}${text}\n`);
+  await writeTo(r.rt, r.sh.fds.get(xtraceTarget(r)), `${level}${prefix}${text}\n`);
 }
 
 // PS4 as bash prints it: expanded each time ($LINENO, ${FUNCNAME[0]}, $(...), whose own commands are

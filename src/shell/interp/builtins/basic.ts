@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { escapeAt } from '../../expand/ansi.js';
-import { localeFields } from '../../expand/oracle-state.js';
+import { isUtf8Locale, localeFields } from '../../expand/oracle-state.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
 
@@ -28,7 +28,7 @@ export async function echo(ctx: BuiltinContext): Promise<number> {
   }
   let text = ctx.args.slice(at).join(' ');
   if (escapes) {
-    const { out, stopped } = echoEscapes(text);
+    const { out, stopped } = echoEscapes(text, isUtf8Locale(ctx.r.ex.env));
     text = out;
     if (stopped) newline = false;
   }
@@ -36,7 +36,7 @@ export async function echo(ctx: BuiltinContext): Promise<number> {
   return ctx.finish(0);
 }
 
-function echoEscapes(text: Bytes): { out: Bytes; stopped: boolean } {
+function echoEscapes(text: Bytes, utf8: boolean): { out: Bytes; stopped: boolean } {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -45,7 +45,7 @@ function echoEscapes(text: Bytes): { out: Bytes; stopped: boolean } {
       continue;
     }
     if (text[i + 1] === 'c') return { out, stopped: true };
-    const { text: piece, next } = escapeAt(text, i + 1, 'echo');
+    const { text: piece, next } = escapeAt(text, i + 1, 'echo', utf8);
     out += piece;
     i = next - 1;
   }

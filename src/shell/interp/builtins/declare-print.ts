@@ -1,11 +1,14 @@
 import { attributeLetters } from '../../expand/param-text.js';
-import { sortedKeys, type Variable } from '../../expand/variable.js';
+import { generatedValue } from '../../expand/random-variable.js';
+import { sortedKeys, type Value, type Variable } from '../../expand/variable.js';
 import type { Bytes } from '../../syntax/source.js';
 
 // How declare -p (and export -p, readonly -p) writes a variable back: `declare -FLAGS name="value"`.
 export function declaration(name: string, variable: Variable): Bytes {
   const flags = flagsOf(variable);
-  const value = variable.value;
+  // ($RANDOM and $SRANDOM: a value read now, as bash's declare -p gives.)
+  const generated = generatedValue(variable);
+  const value: Value | null = generated === undefined ? variable.value : { kind: 'scalar', value: generated };
   if (!value) return `declare ${flags} ${name}`;
   if (value.kind === 'scalar') return `declare ${flags} ${name}=${quoteValue(value.value)}`;
   if (value.kind === 'indexed') {

@@ -3,6 +3,7 @@ import type { Attrs } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
+import { subscriptOf } from '../assign-named.js';
 import { assignInOrder } from '../assignments.js';
 import type { BuiltinContext } from './context.js';
 import { declareFunctions } from './declare-functions.js';
@@ -146,9 +147,7 @@ async function assignValue(
     ctx.sh.vars.assign(name, value.text, { append: value.append });
     return;
   }
-  const variable = ctx.sh.vars.get(name);
-  const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
-  const index = assoc ? value.index : Number(ctx.r.ex.evaluate(value.index));
+  const index = subscriptOf(ctx.r, name, value.index);
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
 

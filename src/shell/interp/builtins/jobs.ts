@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Bytes } from '../../syntax/source.js';
-import { sendToJob, trappedSignal } from '../job-signals.js';
+import { sendToJob } from '../job-signals.js';
 import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
 import { signalShell } from './self-signal.js';
@@ -50,64 +50,6 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
       ctx.refuse(`sets a ${signal} trap, which safe-run's interpreter does not run`);
     if (action === null) sh.traps.delete(signal);
     else sh.traps.set(signal, action);
-  }
-  return status;
-}
-
-// wait [-n] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all). A job waited
-// for is forgotten, as bash forgets it (a later `wait %N` finds no such job; its pid still answers).
-export async function wait(ctx: BuiltinContext): Promise<number> {
-  // In a job's shell, a trapped signal sent to it ends the wait (its trap runs next).
-  const signal = trappedSignal(ctx.r);
-  if (!signal) return waitForJobs(ctx, { cut: false });
-  const waited = { cut: false };
-  const status = await Promise.race([
-    waitForJobs(ctx, waited),
-    signal.status.then((interrupted) => {
-      waited.cut = true;
-      return interrupted;
-    }),
-  ]);
-  signal.forget();
-  return status;
-}
-
-// The waits themselves; once `waited.cut`, nothing more is marked as told.
-async function waitForJobs(ctx: BuiltinContext, waited: { cut: boolean }): Promise<number> {
-  const { jobs } = ctx.r.sh;
-  const args = ctx.args.filter((arg) => arg !== '-n' && arg !== '-f');
-  if (ctx.args.includes('-n')) {
-    const running = jobs.running().filter((job) => !job.reported);
-    if (running.length === 0) return 127;
-    const first = await Promise.race(running.map((job) => job.done.then(() => job)));
-    first.reported = !waited.cut;
-    return first.status ?? 0;
-  }
-  if (args.length === 0) {
-    for (const job of [...jobs.list]) {
-      await job.done;
-      if (waited.cut) return 0;
-      job.reported = true;
-    }
-    return 0;
-  }
-  let status = 0;
-  for (const spec of args) {
-    if (!/^(%.*|[0-9]+)$/.test(spec)) {
-      status = await ctx.fail(`\`${spec}': not a pid or valid job spec`);
-      continue;
-    }
-    const job = jobs.find(spec);
-    if (!job) {
-      status = await ctx.fail(
-        `${/^[0-9]+$/.test(spec) ? `pid ${spec} is not a child of this shell` : `${spec}: no such job`}`,
-        127,
-      );
-      continue;
-    }
-    status = await job.done;
-    if (waited.cut) return status;
-    job.reported = true;
   }
   return status;
 }

@@ -1,5 +1,5 @@
-import { maxOf } from '../../../arrays.js';
 import { ArithmeticError } from '../../expand/env.js';
+import { lastIndex } from '../../expand/variable.js';
 import type { BuiltinContext } from './context.js';
 
 // let EXPR...: each argument evaluated; 1 when the last is 0.
@@ -91,10 +91,9 @@ async function elementIndex(
     if (value?.kind === 'indexed') value.items.clear();
     return null;
   }
-  let at = Number(ctx.r.ex.evaluate(sub));
+  let at = ctx.r.ex.subscript(sub);
   if (at < 0) {
-    const keys = value?.kind === 'indexed' ? [...value.items.keys()] : value ? [0] : [];
-    at += (keys.length === 0 ? -1 : maxOf(keys)) + 1;
+    at += lastIndex(variable) + 1;
     if (at < 0) return { status: await ctx.fail(`[${sub}]: bad array subscript`) };
   }
   if (value?.kind === 'scalar' && at !== 0)

@@ -1,5 +1,6 @@
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
+import { assignTarget } from '../assign-named.js';
 import { readWithHelper } from '../read-helper.js';
 import { waitStop } from '../wait-stop.js';
 import type { BuiltinContext } from './context.js';
@@ -97,7 +98,7 @@ function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
     }
   }
   options.names = args.slice(i);
-  const bad = options.names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  const bad = options.names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*(\[.+\])?$/s.test(name));
   if (bad !== undefined) return ctx.fail(`\`${bad}': not a valid identifier`);
   return options;
 }
@@ -144,7 +145,7 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
         'indexed',
       );
     else if (options.names.length === 0) vars.assign('REPLY', values[0] ?? '');
-    else for (const [i, name] of options.names.entries()) vars.assign(name, values[i] ?? '');
+    else for (const [i, name] of options.names.entries()) assignTarget(ctx.r, name, values[i] ?? '');
   } catch (error) {
     if (error instanceof VarError) return ctx.fail(error.message);
     throw error;
@@ -184,11 +185,11 @@ function assignFields(ctx: BuiltinContext, options: ReadOptions, chars: Ch[]): v
   options.names.forEach((name, k) => {
     if (k < options.names.length - 1) {
       const { word, next } = takeWord(chars, at, ifs);
-      vars.assign(name, word);
+      assignTarget(ctx.r, name, word);
       at = next;
       return;
     }
-    vars.assign(name, lastField(chars.slice(at), ifs));
+    assignTarget(ctx.r, name, lastField(chars.slice(at), ifs));
   });
 }
 

@@ -8,13 +8,14 @@ import { dirs, popd, pushd } from './dirstack.js';
 import { evalBuiltin, exit, loopControl, returnBuiltin, shift, source } from './flow.js';
 import { getopts } from './getopts.js';
 import { help } from './help.js';
-import { jobsBuiltin, kill, trap, wait } from './jobs.js';
+import { jobsBuiltin, kill, trap } from './jobs.js';
 import { mapfile } from './mapfile.js';
 import { hash, letBuiltin, umask, unset } from './misc.js';
 import { read } from './read.js';
 import { set, shopt } from './set.js';
 import { test } from './test.js';
 import { builtinBuiltin, command, type } from './type.js';
+import { wait } from './wait.js';
 
 // The builtins safe-run's interpreter runs itself, by name: bash's (BuiltinName), the others refused.
 // (exec is the runner's own: it changes the shell's descriptors or replaces the shell.)

@@ -1,6 +1,6 @@
 import { targetText } from '../../../outcome-text/render.js';
 import type { StreamReport, StreamTarget } from '../../../types.js';
-import { ExpansionError } from '../../expand/env.js';
+import { ExpansionError, TopLevelError } from '../../expand/env.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign, SimpleCommand } from '../../syntax/nodes.js';
 import { type Bytes, fromBytes } from '../../syntax/source.js';
@@ -75,6 +75,9 @@ async function call(ctx: BuiltinContext, name: string): Promise<number> {
     return await BUILTINS.get(name)!(ctx);
   } catch (error) {
     if (error instanceof VarError) return ctx.fail(error.message);
+    // (An integer variable's value: "declare: 1/0: division by 0 ...".)
+    if (error instanceof TopLevelError && error.named)
+      return ctx.r.expansionFailed(new TopLevelError(`${name}: ${error.message}`));
     // (set -u in let's or declare's arithmetic: the shell ends, as on any expansion.)
     if (error instanceof ExpansionError) return ctx.r.expansionFailed(error);
     throw error;

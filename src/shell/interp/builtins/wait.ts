@@ -1,0 +1,116 @@
+import { isName } from '../../syntax/scanner.js';
+import type { Bytes } from '../../syntax/source.js';
+import { trappedSignal } from '../job-signals.js';
+import type { BuiltinContext } from './context.js';
+
+const USAGE = 'wait: usage: wait [-fn] [-p var] [id ...]';
+
+interface WaitOptions {
+  any: boolean;
+  // -p NAME: the variable that gets the process id of the job waited for (unset first, as in bash).
+  name: string | null;
+  ids: Bytes[];
+}
+
+// wait [-fn] [-p var] [pid|%job...]: the jobs' ends; the status of the last one named (0 for all). A
+// job waited for is forgotten, as bash forgets it (a later `wait %N` finds no such job; its pid still
+// answers).
+export async function wait(ctx: BuiltinContext): Promise<number> {
+  const options = await waitOptions(ctx);
+  if (typeof options === 'number') return options;
+  // In a job's shell, a trapped signal sent to it ends the wait (its trap runs next).
+  const signal = trappedSignal(ctx.r);
+  if (!signal) return waitForJobs(ctx, options, { cut: false });
+  const waited = { cut: false };
+  const status = await Promise.race([
+    waitForJobs(ctx, options, waited),
+    signal.status.then((interrupted) => {
+      waited.cut = true;
+      return interrupted;
+    }),
+  ]);
+  signal.forget();
+  return status;
+}
+
+// Its options as bash's getopt takes them (-np v, -pv); a status when they are wrong, or -p's name
+// is no name or cannot be unset.
+async function waitOptions(ctx: BuiltinContext): Promise<WaitOptions | number> {
+  const options: WaitOptions = { any: false, name: null, ids: [] };
+  let k = 0;
+  for (; k < ctx.args.length; k++) {
+    const arg = ctx.args[k]!;
+    if (arg === '--') {
+      k++;
+      break;
+    }
+    if (!/^-./.test(arg)) break;
+    for (let i = 1; i < arg.length; i++) {
+      const c = arg[i]!;
+      if (c === 'n') options.any = true;
+      else if (c === 'p') {
+        const name = i + 1 < arg.length ? arg.slice(i + 1) : ctx.args[++k];
+        if (name === undefined) return ctx.fail(`-p: option requires an argument\n${USAGE}`, 2);
+        options.name = name;
+        break;
+      } else if (c !== 'f') return ctx.fail(`-${c}: invalid option\n${USAGE}`, 2);
+    }
+  }
+  options.ids = ctx.args.slice(k);
+  if (options.name === null) return options;
+  if (!isName(options.name)) return ctx.fail(`\`${options.name}': not a valid identifier`);
+  if (!ctx.sh.vars.unset(options.name)) return ctx.fail(`${options.name}: cannot unset: readonly variable`);
+  return options;
+}
+
+// The waits themselves; once `waited.cut`, nothing more is marked as told.
+async function waitForJobs(
+  ctx: BuiltinContext,
+  options: WaitOptions,
+  waited: { cut: boolean },
+): Promise<number> {
+  const { jobs } = ctx.r.sh;
+  // (A pid as it was named; a job's by its $!.)
+  const told = (pid: number | null) => {
+    if (options.name === null) return;
+    if (pid === null) ctx.sh.vars.unset(options.name);
+    else ctx.sh.vars.assign(options.name, String(pid));
+  };
+  if (options.any) {
+    const running = jobs.running().filter((job) => !job.reported);
+    if (running.length === 0) return 127;
+    const first = await Promise.race(running.map((job) => job.done.then(() => job)));
+    first.reported = !waited.cut;
+    told(first.pid);
+    return first.status ?? 0;
+  }
+  if (options.ids.length === 0) {
+    for (const job of [...jobs.list]) {
+      await job.done;
+      if (waited.cut) return 0;
+      job.reported = true;
+    }
+    return 0;
+  }
+  let status = 0;
+  for (const spec of options.ids) {
+    if (!/^(%.*|[0-9]+)$/.test(spec)) {
+      status = await ctx.fail(`\`${spec}': not a pid or valid job spec`);
+      continue;
+    }
+    const job = jobs.find(spec);
+    if (!job) {
+      told(null);
+      status = await ctx.fail(
+        `${/^[0-9]+$/.test(spec) ? `pid ${spec} is not a child of this shell` : `${spec}: no such job`}`,
+        127,
+      );
+      continue;
+    }
+    status = await job.done;
+    if (waited.cut) return status;
+    job.reported = true;
+    told(/^[0-9]+$/.test(spec) ? Number(spec) : job.pid);
+  }
+  return status;
+}
