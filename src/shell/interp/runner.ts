@@ -22,7 +22,7 @@ import type { RedirectFailure } from './redirect-failure.js';
 import type { Runtime } from './runtime.js';
 import type { Shell } from './shell.js';
 import { ExitSignal } from './signals.js';
-import { dispatch, runSimple } from './simple.js';
+import { bareCommand, dispatch, runSimple } from './simple.js';
 import { jobEnded, letLoopTurn, stoppedMeanwhile, stopReason, timeIsUp } from './stops.js';
 import { timed } from './time-report.js';
 import { afterStop, graced } from './wait-stop.js';
@@ -232,16 +232,7 @@ export class Runner implements RunnerApi {
 
   runCommandWords(words: Bytes[], options: { functions: boolean; command?: SimpleCommand }): Promise<number> {
     // Words run without a command node of their own (command NAME ..., a pipeline's element).
-    const pos = { offset: 0, line: this.sh.lineno, col: 1 };
-    const bare: SimpleCommand = {
-      kind: 'simple',
-      assigns: [],
-      words: [],
-      redirects: [],
-      start: pos,
-      end: pos,
-    };
-    return dispatch(this, options.command ?? bare, words, null, options);
+    return dispatch(this, options.command ?? bareCommand(this.sh.lineno), words, null, options);
   }
 
   // NAME or NAME[index] given as text (read, getopts, printf -v...).

@@ -175,3 +175,9 @@ async function assignOnly(r: RunnerApi, command: SimpleCommand, marks: StepMarks
   });
   return status;
 }
+
+// A command node for words run without one of their own (command NAME ..., a pipeline's element).
+export function bareCommand(line: number): SimpleCommand {
+  const pos = { offset: 0, line, col: 1 };
+  return { kind: 'simple', assigns: [], words: [], redirects: [], start: pos, end: pos };
+}
