@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Texts on which safe-run answered differently from bash -o pipefail, found by probing it with the
+// kind of texts agents and CI steps run (2026-12-03). Each row is run by both in a fresh directory and
+// must give bash's exit code and stdout; bash's stdout is written in the row too. A row about a message
+// sends stderr into stdout to compare it.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-found-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/home/probe', LANG: 'C.UTF-8' };
+
+describe('found by probing', () => {
+  it.each([
+    [
+      "single quotes and $'...' quote in a double-quoted replacement",
+      `x=abc; echo "\${x/b/'B'}" "\${x/b/'&'}" "\${x/b/'$HOME'}" "\${x/b/$'\\t'}|" "\${x/b/\\\\}"`,
+      'aBc a&c a$HOMEc a\tc| a\\c\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await expectSameAsBash(text, expected, root, env);
+  });
+});
