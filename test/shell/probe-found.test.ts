@@ -20,6 +20,16 @@ describe('found by probing', () => {
       `x=abc; echo "\${x/b/'B'}" "\${x/b/'&'}" "\${x/b/'$HOME'}" "\${x/b/$'\\t'}|" "\${x/b/\\\\}"`,
       'aBc a&c a$HOMEc a\tc| a\\c\n',
     ],
+    [
+      'trap -p lists EXIT, the signals by number, then ERR; the ones named in their order',
+      "trap 'x' USR1 HUP ERR EXIT; trap '' CHLD; trap; trap -p INT EXIT; trap -p TERM NOPE 2>&1; echo \"rc=$?\"; trap - EXIT",
+      "trap -- 'x' EXIT\ntrap -- 'x' SIGHUP\ntrap -- 'x' SIGUSR1\ntrap -- '' SIGCHLD\ntrap -- 'x' ERR\ntrap -- 'x' EXIT\nbash: line 1: trap: NOPE: invalid signal specification\nrc=1\n",
+    ],
+    [
+      'trap with one word that is no signal is a usage error, status 2',
+      'trap NOPE 2>&1; echo $?; trap 99 2>&1; echo $?; trap INT; echo $?',
+      'trap: usage: trap [-lp] [[arg] signal_spec ...]\n2\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n2\n0\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });
