@@ -30,6 +30,16 @@ describe('found by probing', () => {
       'trap NOPE 2>&1; echo $?; trap 99 2>&1; echo $?; trap INT; echo $?',
       'trap: usage: trap [-lp] [[arg] signal_spec ...]\n2\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n2\n0\n',
     ],
+    [
+      'a usage line has no "bash: line N:" before it; source says source, a missing file names no builtin',
+      'getopts 2>&1; printf 2>&1; kill 2>&1; source 2>&1; . nofile 2>&1; source /no/file 2>&1; echo "$?"',
+      'getopts: usage: getopts optstring name [arg ...]\nprintf: usage: printf [-v var] format [arguments]\nkill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\nbash: line 1: source: filename argument required\nsource: usage: source filename [arguments]\nbash: line 1: nofile: No such file or directory\nbash: line 1: /no/file: No such file or directory\n1\n',
+    ],
+    [
+      'an invalid option to a declaration builtin is followed by its usage line',
+      'declare -z 2>&1; export -z 2>&1; echo "$?"',
+      'bash: line 1: declare: -z: invalid option\ndeclare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]\nbash: line 1: export: -z: invalid option\nexport: usage: export [-fn] [name[=value] ...] or export -p\n2\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

@@ -94,7 +94,7 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
   } else if (!ended && args[0]?.startsWith('-') && args[0] !== '-') {
     return ctx.fail(`${args[0]}: invalid option\nprintf: usage: printf [-v var] format [arguments]`, 2);
   }
-  if (args.length === 0) return ctx.fail('usage: printf [-v var] format [arguments]', 2);
+  if (args.length === 0) return ctx.usage('printf [-v var] format [arguments]');
   const dir = ctx.r.rt.scratch();
   const out = path.join(dir, 'printf.out');
   const err = path.join(dir, 'printf.err');

@@ -56,10 +56,17 @@ export class BuiltinContext {
     await writeTo(this.r.rt, ref, text);
   }
 
-  // "bash: line N: NAME: message" on stderr; returns `status`.
-  async fail(message: string, status = 1): Promise<number> {
-    await this.err(`${this.sh.arg0}: line ${this.sh.lineno}: ${this.name}: ${message}\n`);
+  // "bash: line N: NAME: message" on stderr (without NAME when `named` is false); returns `status`.
+  async fail(message: string, status = 1, named = true): Promise<number> {
+    await this.err(`${this.sh.arg0}: line ${this.sh.lineno}: ${named ? `${this.name}: ` : ''}${message}\n`);
     return status;
+  }
+
+  // bash's usage line, "NAME: usage: SYNOPSIS" with no prefix, after `problem` said the usual way; 2.
+  async usage(synopsis: string, problem?: string): Promise<number> {
+    if (problem !== undefined) await this.fail(problem);
+    await this.err(`${this.name}: usage: ${synopsis}\n`);
+    return 2;
   }
 
   // Where the builtin reads descriptor `fd`. (Not a pipe that has no data yet: see FdRef's pending.)

@@ -102,9 +102,18 @@ function parse(ctx: BuiltinContext): Parsed | Promise<number> {
     parsed.names.push({ text: arg, assign });
   });
   const bad = [...parsed.on, ...parsed.off].find((c) => !'aAfFgilnprtuxI'.includes(c));
-  if (bad) return ctx.fail(`-${bad}: invalid option`, 2);
+  if (bad) return ctx.usage(DECLARE_USAGE[ctx.name] ?? '', `-${bad}: invalid option`);
   return parsed;
 }
+
+// bash's usage line for each declaration builtin, after an invalid option.
+const DECLARE_USAGE: Record<string, string> = {
+  declare: 'declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]',
+  typeset: 'typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]',
+  local: 'local [option] name[=value] ...',
+  export: 'export [-fn] [name[=value] ...] or export -p',
+  readonly: 'readonly [-aAf] [name[=value] ...] or readonly -p',
+};
 
 async function declareOne(
   ctx: BuiltinContext,

@@ -76,7 +76,7 @@ export async function evalBuiltin(ctx: BuiltinContext): Promise<number> {
 // source FILE [ARGS] and `. FILE`: the file's text run in this shell, with ARGS as $1... while it runs.
 export async function source(ctx: BuiltinContext): Promise<number> {
   const name = ctx.args[0];
-  if (name === undefined) return ctx.fail('filename argument required\n.: usage: . filename [arguments]', 2);
+  if (name === undefined) return ctx.usage(`${ctx.name} filename [arguments]`, 'filename argument required');
   const text = await sourcedText(ctx, name);
   if (typeof text !== 'string') return text.status;
   return ctx.r.runText(text, {
@@ -98,7 +98,8 @@ async function sourcedText(ctx: BuiltinContext, name: Bytes): Promise<Bytes | { 
     return input.fd === null ? '' : (await ctx.readInput(input.fd, () => false)).bytes.toString('latin1');
   }
   const file = findSourced(ctx, name);
-  if (file === null) return { status: await ctx.fail(`${name}: No such file or directory`) };
+  // bash names no builtin here, as it does for a directory.
+  if (file === null) return { status: await ctx.fail(`${name}: No such file or directory`, 1, false) };
   try {
     return await readWhole(ctx, file);
   } catch (error) {

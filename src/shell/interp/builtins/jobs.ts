@@ -55,10 +55,8 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
   const args = ctx.args[0] === '--' ? ctx.args.slice(1) : ctx.args;
   if (args.length === 0 || args[0] === '-p') return printTraps(ctx, args.slice(1));
-  if (args.length === 1 && args[0] !== '-' && signalName(args[0]!) === null) {
-    await ctx.err('trap: usage: trap [-lp] [[arg] signal_spec ...]\n');
-    return 2;
-  }
+  if (args.length === 1 && args[0] !== '-' && signalName(args[0]!) === null)
+    return ctx.usage('trap [-lp] [[arg] signal_spec ...]');
   if (args[0] === '-l')
     ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
   const reset = args.length === 1 || args[0] === '-' || /^[0-9]+$/.test(args[0]!);
@@ -195,10 +193,7 @@ export async function kill(ctx: BuiltinContext): Promise<number> {
   if (args[0] === '--') args = args.slice(1);
   if (['ERR', 'DEBUG', 'RETURN'].includes(signal)) return ctx.fail(`${signal}: invalid signal specification`);
   if (args.length === 0)
-    return ctx.fail(
-      'usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]',
-      2,
-    );
+    return ctx.usage('kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]');
   let status = 0;
   for (const target of args) status = Math.max(status, await killOne(ctx, target, signal));
   return status;
