@@ -40,6 +40,11 @@ describe('found by probing', () => {
       'declare -z 2>&1; export -z 2>&1; echo "$?"',
       'bash: line 1: declare: -z: invalid option\ndeclare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]\nbash: line 1: export: -z: invalid option\nexport: usage: export [-fn] [name[=value] ...] or export -p\n2\n',
     ],
+    [
+      'read -N does not split: the first name takes exactly what was read, delimiters too',
+      'read -N 5 a b <<< "x y z"; declare -p a b; read -N 4 x <<< "  ab"; declare -p x; read -r -N 4 y <<< ab; echo "rc=$? [$y]"',
+      'declare -- a="x y z"\ndeclare -- b=""\ndeclare -- x="  ab"\nrc=1 [ab\n]\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

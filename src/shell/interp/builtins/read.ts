@@ -160,6 +160,15 @@ function assignFields(ctx: BuiltinContext, options: ReadOptions, chars: Ch[]): v
   const { vars } = ctx.sh;
   const ifsVar = vars.get('IFS');
   const ifs = ifsVar?.value?.kind === 'scalar' ? ifsVar.value.value : ifsVar ? '' : ' \t\n';
+  // -N: not split, the first name (or element) takes exactly what was read, the others nothing.
+  if (options.exact) {
+    const whole = chars.map((ch) => ch.c).join('');
+    const [first, ...rest] = options.names.length > 0 ? options.names : ['REPLY'];
+    if (options.array !== null)
+      vars.assignArray(options.array, [{ key: null, value: whole }], false, 'indexed');
+    else for (const name of [first!, ...rest]) vars.assign(name, name === first ? whole : '');
+    return;
+  }
   if (options.array !== null) {
     const fields: Bytes[] = [];
     let at = skipWhite(chars, 0, ifs);
