@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // Texts on which safe-run answered differently from bash -o pipefail, found by probing it with the
 // kind of texts agents and CI steps run (2026-12-03). Each row is run by both in a fresh directory and
@@ -45,7 +46,17 @@ describe('found by probing', () => {
       'read -N 5 a b <<< "x y z"; declare -p a b; read -N 4 x <<< "  ab"; declare -p x; read -r -N 4 y <<< ab; echo "rc=$? [$y]"',
       'declare -- a="x y z"\ndeclare -- b=""\ndeclare -- x="  ab"\nrc=1 [ab\n]\n',
     ],
+    [
+      'declare with attribute letters and no names lists the variables with one of them; local lists the locals',
+      'x=1; a=(1 2); declare -A h=([k]=v); declare -i n=3; declare -l lw=A; export E=1; declare -A | grep " h="; declare -l; declare -n; declare -a | grep " a="; declare -i | grep " n="; declare -x | grep -c " x="; f() { local z=1 b; local -a q=(1); local; }; f',
+      'declare -A h=([k]="v" )\ndeclare -l lw="a"\ndeclare -a a=([0]="1" [1]="2")\ndeclare -i n="3"\n0\ndeclare -- b\ndeclare -a q=([0]="1")\ndeclare -- z="1"\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
+  });
+  it('refuses declare with no arguments, which lists every variable of the shell as set does', async () => {
+    const result = await runCli(['--no-facts', '-q', '-c', 'x=1; declare | grep "^x="'], { cwd: root, env });
+    expect(result.code).toBe(125);
+    expect(result.stdout).toBe('');
   });
 });

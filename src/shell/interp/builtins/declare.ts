@@ -1,5 +1,5 @@
 import { shellArray } from '../../expand/param-lookup.js';
-import type { Attrs } from '../../expand/variable.js';
+import type { Attrs, Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
@@ -37,7 +37,7 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
   if (ctx.name === 'local' && sh.funcNames.length === 0) return ctx.fail('can only be used in a function');
   if (parsed.on.has('f') || parsed.on.has('F') || parsed.off.has('f'))
     return declareFunctions(ctx, new Set([...parsed.on, ...parsed.off]), parsed.names);
-  if (parsed.on.has('p') || (parsed.names.length === 0 && ctx.name !== 'local')) return printAll(ctx, parsed);
+  if (parsed.on.has('p') || parsed.names.length === 0) return printAll(ctx, parsed);
   const local =
     ctx.name === 'local' ||
     (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
@@ -171,21 +171,45 @@ function applyLetter(attrs: Attrs, c: string, on: boolean): void {
   if (key === 'upper' && on) attrs.lower = false;
 }
 
-// declare -p [names], export -p, readonly -p (or with no names): each variable written back.
+// declare -p [names], export -p, readonly -p (or with no names): each variable written back. With no
+// names: those with one of the attributes given (arrays only for -a, -A), or a function's locals.
 async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
   const { sh } = ctx;
   let status = 0;
-  const names = parsed.names.length > 0 ? parsed.names.map((n) => n.text) : sh.vars.names();
+  const all = parsed.names.length === 0;
+  const names = all ? sh.vars.names(ctx.name === 'local') : parsed.names.map((n) => n.text);
+  const wanted = new Set(parsed.on);
+  if (ctx.name === 'export') wanted.add('x');
+  if (ctx.name === 'readonly') wanted.add('r');
   for (const name of names) {
-    const variable =
-      sh.vars.getRaw(name) ?? (parsed.names.length > 0 ? shellArray(ctx.r.ex.env, name) : undefined);
+    const variable = sh.vars.getRaw(name) ?? (all ? undefined : shellArray(ctx.r.ex.env, name));
     if (!variable) {
-      if (parsed.names.length > 0) status = await ctx.fail(`${name}: not found`);
+      if (!all) status = await ctx.fail(`${name}: not found`);
       continue;
     }
-    if (parsed.names.length === 0 && ctx.name === 'export' && !variable.attrs.exported) continue;
-    if (parsed.names.length === 0 && ctx.name === 'readonly' && !variable.attrs.readonly) continue;
+    if (all && ctx.name !== 'local' && !listed(variable, wanted)) continue;
     await ctx.out(`${declaration(name, variable)}\n`);
   }
   return ctx.finish(status);
+}
+
+// Whether `declare -FLAGS` with no names lists the variable: an array for -a or -A, and one of the
+// attributes (all variables when no attribute letter is given).
+function listed(variable: Variable, flags: Set<string>): boolean {
+  const kind =
+    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
+  const { attrs } = variable;
+  const has: Record<string, boolean> = {
+    a: kind === 'indexed',
+    A: kind === 'assoc',
+    i: attrs.integer,
+    l: attrs.lower,
+    u: attrs.upper,
+    n: attrs.nameref,
+    r: attrs.readonly,
+    x: attrs.exported,
+  };
+  const letters = [...flags].filter((c) => c !== 'p' && c !== 'g');
+  if ((flags.has('a') && !has.a) || (flags.has('A') && !has.A)) return false;
+  return letters.length === 0 || letters.some((c) => has[c]);
 }
