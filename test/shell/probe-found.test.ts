@@ -51,6 +51,11 @@ describe('found by probing', () => {
       'x=1; a=(1 2); declare -A h=([k]=v); declare -i n=3; declare -l lw=A; export E=1; declare -A | grep " h="; declare -l; declare -n; declare -a | grep " a="; declare -i | grep " n="; declare -x | grep -c " x="; f() { local z=1 b; local -a q=(1); local; }; f',
       'declare -A h=([k]="v" )\ndeclare -l lw="a"\ndeclare -a a=([0]="1" [1]="2")\ndeclare -i n="3"\n0\ndeclare -- b\ndeclare -a q=([0]="1")\ndeclare -- z="1"\n',
     ],
+    [
+      "echo -e's octal escape is \\0NNN alone; printf's %b takes \\NNN too",
+      'echo -e "\\0101|\\101|\\1|"; printf "%b|" "\\101" "\\1"; echo',
+      'A|\\101|\\1|\nA|\x01|\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

@@ -45,7 +45,10 @@ function echoEscapes(text: Bytes): { out: Bytes; stopped: boolean } {
       continue;
     }
     if (text[i + 1] === 'c') return { out, stopped: true };
-    const { text: piece, next } = escapeAt(text, i + 1, 'echo');
+    // echo's octal escape is \0NNN alone: \101 stays as written (printf's %b takes \NNN too).
+    const { text: piece, next } = /[1-7]/.test(text[i + 1]!)
+      ? { text: '\\', next: i + 1 }
+      : escapeAt(text, i + 1, 'echo');
     out += piece;
     i = next - 1;
   }
