@@ -56,6 +56,11 @@ describe('found by probing', () => {
       'echo -e "\\0101|\\101|\\1|"; printf "%b|" "\\101" "\\1"; echo',
       'A|\\101|\\1|\nA|\x01|\n',
     ],
+    [
+      'a [subscript]=value element of a compound assignment may hold blanks in its brackets',
+      'declare -A m=([a b]=c [x  y]="d e"); declare -p m; a=([1 + 1]=x [ 3 ]=y "[4 ]=z"); declare -p a',
+      'declare -A m=(["x  y"]="d e" ["a b"]="c" )\ndeclare -a a=([2]="x" [3]="y" [4]="[4 ]=z")\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });
