@@ -61,6 +61,11 @@ describe('found by probing', () => {
       'declare -A m=([a b]=c [x  y]="d e"); declare -p m; a=([1 + 1]=x [ 3 ]=y "[4 ]=z"); declare -p a',
       'declare -A m=(["x  y"]="d e" ["a b"]="c" )\ndeclare -a a=([2]="x" [3]="y" [4]="[4 ]=z")\n',
     ],
+    [
+      'an unset variable under set -u in the EXIT trap ends it; the shell keeps the status the trap began with',
+      'set -u; (trap \'echo "c $u"; echo more\' EXIT; exit 3); echo "sub $?"; trap \'echo "c $u"\' EXIT; echo body; (exit 6)',
+      'sub 3\nbody\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });
