@@ -66,6 +66,11 @@ describe('found by probing', () => {
       'set -u; (trap \'echo "c $u"; echo more\' EXIT; exit 3); echo "sub $?"; trap \'echo "c $u"\' EXIT; echo body; (exit 6)',
       'sub 3\nbody\n',
     ],
+    [
+      '[[ =~ ]] with an expression that does not compile is status 2 with no message, false to || and true under !',
+      '{ [[ a =~ [ ]]; echo "$?"; [[ ! a =~ [ ]]; echo "$?"; [[ a =~ [ || 1 == 1 ]]; echo "$?"; [[ 1 == 2 || a =~ [ ]]; echo "$?"; } 2>&1',
+      '2\n0\n0\n2\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });
