@@ -71,6 +71,11 @@ describe('found by probing', () => {
       '{ [[ a =~ [ ]]; echo "$?"; [[ ! a =~ [ ]]; echo "$?"; [[ a =~ [ || 1 == 1 ]]; echo "$?"; [[ 1 == 2 || a =~ [ ]]; echo "$?"; } 2>&1',
       '2\n0\n0\n2\n',
     ],
+    [
+      'a builtin writing to a full device says "No space left on device"',
+      '{ echo hi > /dev/full; echo "$?"; printf x > /dev/full; } 2>&1',
+      'bash: line 1: echo: write error: No space left on device\n1\nbash: line 1: printf: write error: No space left on device\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });
