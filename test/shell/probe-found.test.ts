@@ -76,6 +76,11 @@ describe('found by probing', () => {
       '{ echo hi > /dev/full; echo "$?"; printf x > /dev/full; } 2>&1',
       'bash: line 1: echo: write error: No space left on device\n1\nbash: line 1: printf: write error: No space left on device\n',
     ],
+    [
+      'kill -l with a number or a status above 128 names the signal, with a name gives its number',
+      'sh -c \'kill -TERM $$\'; kill -l $?; kill -l 9 0 term SIGINT; kill -l 99 2>&1; echo "rc=$?"',
+      'TERM\nKILL\nEXIT\n15\n2\nbash: line 1: kill: 99: invalid signal specification\nrc=1\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

@@ -3,6 +3,7 @@ import type { Bytes } from '../../syntax/source.js';
 import { sendToJob, trappedSignal } from '../job-signals.js';
 import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
+import { killList } from './kill-list.js';
 import { signalShell } from './self-signal.js';
 
 const SIGNALS = os.constants.signals as Record<string, number>;
@@ -177,8 +178,7 @@ export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
 export async function kill(ctx: BuiltinContext): Promise<number> {
   let signal = 'TERM';
   let args = ctx.args;
-  if (args[0] === '-l' || args[0] === '-L')
-    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
+  if (args[0] === '-l' || args[0] === '-L') return killList(ctx, args.slice(args[1] === '--' ? 2 : 1));
   if (args[0] === '-s' || args[0] === '-n') {
     const given = args[1] === undefined ? null : signalName(args[1]);
     if (given === null) return ctx.fail(`${args[1] ?? ''}: invalid signal specification`);
