@@ -81,6 +81,11 @@ describe('found by probing', () => {
       'sh -c \'kill -TERM $$\'; kill -l $?; kill -l 9 0 term SIGINT; kill -l 99 2>&1; echo "rc=$?"',
       'TERM\nKILL\nEXIT\n15\n2\nbash: line 1: kill: 99: invalid signal specification\nrc=1\n',
     ],
+    [
+      "printf's %(...)T follows TZ from the environment: exported or given to the command",
+      'TZ=Asia/Tokyo; printf "%(%H)T\\n" 0; TZ=America/New_York printf "%(%H %Z)T\\n" 0; export TZ=Asia/Tokyo; printf -v h "%(%H)T" 0; echo "$h"',
+      '00\n19 EST\n09\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

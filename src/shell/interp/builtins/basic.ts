@@ -76,6 +76,13 @@ export async function pwd(ctx: BuiltinContext): Promise<number> {
   return ctx.finish(0);
 }
 
+// A variable as the oracle takes it when it is in the environment ("=value"; "" when it is not):
+// %(...)T reads TZ from there.
+function exportedField(ctx: BuiltinContext, name: string): string {
+  const variable = ctx.sh.vars.get(name);
+  return variable?.attrs.exported && variable.value?.kind === 'scalar' ? `=${variable.value.value}` : '';
+}
+
 // printf, by bash's own (the oracle): its formats, numbers, %b, %q and messages are bash's.
 export async function printf(ctx: BuiltinContext): Promise<number> {
   let args = ctx.args;
@@ -107,6 +114,7 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
     out,
     err,
     ...localeFields(ctx.r.ex.env),
+    exportedField(ctx, 'TZ'),
     ...mode,
     ...args,
   ]);
