@@ -86,6 +86,11 @@ describe('found by probing', () => {
       'TZ=Asia/Tokyo; printf "%(%H)T\\n" 0; TZ=America/New_York printf "%(%H %Z)T\\n" 0; export TZ=Asia/Tokyo; printf -v h "%(%H)T" 0; echo "$h"',
       '00\n19 EST\n09\n',
     ],
+    [
+      'declare -n again on a nameref points it elsewhere; declare +n takes the attribute off the name itself',
+      'for n in a b; do declare -n cur=$n; cur=set-$n; done; echo "$a $b"; declare -n r=x; declare +n r; declare -p r',
+      'set-a set-b\ndeclare -- r="x"\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

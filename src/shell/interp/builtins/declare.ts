@@ -127,7 +127,11 @@ async function declareOne(
   // local may not hide one.
   if (local && !sh.vars.inLocalScope(name) && sh.vars.get(name)?.attrs.readonly)
     throw new VarError(`${name}: readonly variable`);
-  const variable = local ? sh.vars.declareLocal(name) : sh.vars.target(name);
+  // -n and +n work on the name itself, not on what a nameref it already is leads to.
+  const itself = parsed.on.has('n') || parsed.off.has('n');
+  const variable = local
+    ? sh.vars.declareLocal(name)
+    : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
   const assigns = written.array !== null || written.value !== null;
   if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
   if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
@@ -140,6 +144,8 @@ async function declareOne(
   variable.attrs.readonly = false;
   try {
     if (written.array) await assignInOrder(ctx.r, [written.array]);
+    else if (itself && written.value!.index === null && !written.value!.append)
+      variable.value = { kind: 'scalar', value: written.value!.text };
     else await assignValue(ctx, name, written.value!);
   } finally {
     variable.attrs.readonly = readonly;
