@@ -91,6 +91,11 @@ describe('found by probing', () => {
       'for n in a b; do declare -n cur=$n; cur=set-$n; done; echo "$a $b"; declare -n r=x; declare +n r; declare -p r',
       'set-a set-b\ndeclare -- r="x"\n',
     ],
+    [
+      'an associative array given plain words takes them as keys and values in turn',
+      'declare -A m=(a 1 b); declare -p m; declare -A t; t=(x "$((1+1))"); t+=(y 3); declare -p t; exec 2>&1; declare -A n=([x]=1 y); declare -p n; n=([x]=1 z)',
+      'declare -A m=([b]="" [a]="1" )\ndeclare -A t=([y]="3" [x]="2" )\nbash: line 1: n: \'y\': must use subscript when assigning associative array\ndeclare -A n=([x]="1" )\nbash: line 1: n: z: must use subscript when assigning associative array\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

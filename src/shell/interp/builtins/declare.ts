@@ -143,7 +143,7 @@ async function declareOne(
   const readonly = variable.attrs.readonly;
   variable.attrs.readonly = false;
   try {
-    if (written.array) await assignInOrder(ctx.r, [written.array]);
+    if (written.array) await assignInOrder(ctx.r, [written.array], { declared: true });
     else if (itself && written.value!.index === null && !written.value!.append)
       variable.value = { kind: 'scalar', value: written.value!.text };
     else await assignValue(ctx, name, written.value!);
