@@ -96,6 +96,11 @@ describe('found by probing', () => {
       'declare -A m=(a 1 b); declare -p m; declare -A t; t=(x "$((1+1))"); t+=(y 3); declare -p t; exec 2>&1; declare -A n=([x]=1 y); declare -p n; n=([x]=1 z)',
       'declare -A m=([b]="" [a]="1" )\ndeclare -A t=([y]="3" [x]="2" )\nbash: line 1: n: \'y\': must use subscript when assigning associative array\ndeclare -A n=([x]="1" )\nbash: line 1: n: z: must use subscript when assigning associative array\n',
     ],
+    [
+      'read -n 0 reads nothing and empties the name',
+      'read -r -n 0 d <<< "xyz"; echo "[$d] $?"; { read -n 0 a; read b; echo "$b"; } <<< line',
+      '[] 0\nline\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

@@ -28,6 +28,11 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     return 1;
   }
   if (options.timeout !== null) return readInTime(ctx, options, input.fd);
+  // -n 0 (or -N 0): nothing is read, and the names are emptied.
+  if (options.count === 0) {
+    assignFields(ctx, options, []);
+    return 0;
+  }
   const chars: { c: string; escaped: boolean }[] = [];
   let pendingEscape = false;
   let taken = 0;
