@@ -101,6 +101,11 @@ describe('found by probing', () => {
       'read -r -n 0 d <<< "xyz"; echo "[$d] $?"; { read -n 0 a; read b; echo "$b"; } <<< line',
       '[] 0\nline\n',
     ],
+    [
+      "mapfile refuses an associative array and says bash's words for a bad number or option",
+      'exec 2>&1; declare -A m; mapfile -t m <<< x; echo "$?"; readonly RO=(1); mapfile RO <<< x; echo "$?"; mapfile -n x a; mapfile -O x a; mapfile -z; echo "$?"',
+      'bash: line 1: mapfile: m: not an indexed array\n1\nbash: line 1: RO: readonly variable\n1\nbash: line 1: mapfile: x: invalid line count\nbash: line 1: mapfile: x: invalid array origin\nbash: line 1: mapfile: -z: invalid option\nmapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n2\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });
