@@ -106,6 +106,11 @@ describe('found by probing', () => {
       'exec 2>&1; declare -A m; mapfile -t m <<< x; echo "$?"; readonly RO=(1); mapfile RO <<< x; echo "$?"; mapfile -n x a; mapfile -O x a; mapfile -z; echo "$?"',
       'bash: line 1: mapfile: m: not an indexed array\n1\nbash: line 1: RO: readonly variable\n1\nbash: line 1: mapfile: x: invalid line count\nbash: line 1: mapfile: x: invalid array origin\nbash: line 1: mapfile: -z: invalid option\nmapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n2\n',
     ],
+    [
+      'declare -A on an indexed array (and -a on an associative one) is an error that leaves it as it is',
+      'exec 2>&1; a=(1); declare -A a; echo "$?"; declare -p a; declare -A m=([k]=v); declare -a m; declare -p m; x=1; declare -A x; declare -p x',
+      'bash: line 1: declare: a: cannot convert indexed to associative array\n1\ndeclare -a a=([0]="1")\nbash: line 1: declare: m: cannot convert associative to indexed array\ndeclare -A m=([k]="v" )\ndeclare -A x=([0]="1" )\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

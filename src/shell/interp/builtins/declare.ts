@@ -1,3 +1,4 @@
+import { AssocTable } from '../../expand/assoc-table.js';
 import { shellArray } from '../../expand/param-lookup.js';
 import type { Attrs, Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
@@ -135,10 +136,15 @@ async function declareOne(
   const assigns = written.array !== null || written.value !== null;
   if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
   if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
+  if (!assigns) checkConversion(variable, name, parsed.on);
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
-  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns)
-    variable.value = null;
+  // A string made associative keeps its value under the key 0, as bash's does.
+  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns) {
+    const items = new AssocTable();
+    if (variable.value.kind === 'scalar') items.set('0', variable.value.value);
+    variable.value = { kind: 'assoc', items };
+  }
   if (!assigns) return;
   const readonly = variable.attrs.readonly;
   variable.attrs.readonly = false;
@@ -165,6 +171,17 @@ async function assignValue(
   const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
   const index = assoc ? value.index : Number(ctx.r.ex.evaluate(value.index));
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
+}
+
+// An indexed array does not become an associative one, nor the other way: bash says so (status 1)
+// and leaves it as it is. (With a value, bash ends the shell instead: not done here.)
+function checkConversion(variable: Variable, name: string, on: Set<string>): void {
+  const kind =
+    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
+  if (on.has('A') && kind === 'indexed')
+    throw new VarError(`${name}: cannot convert indexed to associative array`);
+  if (on.has('a') && kind === 'assoc')
+    throw new VarError(`${name}: cannot convert associative to indexed array`);
 }
 
 function applyLetter(attrs: Attrs, c: string, on: boolean): void {
