@@ -87,11 +87,12 @@ __sr_op_transform() {
 __sr_op_printf() {
   local __s __st
   __sr_state "" "\${__a[@]:3:4}"
-  if [[ \${__a[7]} == -v ]]; then
-    printf -v __s -- "\${__a[@]:9}" 2>"\${__a[2]}"; __st=$?
+  __sr_var TZ "\${__a[7]}"
+  if [[ \${__a[8]} == -v ]]; then
+    printf -v __s -- "\${__a[@]:10}" 2>"\${__a[2]}"; __st=$?
     printf '%s' "$__s" >"\${__a[1]}"
   else
-    printf -- "\${__a[@]:8}" >"\${__a[1]}" 2>"\${__a[2]}"; __st=$?
+    printf -- "\${__a[@]:9}" >"\${__a[1]}" 2>"\${__a[2]}"; __st=$?
   fi
   __r=("$__st"); __sr_reply
 }

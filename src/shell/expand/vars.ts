@@ -215,10 +215,11 @@ export class Variables {
     return true;
   }
 
-  // Every visible variable name, sorted as bash lists them.
-  names(): string[] {
+  // Every visible variable name (or the innermost function's locals), sorted as bash lists them.
+  names(localOnly = false): string[] {
     const names = new Set<string>();
-    for (const scope of this.scopes) for (const name of scope.keys()) names.add(name);
+    const scopes = localOnly ? this.scopes.slice(this.temporary.lastIndexOf(false)).slice(0, 1) : this.scopes;
+    for (const scope of scopes) for (const name of scope.keys()) names.add(name);
     return [...names].sort();
   }
 

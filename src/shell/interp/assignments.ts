@@ -7,17 +7,18 @@ import { traceAssign } from './trace.js';
 
 // NAME=value, NAME+=value, NAME[i]=value and NAME=(...), expanded and assigned left to right, each
 // seeing the ones before it, as bash does. `temporary`: a command's prefixes, in the scope the
-// caller pushed (exported for the command); otherwise the shell's own variables.
+// caller pushed (exported for the command); otherwise the shell's own variables. `declared`: an
+// argument of declare and its kin.
 export async function assignInOrder(
   r: RunnerApi,
   assigns: readonly Assign[],
-  { temporary = false } = {},
+  { temporary = false, declared = false } = {},
 ): Promise<void> {
   const { sh } = r;
   for (const assign of assigns) {
     // Expanded before a command's own variable of that name exists (`X=$X cmd`, `PATH=$PATH:x cmd`
     // read the shell's value: they read an empty one before).
-    const elements = assign.array ? await arrayElements(r, assign) : null;
+    const elements = assign.array ? await arrayElements(r, assign, declared) : null;
     const value = !assign.array && assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
     if (temporary) {
       if (!(await temporaryVariable(r, assign))) continue;
@@ -79,17 +80,48 @@ async function subscript(
 
 // The elements of NAME=( ... ): plain words are split and globbed like a command's; [key]=value
 // elements are values.
-async function arrayElements(r: RunnerApi, assign: Assign): Promise<{ key: Bytes | null; value: Bytes }[]> {
+// For an associative array whose first element is a plain word, the words are keys and values in
+// turn (m=(k1 v1 k2 v2), a last key without a value gets ""); after a [key]=value element, a plain
+// word is said and left out, as bash says it (quoted when declare was given it).
+async function arrayElements(
+  r: RunnerApi,
+  assign: Assign,
+  declared: boolean,
+): Promise<{ key: Bytes | null; value: Bytes }[]> {
   const out: { key: Bytes | null; value: Bytes }[] = [];
   const assoc = isAssoc(r, assign.name);
+  if (assoc && assign.array!.length > 0 && !assign.array![0]!.index) return keyValuePairs(r, assign);
   for (const element of assign.array!) {
     if (element.index) {
       const keyText = await r.ex.value(element.index);
       const key = assoc ? keyText : String(r.ex.subscript(keyText));
       out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
     } else {
-      for (const value of await r.ex.fields([element.value])) out.push({ key: null, value });
+      for (const value of await r.ex.fields([element.value])) {
+        if (!assoc) out.push({ key: null, value });
+        else {
+          const shown = declared ? `'${value}'` : value;
+          await r.error(`${assign.name}: ${shown}: must use subscript when assigning associative array`);
+        }
+      }
     }
+  }
+  return out;
+}
+
+async function keyValuePairs(r: RunnerApi, assign: Assign): Promise<{ key: Bytes | null; value: Bytes }[]> {
+  const words: Bytes[] = [];
+  for (const element of assign.array!) {
+    if (element.index)
+      words.push(
+        `[${await r.ex.value(element.index)}]=${await r.ex.value(element.value, { assignment: true })}`,
+      );
+    else words.push(...(await r.ex.fields([element.value])));
+  }
+  const out: { key: Bytes | null; value: Bytes }[] = [];
+  for (let i = 0; i < words.length; i += 2) {
+    if (words[i] === '') await r.error(`'': bad array subscript`);
+    else out.push({ key: words[i]!, value: words[i + 1] ?? '' });
   }
   return out;
 }

@@ -232,7 +232,7 @@ async function arithFailed(r: RunnerApi, error: unknown): Promise<number> {
 async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>): Promise<number> {
   r.sh.lineno = command.start.line;
   try {
-    return (await evalCond(r, command.expr)) ? 0 : 1;
+    return await evalCond(r, command.expr);
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
     if (error.discard === 'top' || (!error.discard && error.status !== 2)) return r.expansionFailed(error);

@@ -1,4 +1,4 @@
-import { ArithmeticError, ExpansionError } from '../expand/env.js';
+import { ArithmeticError } from '../expand/env.js';
 import type { Chunk } from '../expand/fields.js';
 import { oracleState } from '../expand/oracle-state.js';
 import type { CondExpr } from '../syntax/nodes.js';
@@ -11,15 +11,20 @@ import { traceText } from './trace.js';
 // [[ expression ]]: words neither split nor globbed; == and != match patterns, =~ extended regular
 // expressions (by bash itself), < and > compare by the locale, -eq and the like evaluate arithmetic.
 // Under set -x each test is traced as bash traces it: with a `!` when an odd number of them stand
-// right before it (a group's is not shown).
-export async function evalCond(r: RunnerApi, expr: CondExpr, inverted = false): Promise<boolean> {
+// right before it (a group's is not shown). The status is bash's: 0 true, 1 false, 2 for a regular
+// expression that does not compile (false to && and ||, true under !, said by no message).
+export async function evalCond(r: RunnerApi, expr: CondExpr, inverted = false): Promise<number> {
   switch (expr.kind) {
-    case 'cond-and':
-      return (await evalCond(r, expr.left)) && evalCond(r, expr.right);
-    case 'cond-or':
-      return (await evalCond(r, expr.left)) || evalCond(r, expr.right);
+    case 'cond-and': {
+      const left = await evalCond(r, expr.left);
+      return left === 0 ? evalCond(r, expr.right) : left;
+    }
+    case 'cond-or': {
+      const left = await evalCond(r, expr.left);
+      return left === 0 ? 0 : evalCond(r, expr.right);
+    }
     case 'cond-not':
-      return !(await evalCond(r, expr.expr, !inverted));
+      return (await evalCond(r, expr.expr, !inverted)) === 0 ? 1 : 0;
     case 'cond-group':
       return evalCond(r, expr.expr);
     default:
@@ -29,19 +34,22 @@ export async function evalCond(r: RunnerApi, expr: CondExpr, inverted = false): 
 
 type Test = Extract<CondExpr, { kind: 'cond-word' | 'cond-unary' | 'cond-binary' }>;
 
-async function test(r: RunnerApi, expr: Test, inverted: boolean): Promise<boolean> {
-  if (expr.kind === 'cond-binary') return binary(r, expr, inverted);
+async function test(r: RunnerApi, expr: Test, inverted: boolean): Promise<number> {
+  if (expr.kind === 'cond-binary') {
+    const result = await binary(r, expr, inverted);
+    return result === 'bad regex' ? 2 : result ? 0 : 1;
+  }
   const value = await r.ex.value(expr.kind === 'cond-word' ? expr.word : expr.operand);
   const op = expr.kind === 'cond-word' ? '-n' : expr.op;
   await traceCond(r, inverted, [op, value]);
-  return expr.kind === 'cond-word' ? value !== '' : unaryTest(op, value, r.sh);
+  return (expr.kind === 'cond-word' ? value !== '' : unaryTest(op, value, r.sh)) ? 0 : 1;
 }
 
 async function binary(
   r: RunnerApi,
   { op, left: leftWord, right: rightWord }: Extract<Test, { kind: 'cond-binary' }>,
   inverted: boolean,
-): Promise<boolean> {
+): Promise<boolean | 'bad regex'> {
   const left = await r.ex.value(leftWord);
   if (op === '==' || op === '=' || op === '!=' || op === '=~') {
     const chunks = await r.ex.pattern(rightWord);
@@ -92,15 +100,15 @@ function globText(chunks: readonly Chunk[]): string {
 const ERE_SPECIAL = /[\\.[\]()*+?{}|^$]/g;
 
 // =~: quoted parts of the right side match as text, the rest as a regular expression; BASH_REMATCH
-// gets the match and its groups. A bad expression is status 2.
+// gets the match and its groups.
 function regexText(chunks: readonly Chunk[]): string {
   return chunks.map((c) => (c.quoted ? c.text.replace(ERE_SPECIAL, (m) => `\\${m}`) : c.text)).join('');
 }
 
-async function regex(r: RunnerApi, value: string, chunks: readonly Chunk[]): Promise<boolean> {
+async function regex(r: RunnerApi, value: string, chunks: readonly Chunk[]): Promise<boolean | 'bad regex'> {
   const re = regexText(chunks);
   const [status, ...groups] = await r.rt.oracle.ask('regex', [value, ...oracleState(r.ex.env), re]);
-  if (status === '2') throw new ExpansionError(`[[: invalid regular expression`, 2, true);
+  if (status === '2') return 'bad regex';
   if (status === '0')
     r.sh.vars.assignArray(
       'BASH_REMATCH',

@@ -12,6 +12,12 @@ export async function inExitTrap(sh: Shell, run: () => Promise<number>): Promise
   sh.exitTrapStatus = status;
   try {
     await run();
+  } catch (error) {
+    // An error that ends the shell (an unset variable under set -u, ${x:?}) ends the trap, and the
+    // shell exits with the status the trap began with, as bash's does.
+    if (error instanceof ExitSignal && error.why === 'error')
+      throw new ExitSignal(status, 'error', error.at, error.discard);
+    throw error;
   } finally {
     sh.exitTrapStatus = outer;
   }

@@ -7,7 +7,7 @@ import { ExitSignal } from './signals.js';
 
 // What happened to a write: done, or the descriptor was closed (bash's "write error: Bad file
 // descriptor").
-type WriteResult = 'ok' | 'closed' | 'error';
+type WriteResult = 'ok' | 'closed' | 'full' | 'error';
 
 // Writes what a builtin prints to where its descriptor leads, never blocking the event loop (the
 // reader may be a stage safe-run itself is draining). A pipe whose reader is gone kills the writer
@@ -59,7 +59,7 @@ function writeFd(fd: number, bytes: Buffer): Promise<WriteResult> {
       fs.write(fd, bytes, offset, bytes.length - offset, null, (error, count) => {
         if (error) {
           if (error.code === 'EPIPE') reject(new ExitSignal(141, 'signal'));
-          else resolve(error.code === 'EBADF' ? 'closed' : 'error');
+          else resolve(error.code === 'EBADF' ? 'closed' : error.code === 'ENOSPC' ? 'full' : 'error');
         } else if (offset + count < bytes.length) from(offset + count);
         else resolve('ok');
       });

@@ -90,10 +90,10 @@ function checkCommand(command: Command, refuse: Refuse): void {
     );
   }
   if (name === 'trap') checkTrap(command.words, refuse);
-  if (name === 'set' && command.words.length === 1)
+  if ((name === 'set' || name === 'declare' || name === 'typeset') && command.words.length === 1)
     refuse(
       'syntax.builtin',
-      'set',
+      name,
       first!.start,
       "with no arguments lists every variable of the shell, bash's own among them",
     );

@@ -36,8 +36,22 @@ export function readSubscriptAssignWord(s: Scanner): Word | null {
   const close = closeBracket(rest, name.length + 1);
   if (close < 0 || !/^\+?=/.test(rest.slice(close + 1, close + 3))) return null;
   if (!/[ \t]/.test(rest.slice(name.length, close))) return null;
+  return readPast(s, s.i + close + 1);
+}
+
+// An element of NAME=( ... ) written [ ... ]=value with blanks in the brackets, read whole as bash
+// reads it (`a=([1 + 1]=x)`, `m=([a b]=c)`), or null (cursor unmoved).
+function readBlankSubscriptElement(s: Scanner): Word | null {
+  const rest = s.text.slice(s.i, s.i + 4096);
+  if (rest[0] !== '[') return null;
+  const close = closeBracket(rest, 1);
+  if (close < 0 || rest[close + 1] !== '=' || !/[ \t]/.test(rest.slice(1, close))) return null;
+  return readPast(s, s.i + close + 1);
+}
+
+// A word from the cursor that goes on at least up to `past` (blanks before it are its own).
+function readPast(s: Scanner, past: number): Word {
   const start = s.i;
-  const past = start + close + 1;
   const parts = readParts(s, {
     stop: (sc) => sc.i >= past && /^[ \t\n|&;()<>]?$/.test(sc.peek()),
     singleQuotes: true,
@@ -57,7 +71,7 @@ export function readArrayAssign(s: Scanner, assign: Assign): void {
     if (s.peek() === ')') break;
     if (s.done) s.fail(open, 'the array ( at {at} is never closed', 'syntax.unterminated');
     const start = s.i;
-    const word = readWord(s);
+    const word = readBlankSubscriptElement(s) ?? readWord(s);
     if (!word) s.unexpected();
     elems.push(elementOf(s, word, start));
   }

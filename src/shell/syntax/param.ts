@@ -167,7 +167,7 @@ function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
     let replacement: Word | null = null;
     if (s.peek() === '/') {
       s.i++;
-      replacement = readOperand(s, false, quoted, false);
+      replacement = readOperand(s, true, quoted, false);
     }
     exp.replace = { all, anchor, pattern, with: replacement };
     return;
@@ -190,12 +190,13 @@ function readOperator(s: Scanner, exp: ParamExp, quoted: boolean): void {
 }
 
 // The word of an operator, up to the } that closes the expansion (or a / for a replacement's
-// pattern). Inside double quotes, single quotes are text for - = ? + and quotes for the patterns.
-function readOperand(s: Scanner, isPattern: boolean, quoted: boolean, slash: boolean): Word {
+// pattern). Inside double quotes, single quotes are text for - = ? + and quotes for the patterns
+// and for a replacement (as `$'...'` is: "${x/b/'B'}" is aBc, as in bash since 4.3).
+function readOperand(s: Scanner, quotes: boolean, quoted: boolean, slash: boolean): Word {
   const start = s.i;
   const parts = readParts(s, {
     stop: (sc) => sc.peek() === '}' || (slash && sc.peek() === '/'),
-    singleQuotes: !quoted || isPattern,
+    singleQuotes: !quoted || quotes,
     doubleQuotes: true,
     braces: true,
   });

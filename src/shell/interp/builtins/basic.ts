@@ -45,7 +45,10 @@ function echoEscapes(text: Bytes, utf8: boolean): { out: Bytes; stopped: boolean
       continue;
     }
     if (text[i + 1] === 'c') return { out, stopped: true };
-    const { text: piece, next } = escapeAt(text, i + 1, 'echo', utf8);
+    // echo's octal escape is \0NNN alone: \101 stays as written (printf's %b takes \NNN too).
+    const { text: piece, next } = /[1-7]/.test(text[i + 1]!)
+      ? { text: '\\', next: i + 1 }
+      : escapeAt(text, i + 1, 'echo', utf8);
     out += piece;
     i = next - 1;
   }
@@ -73,6 +76,13 @@ export async function pwd(ctx: BuiltinContext): Promise<number> {
   return ctx.finish(0);
 }
 
+// A variable as the oracle takes it when it is in the environment ("=value"; "" when it is not):
+// %(...)T reads TZ from there.
+function exportedField(ctx: BuiltinContext, name: string): string {
+  const variable = ctx.sh.vars.get(name);
+  return variable?.attrs.exported && variable.value?.kind === 'scalar' ? `=${variable.value.value}` : '';
+}
+
 // printf, by bash's own (the oracle): its formats, numbers, %b, %q and messages are bash's.
 export async function printf(ctx: BuiltinContext): Promise<number> {
   let args = ctx.args;
@@ -94,7 +104,7 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
   } else if (!ended && args[0]?.startsWith('-') && args[0] !== '-') {
     return ctx.fail(`${args[0]}: invalid option\nprintf: usage: printf [-v var] format [arguments]`, 2);
   }
-  if (args.length === 0) return ctx.fail('usage: printf [-v var] format [arguments]', 2);
+  if (args.length === 0) return ctx.usage('printf [-v var] format [arguments]');
   const dir = ctx.r.rt.scratch();
   const out = path.join(dir, 'printf.out');
   const err = path.join(dir, 'printf.err');
@@ -104,6 +114,7 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
     out,
     err,
     ...localeFields(ctx.r.ex.env),
+    exportedField(ctx, 'TZ'),
     ...mode,
     ...args,
   ]);

@@ -14,6 +14,13 @@ import { waitStop } from '../wait-stop.js';
 // refused when it is reached (run-builtin.ts), never answered otherwise.
 export class BuiltinRefused extends Error {}
 
+// bash's words for a failed write, by what writeTo met.
+const WRITE_ERRORS = {
+  closed: 'Bad file descriptor',
+  full: 'No space left on device',
+  error: 'Input/output error',
+} as const;
+
 // What a builtin runs with: the shell (through the runner), its name and arguments, and its output,
 // which is kept for the report as it is written when it reaches the run's own stdout or stderr (as
 // a program's: what went into a pipe, a file or a substitution is not what the run printed).
@@ -42,7 +49,7 @@ export class BuiltinContext {
     if (this.writeError) return;
     const ref = this.sh.fds.get(1);
     const result = await writeTo(this.r.rt, ref, text);
-    if (result !== 'ok') this.writeError = result === 'closed' ? 'Bad file descriptor' : 'Input/output error';
+    if (result !== 'ok') this.writeError = WRITE_ERRORS[result];
     else if (ref.kind === 'run' && ref.fd === 1) this.written.out += text;
     // `echo msg >&2`: what reached the run's stderr is the stage's stderr, as a program's would be.
     else if (ref.kind === 'run' && ref.fd === 2) this.written.err += text;
@@ -56,10 +63,19 @@ export class BuiltinContext {
     await writeTo(this.r.rt, ref, text);
   }
 
-  // "bash: line N: NAME: message" on stderr; returns `status`.
-  async fail(message: string, status = 1): Promise<number> {
-    await this.err(`${this.sh.messageName()}: line ${this.sh.lineno}: ${this.name}: ${message}\n`);
+  // "bash: line N: NAME: message" on stderr (without NAME when `named` is false); returns `status`.
+  async fail(message: string, status = 1, named = true): Promise<number> {
+    await this.err(
+      `${this.sh.messageName()}: line ${this.sh.lineno}: ${named ? `${this.name}: ` : ''}${message}\n`,
+    );
     return status;
+  }
+
+  // bash's usage line, "NAME: usage: SYNOPSIS" with no prefix, after `problem` said the usual way; 2.
+  async usage(synopsis: string, problem?: string): Promise<number> {
+    if (problem !== undefined) await this.fail(problem);
+    await this.err(`${this.name}: usage: ${synopsis}\n`);
+    return 2;
   }
 
   // Where the builtin reads descriptor `fd`. (Not a pipe that has no data yet: see FdRef's pending.)

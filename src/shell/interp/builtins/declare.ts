@@ -1,5 +1,6 @@
+import { AssocTable } from '../../expand/assoc-table.js';
 import { shellArray } from '../../expand/param-lookup.js';
-import type { Attrs } from '../../expand/variable.js';
+import type { Attrs, Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
@@ -38,7 +39,7 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
   if (ctx.name === 'local' && sh.funcNames.length === 0) return ctx.fail('can only be used in a function');
   if (parsed.on.has('f') || parsed.on.has('F') || parsed.off.has('f'))
     return declareFunctions(ctx, new Set([...parsed.on, ...parsed.off]), parsed.names);
-  if (parsed.on.has('p') || (parsed.names.length === 0 && ctx.name !== 'local')) return printAll(ctx, parsed);
+  if (parsed.on.has('p') || parsed.names.length === 0) return printAll(ctx, parsed);
   const local =
     ctx.name === 'local' ||
     (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
@@ -103,9 +104,18 @@ function parse(ctx: BuiltinContext): Parsed | Promise<number> {
     parsed.names.push({ text: arg, assign });
   });
   const bad = [...parsed.on, ...parsed.off].find((c) => !'aAfFgilnprtuxI'.includes(c));
-  if (bad) return ctx.fail(`-${bad}: invalid option`, 2);
+  if (bad) return ctx.usage(DECLARE_USAGE[ctx.name] ?? '', `-${bad}: invalid option`);
   return parsed;
 }
+
+// bash's usage line for each declaration builtin, after an invalid option.
+const DECLARE_USAGE: Record<string, string> = {
+  declare: 'declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]',
+  typeset: 'typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]',
+  local: 'local [option] name[=value] ...',
+  export: 'export [-fn] [name[=value] ...] or export -p',
+  readonly: 'readonly [-aAf] [name[=value] ...] or readonly -p',
+};
 
 async function declareOne(
   ctx: BuiltinContext,
@@ -119,19 +129,30 @@ async function declareOne(
   // local may not hide one.
   if (local && !sh.vars.inLocalScope(name) && sh.vars.get(name)?.attrs.readonly)
     throw new VarError(`${name}: readonly variable`);
-  const variable = local ? sh.vars.declareLocal(name) : sh.vars.target(name);
+  // -n and +n work on the name itself, not on what a nameref it already is leads to.
+  const itself = parsed.on.has('n') || parsed.off.has('n');
+  const variable = local
+    ? sh.vars.declareLocal(name)
+    : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
   const assigns = written.array !== null || written.value !== null;
   if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
   if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
+  if (!assigns) checkConversion(variable, name, parsed.on);
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
-  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns)
-    variable.value = null;
+  // A string made associative keeps its value under the key 0, as bash's does.
+  if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns) {
+    const items = new AssocTable();
+    if (variable.value.kind === 'scalar') items.set('0', variable.value.value);
+    variable.value = { kind: 'assoc', items };
+  }
   if (!assigns) return;
   const readonly = variable.attrs.readonly;
   variable.attrs.readonly = false;
   try {
-    if (written.array) await assignInOrder(ctx.r, [written.array]);
+    if (written.array) await assignInOrder(ctx.r, [written.array], { declared: true });
+    else if (itself && written.value!.index === null && !written.value!.append)
+      variable.value = { kind: 'scalar', value: written.value!.text };
     else await assignValue(ctx, name, written.value!);
   } finally {
     variable.attrs.readonly = readonly;
@@ -151,6 +172,17 @@ async function assignValue(
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
 
+// An indexed array does not become an associative one, nor the other way: bash says so (status 1)
+// and leaves it as it is. (With a value, bash ends the shell instead: not done here.)
+function checkConversion(variable: Variable, name: string, on: Set<string>): void {
+  const kind =
+    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
+  if (on.has('A') && kind === 'indexed')
+    throw new VarError(`${name}: cannot convert indexed to associative array`);
+  if (on.has('a') && kind === 'assoc')
+    throw new VarError(`${name}: cannot convert associative to indexed array`);
+}
+
 function applyLetter(attrs: Attrs, c: string, on: boolean): void {
   const key = LETTERS[c];
   if (!key) return;
@@ -161,21 +193,45 @@ function applyLetter(attrs: Attrs, c: string, on: boolean): void {
   if (key === 'upper' && on) attrs.lower = false;
 }
 
-// declare -p [names], export -p, readonly -p (or with no names): each variable written back.
+// declare -p [names], export -p, readonly -p (or with no names): each variable written back. With no
+// names: those with one of the attributes given (arrays only for -a, -A), or a function's locals.
 async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
   const { sh } = ctx;
   let status = 0;
-  const names = parsed.names.length > 0 ? parsed.names.map((n) => n.text) : sh.vars.names();
+  const all = parsed.names.length === 0;
+  const names = all ? sh.vars.names(ctx.name === 'local') : parsed.names.map((n) => n.text);
+  const wanted = new Set(parsed.on);
+  if (ctx.name === 'export') wanted.add('x');
+  if (ctx.name === 'readonly') wanted.add('r');
   for (const name of names) {
-    const variable =
-      sh.vars.getRaw(name) ?? (parsed.names.length > 0 ? shellArray(ctx.r.ex.env, name) : undefined);
+    const variable = sh.vars.getRaw(name) ?? (all ? undefined : shellArray(ctx.r.ex.env, name));
     if (!variable) {
-      if (parsed.names.length > 0) status = await ctx.fail(`${name}: not found`);
+      if (!all) status = await ctx.fail(`${name}: not found`);
       continue;
     }
-    if (parsed.names.length === 0 && ctx.name === 'export' && !variable.attrs.exported) continue;
-    if (parsed.names.length === 0 && ctx.name === 'readonly' && !variable.attrs.readonly) continue;
+    if (all && ctx.name !== 'local' && !listed(variable, wanted)) continue;
     await ctx.out(`${declaration(name, variable)}\n`);
   }
   return ctx.finish(status);
+}
+
+// Whether `declare -FLAGS` with no names lists the variable: an array for -a or -A, and one of the
+// attributes (all variables when no attribute letter is given).
+function listed(variable: Variable, flags: Set<string>): boolean {
+  const kind =
+    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
+  const { attrs } = variable;
+  const has: Record<string, boolean> = {
+    a: kind === 'indexed',
+    A: kind === 'assoc',
+    i: attrs.integer,
+    l: attrs.lower,
+    u: attrs.upper,
+    n: attrs.nameref,
+    r: attrs.readonly,
+    x: attrs.exported,
+  };
+  const letters = [...flags].filter((c) => c !== 'p' && c !== 'g');
+  if ((flags.has('a') && !has.a) || (flags.has('A') && !has.A)) return false;
+  return letters.length === 0 || letters.some((c) => has[c]);
 }

@@ -76,8 +76,7 @@ export async function evalBuiltin(ctx: BuiltinContext): Promise<number> {
 // source FILE [ARGS] and `. FILE`: the file's text run in this shell, with ARGS as $1... while it runs.
 export async function source(ctx: BuiltinContext): Promise<number> {
   const name = ctx.args[0];
-  if (name === undefined)
-    return ctx.fail(`filename argument required\n${ctx.name}: usage: ${ctx.name} filename [arguments]`, 2);
+  if (name === undefined) return ctx.usage(`${ctx.name} filename [arguments]`, 'filename argument required');
   const found = await sourcedText(ctx, name);
   if ('status' in found) return found.status;
   return ctx.r.runText(found.text, {
@@ -103,6 +102,7 @@ async function sourcedText(
     return { text, name };
   }
   const found = findSourced(ctx, name);
+  // bash names no builtin here, as it does for a directory.
   if (found === null) return missing(ctx, name);
   try {
     return { text: await readWhole(ctx, found.file), name: found.name };

@@ -13,7 +13,7 @@ interface Cursor {
 // option's value; a leading : in OPTSTRING reports problems through NAME and OPTARG instead of stderr.
 export async function getopts(ctx: BuiltinContext): Promise<number> {
   const [spec, name, ...given] = ctx.args;
-  if (spec === undefined || name === undefined) return ctx.fail('usage: getopts optstring name [arg ...]', 2);
+  if (spec === undefined || name === undefined) return ctx.usage('getopts optstring name [arg ...]');
   const { sh } = ctx;
   const args = given.length > 0 ? given : sh.positional;
   const cursor = cursorOf(ctx);

@@ -3,6 +3,7 @@ import type { Bytes } from '../../syntax/source.js';
 import { sendToJob } from '../job-signals.js';
 import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
+import { killList } from './kill-list.js';
 import { signalShell } from './self-signal.js';
 
 const SIGNALS = os.constants.signals as Record<string, number>;
@@ -21,20 +22,42 @@ function signalName(text: Bytes): string | null {
   return `SIG${name}` in SIGNALS ? name : null;
 }
 
+// The name trap -p prints a trap under, and its place in bash's list: EXIT, the signals by number,
+// then DEBUG, ERR and RETURN.
+const PSEUDO = ['DEBUG', 'ERR', 'RETURN'];
+const shownName = (signal: string) =>
+  signal === 'EXIT' || PSEUDO.includes(signal) ? signal : `SIG${signal}`;
+function trapRank(signal: string): number {
+  if (signal === 'EXIT') return 0;
+  const pseudo = PSEUDO.indexOf(signal);
+  return pseudo >= 0 ? 1000 + pseudo : (SIGNALS[`SIG${signal}`] ?? 999);
+}
+
+// trap -p [signal...]: the traps set, each as a trap command; the ones named in their order (a name
+// that is no signal is an error, status 1), or all in bash's order.
+async function printTraps(ctx: BuiltinContext, names: readonly Bytes[]): Promise<number> {
+  const { traps } = ctx.sh;
+  const line = (signal: string) =>
+    `trap -- '${traps.get(signal)!.replaceAll("'", `'\\''`)}' ${shownName(signal)}\n`;
+  let status = 0;
+  if (names.length === 0)
+    for (const signal of [...traps.keys()].sort((a, b) => trapRank(a) - trapRank(b)))
+      await ctx.out(line(signal));
+  for (const name of names) {
+    const signal = signalName(name);
+    if (signal === null) status = await ctx.fail(`${name}: invalid signal specification`);
+    else if (traps.has(signal)) await ctx.out(line(signal));
+  }
+  return ctx.finish(status);
+}
+
 // trap [-lp] [[action] signal...]: the actions the shell runs; EXIT and ERR are run by the runner.
 export async function trap(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
   const args = ctx.args[0] === '--' ? ctx.args.slice(1) : ctx.args;
-  if (args.length === 0 || args[0] === '-p') {
-    const wanted = args.slice(1).map(signalName);
-    for (const [signal, action] of sh.traps) {
-      if (wanted.length > 0 && !wanted.includes(signal)) continue;
-      await ctx.out(
-        `trap -- '${action.replaceAll("'", `'\\''`)}' ${signal === 'EXIT' || signal === 'ERR' || signal === 'DEBUG' || signal === 'RETURN' ? signal : `SIG${signal}`}\n`,
-      );
-    }
-    return ctx.finish(0);
-  }
+  if (args.length === 0 || args[0] === '-p') return printTraps(ctx, args.slice(1));
+  if (args.length === 1 && args[0] !== '-' && signalName(args[0]!) === null)
+    return ctx.usage('trap [-lp] [[arg] signal_spec ...]');
   if (args[0] === '-l')
     ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
   const reset = args.length === 1 || args[0] === '-' || /^[0-9]+$/.test(args[0]!);
@@ -97,8 +120,7 @@ export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
 export async function kill(ctx: BuiltinContext): Promise<number> {
   let signal = 'TERM';
   let args = ctx.args;
-  if (args[0] === '-l' || args[0] === '-L')
-    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
+  if (args[0] === '-l' || args[0] === '-L') return killList(ctx, args.slice(args[1] === '--' ? 2 : 1));
   if (args[0] === '-s' || args[0] === '-n') {
     const given = args[1] === undefined ? null : signalName(args[1]);
     if (given === null) return ctx.fail(`${args[1] ?? ''}: invalid signal specification`);
@@ -113,10 +135,7 @@ export async function kill(ctx: BuiltinContext): Promise<number> {
   if (args[0] === '--') args = args.slice(1);
   if (['ERR', 'DEBUG', 'RETURN'].includes(signal)) return ctx.fail(`${signal}: invalid signal specification`);
   if (args.length === 0)
-    return ctx.fail(
-      'usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]',
-      2,
-    );
+    return ctx.usage('kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]');
   let status = 0;
   for (const target of args) status = Math.max(status, await killOne(ctx, target, signal));
   return status;

@@ -1,6 +1,16 @@
 import type { Bytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
 
+const USAGE =
+  'mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]';
+// What bash calls a value of each option that is not a number.
+const INVALID: Record<string, string> = {
+  '-n': 'invalid line count',
+  '-s': 'invalid line count',
+  '-O': 'invalid array origin',
+  '-u': 'invalid file descriptor specification',
+};
+
 // mapfile / readarray [-d delim] [-n count] [-O origin] [-s skip] [-t] [-u fd] [array]: the records
 // of the input (never a byte past the last one taken) into an indexed array.
 export async function mapfile(ctx: BuiltinContext): Promise<number> {
@@ -21,13 +31,18 @@ export async function mapfile(ctx: BuiltinContext): Promise<number> {
       if (arg === '-d') delim = value === '' ? 0 : value.charCodeAt(0);
       else if (arg === '-C' || arg === '-c')
         ctx.refuse(`runs a callback (${arg}), which safe-run's mapfile does not do`);
-      else if (!/^[0-9]+$/.test(value)) return ctx.fail(`${value}: invalid number`);
+      else if (!/^[0-9]+$/.test(value)) return ctx.fail(`${value}: ${INVALID[arg]}`);
       else if (arg === '-n') count = Number(value);
       else if (arg === '-O') origin = Number(value);
       else if (arg === '-s') skip = Number(value);
       else fd = Number(value);
-    } else name = arg;
+    } else if (/^-./.test(arg)) return ctx.usage(USAGE, `${arg}: invalid option`);
+    else name = arg;
   }
+  const variable = ctx.sh.vars.get(name);
+  if (variable?.attrs.readonly) return ctx.fail(`${name}: readonly variable`, 1, false);
+  if (variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc')
+    return ctx.fail(`${name}: not an indexed array`);
   const input = ctx.input(fd);
   if (input.fd === null && input.why === 'closed')
     return ctx.fail(`${fd}: invalid file descriptor: Bad file descriptor`);
@@ -43,7 +58,6 @@ export async function mapfile(ctx: BuiltinContext): Promise<number> {
     if (seen > skip) records.push(text);
     if (eof) break;
   }
-  const variable = ctx.sh.vars.get(name);
   const keep = origin !== null && variable?.value?.kind === 'indexed';
   const start = origin ?? 0;
   const elements = records.map((value, k) => ({ key: String(start + k), value }));

@@ -29,6 +29,11 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     return 1;
   }
   if (options.timeout !== null) return readInTime(ctx, options, input.fd);
+  // -n 0 (or -N 0): nothing is read, and the names are emptied.
+  if (options.count === 0) {
+    assignFields(ctx, options, []);
+    return 0;
+  }
   const chars: { c: string; escaped: boolean }[] = [];
   let pendingEscape = false;
   let taken = 0;
@@ -161,6 +166,15 @@ function assignFields(ctx: BuiltinContext, options: ReadOptions, chars: Ch[]): v
   const { vars } = ctx.sh;
   const ifsVar = vars.get('IFS');
   const ifs = ifsVar?.value?.kind === 'scalar' ? ifsVar.value.value : ifsVar ? '' : ' \t\n';
+  // -N: not split, the first name (or element) takes exactly what was read, the others nothing.
+  if (options.exact) {
+    const whole = chars.map((ch) => ch.c).join('');
+    const [first, ...rest] = options.names.length > 0 ? options.names : ['REPLY'];
+    if (options.array !== null)
+      vars.assignArray(options.array, [{ key: null, value: whole }], false, 'indexed');
+    else for (const name of [first!, ...rest]) vars.assign(name, name === first ? whole : '');
+    return;
+  }
   if (options.array !== null) {
     const fields: Bytes[] = [];
     let at = skipWhite(chars, 0, ifs);
