@@ -73,8 +73,8 @@ export function connectStreams(
     last.stdoutSinks?.detachLive();
     outReader.abandon();
   };
-  ctx.stderr?.on('error', onStderrError);
-  ctx.stdout?.on('error', onStdoutError);
+  listenForErrors(ctx.stderr, onStderrError);
+  listenForErrors(ctx.stdout, onStdoutError);
   return {
     stdoutReaderGone: () => readerGone,
     stdoutFailed: () => failed,
@@ -83,6 +83,24 @@ export function connectStreams(
       ctx.stdout?.off('error', onStdoutError);
     },
   };
+}
+
+// Every running pipeline listens for the errors of safe-run's own stdout and stderr. A text can run
+// more than Node's default of 10 at once (a function that pipes into itself, jobs), for which Node
+// would print a MaxListenersExceededWarning on safe-run's stderr: the limit follows the count.
+function listenForErrors(
+  stream: NodeJS.WritableStream | null,
+  listener: (error: NodeJS.ErrnoException) => void,
+) {
+  if (!stream) return;
+  const emitter = stream as NodeJS.WritableStream & {
+    getMaxListeners(): number;
+    setMaxListeners(n: number): void;
+  };
+  const needed = emitter.listenerCount('error') + 1;
+  const max = emitter.getMaxListeners();
+  if (max !== 0 && needed > max) emitter.setMaxListeners(needed);
+  stream.on('error', listener);
 }
 
 // The sinks of one stream. Stderr is capped live (unless RunIO.wholeStderr) and prefixed when there

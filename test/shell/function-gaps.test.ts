@@ -193,6 +193,17 @@ describe('FUNCNEST, and how deep calls may nest without it', () => {
     await same(text, expected);
   });
 
+  // Each level is a pipeline running at once with the others, each listening for errors of safe-run's
+  // own stdout and stderr: past 10, Node printed a MaxListenersExceededWarning on stderr.
+  it('runs a function piped into itself 15 deep without a word of Node on stderr', async () => {
+    const result = await runCli(['--no-facts', '-q', '-c', 'FUNCNEST=15; f(){ f | cat; }; f; echo after'], {
+      cwd: root,
+      env,
+    });
+    expect(result.stdout).toBe('after\n');
+    expect(result.stderr).toBe('environment: line 1: f: maximum function nesting level exceeded (15)\n');
+  });
+
   // bash has no limit and dies of SIGSEGV when its stack runs out; safe-run's calls live on the heap,
   // so a function that calls itself by mistake grew it without end (1 GB in a minute) before this.
   it('stops a call 10,000 deep with a message and status 1 when FUNCNEST is not set', async () => {
