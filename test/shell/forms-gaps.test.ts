@@ -116,6 +116,16 @@ describe('a job’s number', () => {
       '[1]+  Running                 sleep 0.1 &\n0\n',
     ],
     ['a job that just ended is still known', 'false & true & wait %1; echo $?', '1\n'],
+    [
+      'keeps a job that ended while only builtins ran, so %1 never names the next one',
+      'true & read -t 0.1 x < /dev/zero; sleep 0.5 & p=$!; kill %1 2>/dev/null; jobs %2 >/dev/null 2>&1 && echo "job 2 known"; kill -0 $p && echo alive',
+      'job 2 known\nalive\n',
+    ],
+    [
+      'forgets a job that ended before a foreground program finished',
+      'true & sleep 0.1; sleep 1 & jobs',
+      '[1]+  Running                 sleep 1 &\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

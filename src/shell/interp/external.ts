@@ -100,6 +100,7 @@ export async function runMembers(
     untrack();
   }
   const statuses = report.stages.map(stageShellCode);
+  if (!r.place.job) sh.jobs.forgetEnded();
   noteStops(r, report);
   if (r.place.collect) {
     r.place.collect({ stages: report.stages, report });

@@ -1,9 +1,5 @@
 import type { RunHandle } from '../../engine/run-pipeline.js';
-import { monotonicMs } from '../../monotonic-ms.js';
 import type { CancelSource, Interruption } from '../../types.js';
-
-// How long after a job's end bash has surely seen it end.
-const SEEN_ENDED_MS = 10;
 
 // A command the text started with `&`: its number (%N), its processes, and its end.
 export class Job {
@@ -12,8 +8,6 @@ export class Job {
   // Every process the job started, in order (jobs -l, jobs -p; wait and kill find the job by any).
   readonly pids: number[] = [];
   status: number | null = null;
-  // When it ended (monotonicMs).
-  endedAt = 0;
   cancelled: Interruption | null = null;
   // A process substitution's list, not a `&` job: it gets a while to end at the text's end.
   substitution = false;
@@ -108,7 +102,6 @@ export class Job {
 
   finished(status: number): void {
     this.status = status;
-    this.endedAt = monotonicMs();
     this.notePid(null);
   }
 
@@ -148,19 +141,22 @@ export class Job {
 export class Jobs {
   readonly list: Job[] = [];
 
-  // As bash makes a job, it forgets those it has seen end (their pids still answer `wait`): here those
-  // that ended a while ago (bash sees a child's end a moment after it, and `false & true &` keeps
-  // false as %1). The number is one past the highest left (%1 again once all are gone).
+  // A job is numbered one past the highest still known (%1 again once all are gone). Known: not
+  // reaped by `wait`, and not ended before a foreground command or a `wait` of the shell's own
+  // finished (forgetEnded): bash forgets those then, and not earlier (a job that ended while only
+  // builtins ran keeps its number, or `kill %1` would signal the next job).
   create(text: string): Job {
     let top = 0;
-    const seen = monotonicMs() - SEEN_ENDED_MS;
-    for (const job of this.list) {
-      if (job.status !== null && job.endedAt < seen) job.reported = true;
-      else if (!job.reported) top = Math.max(top, job.id);
-    }
+    for (const job of this.list) if (!job.reported) top = Math.max(top, job.id);
     const job = new Job(top + 1, text);
     this.list.push(job);
     return job;
+  }
+
+  // A foreground command of the shell (a program, `wait`) finished: bash has seen the jobs that ended
+  // meanwhile, and forgets them (their pids still answer `wait`).
+  forgetEnded(): void {
+    for (const job of this.list) if (job.status !== null) job.reported = true;
   }
 
   add(job: Job): void {

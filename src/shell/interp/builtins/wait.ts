@@ -20,7 +20,11 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
   if (typeof options === 'number') return options;
   // In a job's shell, a trapped signal sent to it ends the wait (its trap runs next).
   const signal = trappedSignal(ctx.r);
-  if (!signal) return waitForJobs(ctx, options, { cut: false });
+  if (!signal) {
+    const status = await waitForJobs(ctx, options, { cut: false });
+    if (!ctx.r.place.job) ctx.sh.jobs.forgetEnded();
+    return status;
+  }
   const waited = { cut: false };
   const status = await Promise.race([
     waitForJobs(ctx, options, waited),
