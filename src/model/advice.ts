@@ -61,13 +61,13 @@ export type Advice =
       contract: ContractMeaning | null;
       stderr: StderrClue;
     }
-  // The text's own `exit N` or `return N` (a builtin stage) ended it: `said` is the last stderr line
-  // a stage wrote before it, the usual reason a script gives for giving up; else `after`, the last
-  // stage before it that failed (`test -f x || exit 3`).
+  // The text's own `exit N` ended it (`command`, as run): `said` is the last stderr line a stage wrote
+  // before it, the usual reason a script gives for giving up; else `after`, the last stage before it
+  // that failed (`test -f x || exit 3`).
   | {
       kind: 'text-exit';
       stage: StageRef;
-      code: number;
+      command: string;
       said: { stage: StageRef; line: string } | null;
       after: { stage: StageRef; code: number } | null;
     }

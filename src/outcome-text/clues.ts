@@ -19,11 +19,9 @@ export function said(clue: StderrClue): string {
     : `; it wrote nothing to stderr${saved}`;
 }
 
-// The text's own `exit N` (or a `return N` whose status became the text's), and what it said before.
+// The text's own `exit N`, and what it said before it.
 export function textExit(a: Extract<Advice, { kind: 'text-exit' }>): string {
-  const what = `\`${a.stage.name} ${a.code}\` (${who(a.stage)})`;
-  const start =
-    a.stage.name === 'exit' ? `the text ended itself with ${what}` : `the text's status came from ${what}`;
+  const start = `the text ended itself with \`${a.command}\` (${who(a.stage)})`;
   if (a.said)
     return `${start}; the last stderr line before it: ${JSON.stringify(a.said.line)} (${who(a.said.stage)})`;
   return a.after ? `${start}, after ${who(a.after.stage)} failed with status ${a.after.code}` : start;

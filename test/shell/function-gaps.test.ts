@@ -207,9 +207,11 @@ describe('FUNCNEST, and how deep calls may nest without it', () => {
   // bash has no limit and dies of SIGSEGV when its stack runs out; safe-run's calls live on the heap,
   // so a function that calls itself by mistake grew it without end (1 GB in a minute) before this.
   it('stops a call 10,000 deep with a message and status 1 when FUNCNEST is not set', async () => {
+    // 10,000 calls take 3-4 s on a quiet machine and 25 s at load 10: the deadline follows the work.
     const result = await runCli(['--no-facts', '-q', '-c', 'f() { n=$((n+1)); f; }; f\necho next $? $n'], {
       cwd: root,
       env,
+      deadlineMs: 110_000,
     });
     expect(result.stdout).toBe('next 1 10000\n');
     expect(result.code).toBe(0);

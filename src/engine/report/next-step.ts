@@ -36,7 +36,7 @@ function forBlamed(stage: StageResult, report: ReportSoFar): Advice {
         ? { kind: 'out-of-memory', stage: at }
         : { kind: 'foreign-signal', stage: at, signal: stage.signal };
     case 'failed':
-      return isTextExit(stage) ? textExit(stage, stages) : forFailed(stage);
+      return forFailed(stage);
     default:
       return { kind: 'other', stage: at, status: stage.status };
   }
@@ -74,21 +74,16 @@ function forFailed(stage: StageResult): Advice {
   return { kind: 'failed', stage: ref(stage), code, contract, stderr: stderrClue(stage) };
 }
 
-// The shell's own `exit 3` or `return 3`: no program failed, the text chose to end so.
-function isTextExit(stage: StageResult): boolean {
-  return (
-    stage.builtin !== undefined && stage.builtin !== null && ['exit', 'return'].includes(stage.argv[0] ?? '')
-  );
-}
-
-function textExit(stage: StageResult, stages: StageResult[]): Advice {
+// The shell's own `exit N` ended the text (the caller knows: script-advice.ts): no program failed.
+export function textExit(stage: StageResult, stages: StageResult[]): Advice {
   const before = stages.slice(0, stage.index - 1).reverse();
   const said = before
     .map((earlier) => ({ stage: ref(earlier), line: lastLine(earlier.stderr.text) }))
     .find((clue): clue is { stage: StageRef; line: string } => clue.line !== null);
   const failed = before.find((earlier) => earlier.status === 'failed' && earlier.exitCode !== null);
   const after = failed ? { stage: ref(failed), code: failed.exitCode ?? -1 } : null;
-  return { kind: 'text-exit', stage: ref(stage), code: stage.exitCode ?? -1, said: said ?? null, after };
+  const command = stage.argv.join(' ');
+  return { kind: 'text-exit', stage: ref(stage), command, said: said ?? null, after };
 }
 
 function stderrClue(stage: StageResult): StderrClue {

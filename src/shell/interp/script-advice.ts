@@ -1,6 +1,16 @@
-import type { Advice, Verdict } from '../../types.js';
+import { textExit } from '../../engine/report/next-step.js';
+import type { Advice, StageResult, Verdict } from '../../types.js';
 import type { Runtime } from './runtime.js';
 import type { Ending } from './signals.js';
+
+// The text's own `exit N` ended it (not a subshell's, not one in a pipeline: those end only
+// themselves), and the verdict blames that builtin: what it said before, not "exit failed".
+export function exitAdvice(verdict: Verdict, ending: Ending, stages: StageResult[]): Advice | null {
+  if (ending.why !== 'exit' || verdict.blamedStage === null) return null;
+  const stage = stages[verdict.blamedStage - 1];
+  if (!stage?.builtin || stage.argv[0] !== 'exit') return null;
+  return textExit(stage, stages);
+}
 
 // What to do when the shell itself ended the text and no stage is to blame.
 export function shellEndAdvice(verdict: Verdict, ending: Ending): Advice | null {

@@ -9,7 +9,7 @@ import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Advice, Report, Verdict } from '../../types.js';
 import type { Runtime } from './runtime.js';
-import { negatedAdvice, shellEndAdvice } from './script-advice.js';
+import { exitAdvice, negatedAdvice, shellEndAdvice } from './script-advice.js';
 import type { Ending } from './signals.js';
 
 // The report of a whole text: every step and stage it ran; the verdict is the last step's own when
@@ -40,6 +40,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     : (stopAdvice(rt) ??
       negatedAdvice(rt, verdict) ??
       shellEndAdvice(verdict, ending) ??
+      exitAdvice(verdict, ending, recorder.stages) ??
       chooseAdvice(merged, false, rt.cancelled?.by !== undefined));
   const report: Report = {
     ...merged,
