@@ -31,6 +31,7 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   sh.funcNames.unshift(name);
   sh.callStack.unshift(name);
   sh.sources.unshift(sh.functionSources.get(name) ?? 'environment');
+  sh.sourceLines.unshift(line);
   sh.vars.pushScope();
   let ending: ExitSignal | null = null;
   try {
@@ -47,6 +48,7 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
       sh.funcNames.shift();
       sh.callStack.shift();
       sh.sources.shift();
+      sh.sourceLines.shift();
       sh.positional = saved;
     }
     sh.loopDepth = loops;

@@ -1,3 +1,4 @@
+import { KEPT_ARRAYS } from '../../../model/bash-variables.js';
 import { ArithmeticError } from '../../expand/env.js';
 import { lastIndex } from '../../expand/variable.js';
 import type { BuiltinContext } from './context.js';
@@ -57,6 +58,10 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
     }
     if (mode === 'f' || (mode === null && !ctx.sh.vars.get(name) && ctx.sh.functions.has(name))) {
       ctx.sh.functions.delete(name);
+      continue;
+    }
+    if (KEPT_ARRAYS.has(name)) {
+      status = await ctx.fail(`${name}: cannot unset`);
       continue;
     }
     const index = element ? await elementIndex(ctx, name, element[2]!) : undefined;
