@@ -143,3 +143,31 @@ describe('in a script file', () => {
     expect({ code: ours.code, stdout: ours.stdout }).toEqual({ code: bash.status, stdout: bash.stdout });
   });
 });
+
+// local - saves the set options; the function's return puts them back (shopt's stay, as in bash).
+describe('local -', () => {
+  it.each([
+    [
+      'set -e, -u, -x and -o pipefail set in the function are taken back',
+      'exec 2>&1; set +o pipefail; f() { local -; set -euxo pipefail; echo in $-; }; f; echo out $-; shopt -o pipefail',
+      '+ echo in ehuxBc\nin ehuxBc\nout hBc\npipefail       \toff\n',
+    ],
+    [
+      'set +e in the function: errexit is on again after it',
+      'f() { local -; set +e; false; echo in $-; }; set -e; f; echo out $-; false; echo no',
+      'in hBc\nout ehBc\n',
+    ],
+    [
+      'the options of the moment of local -, the last one counting; a function it calls changes them until then',
+      'f() { set -e; local -; set +e; }; f; echo $-; g() { local -; set -u; local -; set -e; }; g; echo $-\nh() { local -; set -u; k; echo h $-; }; k() { set -f; }; h; echo $-',
+      'ehBc\nehuBc\nh efhuBc\nehuBc\n',
+    ],
+    [
+      'with other names, after --, with return; not shopt, positional parameters, declare -, nor outside a function',
+      'f() { local - x=1; echo $x; set -f; return 3; }; f; echo $? $-\ng() { local -- -; shopt -s nullglob; set -- a; set -C; }; set -- p; g; shopt nullglob; echo $@ $-\n{ local -; echo $?; h() { declare -; set -e; }; h; echo $-; } 2>&1',
+      "1\n3 hBc\nnullglob       \ton\np hBc\nbash: line 3: local: can only be used in a function\n1\nenvironment: line 3: declare: `-': not a valid identifier\nehBc\n",
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -25,6 +25,8 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   // After the call, $LINENO (and an ERR trap for its status) is the caller's line again.
   const line = sh.lineno;
   const errTrap = sh.traps.get('ERR');
+  const localOptions = sh.localOptions;
+  sh.localOptions = null;
   if (!sh.option('errtrace')) sh.traps.delete('ERR');
   sh.positional = args;
   sh.loopDepth = 0;
@@ -53,6 +55,8 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
     }
     sh.loopDepth = loops;
     if (ending === null) sh.lineno = line;
+    if (ending === null && sh.localOptions) sh.options = new Set(sh.localOptions);
+    sh.localOptions = localOptions;
     if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
   }
 }

@@ -108,6 +108,8 @@ export class Shell {
   // bash's BASH_LINENO, beside BASH_SOURCE: the line each call and `source` was made from (0: main).
   sourceLines: number[] = [];
   functionSources = new Map<string, Bytes>();
+  // The set options `local -` saved in the function running now, put back when it returns.
+  localOptions: ReadonlySet<string> | null = null;
   loopDepth = 0;
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
