@@ -171,3 +171,16 @@ describe('local -', () => {
     await same(text, expected);
   });
 });
+
+// unset -n NAME: the nameref itself, not the variable it names; a variable that is no nameref stays.
+describe('unset -n', () => {
+  it.each([
+    [
+      'a nameref is unset, the variable it names kept; a plain variable is left as it is',
+      'declare -n r=x; x=1; unset -n r; echo ${r-unset} $x; declare -p r x 2>&1\ny=2; unset -n y; echo ${y-unset}\nf() { local -n r=x; unset -n r; echo ${r-u}; }; declare -n r=x; f; echo $r',
+      'unset 1\nbash: line 1: declare: r: not found\ndeclare -- x="1"\n2\nu\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
