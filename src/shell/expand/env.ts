@@ -30,6 +30,9 @@ export interface ExpandEnv {
   readonly bashVersinfo: readonly Bytes[];
   // ${FUNCNAME[@]}: the functions called (and `source`, `main`), innermost first; none outside them.
   readonly funcNames: readonly Bytes[];
+  // ${BASH_SOURCE[@]} (and with `lines`, ${BASH_LINENO[@]}): the file of each function running and sourced file,
+  // innermost first (a script's name at the bottom), and the line each was called or sourced from.
+  sourceStack(lines: boolean): readonly Bytes[];
   readonly lineno: number;
   readonly nounset: boolean;
   readonly noglob: boolean;

@@ -4,7 +4,7 @@ import type { Builder } from './builder.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi, PartContext } from './expander-api.js';
 import { isUtf8Locale } from './oracle-state.js';
-import { type Base, lookup } from './param-lookup.js';
+import { type Base, lookup, shellArray } from './param-lookup.js';
 import { patternOps } from './param-patterns.js';
 import { attributeLetters, charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
 import { VarError } from './vars.js';
@@ -51,7 +51,8 @@ function checkUnset(ex: ExpanderApi, part: ParamExp, base: Base): void {
 function checkUnsetLength(ex: ExpanderApi, part: ParamExp, base: Base): void {
   if (base.set || !ex.env.nounset || part.name === '@' || part.name === '*') return;
   if (part.index) {
-    if (!ex.env.vars.get(part.name)?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1);
+    const variable = shellArray(ex.env, part.name) ?? ex.env.vars.get(part.name);
+    if (!variable?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1);
   } else if (!base.multi) throw new ExpansionError(`${part.name}: unbound variable`, 127);
 }
 

@@ -126,23 +126,34 @@ function arithmeticWord(index: Word): Word {
 }
 
 // The arrays the shell keeps itself: PIPESTATUS (set after every foreground pipeline), DIRSTACK,
-// BASH_VERSINFO (read-only) and FUNCNAME (declared with no elements outside functions).
+// BASH_VERSINFO (read-only), FUNCNAME (declared with no elements outside functions), BASH_SOURCE and
+// BASH_LINENO (empty arrays outside functions and sourced files of a -c text).
 export function shellArray(env: ExpanderApi['env'], name: string): Variable | undefined {
-  const values =
-    name === 'PIPESTATUS'
-      ? env.pipestatus.map(String)
-      : name === 'DIRSTACK'
-        ? env.dirStack
-        : name === 'BASH_VERSINFO'
-          ? env.bashVersinfo
-          : name === 'FUNCNAME'
-            ? env.funcNames
-            : undefined;
+  const values = shellArrayValues(env, name);
   if (values === undefined) return undefined;
   const items = new IndexedItems(values.map((value, i) => [i, value] as const));
   const attrs = { ...NO_ATTRS, array: 'indexed' as const, readonly: name === 'BASH_VERSINFO' };
   if (name === 'FUNCNAME' && items.size === 0) return { value: null, attrs };
   return { value: { kind: 'indexed', items }, attrs };
+}
+
+function shellArrayValues(env: ExpanderApi['env'], name: string): readonly Bytes[] | undefined {
+  switch (name) {
+    case 'PIPESTATUS':
+      return env.pipestatus.map(String);
+    case 'DIRSTACK':
+      return env.dirStack;
+    case 'BASH_VERSINFO':
+      return env.bashVersinfo;
+    case 'FUNCNAME':
+      return env.funcNames;
+    case 'BASH_SOURCE':
+      return env.sourceStack(false);
+    case 'BASH_LINENO':
+      return env.sourceStack(true);
+    default:
+      return undefined;
+  }
 }
 
 function specialValue(ex: ExpanderApi, name: string): Bytes | null | undefined {

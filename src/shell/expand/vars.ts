@@ -196,8 +196,9 @@ export class Variables {
   // unset NAME (or NAME[index]): false when it is read-only. A local of the running function stays
   // declared there, unset, hiding the others; a caller's local is removed, showing the next one out
   // (bash's dynamic unset), unless `keepLocal` (shopt localvar_unset) treats it as the innermost's.
-  unset(name: string, index?: number | Bytes, keepLocal = false): boolean {
-    const resolved = this.resolve(name);
+  // `own` (unset -n): a nameref itself, not the variable it names.
+  unset(name: string, index?: number | Bytes, keepLocal = false, own = false): boolean {
+    const resolved = own ? name : this.resolve(name);
     for (let k = this.scopes.length - 1; k >= 0; k--) {
       const scope = this.scopes[k]!;
       const variable = scope.get(resolved);

@@ -1,3 +1,4 @@
+import { KEPT_ARRAYS } from '../../model/bash-variables.js';
 import { ExpansionError } from '../expand/env.js';
 import { lastIndex } from '../expand/variable.js';
 import type { Assign } from '../syntax/nodes.js';
@@ -20,6 +21,10 @@ export async function assignInOrder(
     // read the shell's value: they read an empty one before).
     const elements = assign.array ? await arrayElements(r, assign, declared) : null;
     const value = !assign.array && assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
+    if (KEPT_ARRAYS.has(assign.name) && !declared) {
+      await traceAssign(r, assign, elements ? null : value);
+      continue;
+    }
     if (temporary) {
       if (!(await temporaryVariable(r, assign))) continue;
     } else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;

@@ -58,6 +58,7 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
     get funcNames() {
       return sh.funcNameArray();
     },
+    sourceStack: (lines) => (lines ? sh.sourceLines.map(String) : sh.sources),
     substitute: (part) => substitute(r, part),
     processSubstitute: (part) => processSubstitute(r, part),
     warn: (message) => {

@@ -25,12 +25,15 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   // After the call, $LINENO (and an ERR trap for its status) is the caller's line again.
   const line = sh.lineno;
   const errTrap = sh.traps.get('ERR');
+  const localOptions = sh.localOptions;
+  sh.localOptions = null;
   if (!sh.option('errtrace')) sh.traps.delete('ERR');
   sh.positional = args;
   sh.loopDepth = 0;
   sh.funcNames.unshift(name);
   sh.callStack.unshift(name);
   sh.sources.unshift(sh.functionSources.get(name) ?? 'environment');
+  sh.sourceLines.unshift(line);
   sh.vars.pushScope();
   let ending: ExitSignal | null = null;
   try {
@@ -47,10 +50,13 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
       sh.funcNames.shift();
       sh.callStack.shift();
       sh.sources.shift();
+      sh.sourceLines.shift();
       sh.positional = saved;
     }
     sh.loopDepth = loops;
     if (ending === null) sh.lineno = line;
+    if (ending === null && sh.localOptions) sh.options = new Set(sh.localOptions);
+    sh.localOptions = localOptions;
     if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
   }
 }

@@ -85,6 +85,7 @@ async function runParsed(
     sh.sourceDepth++;
     sh.callStack.unshift('source');
     sh.sources.unshift(options.sourced);
+    sh.sourceLines.unshift(sh.lineno);
   }
   try {
     return await runLines(runner, parsed.stmts, parsed.warnings);
@@ -96,6 +97,7 @@ async function runParsed(
       sh.sourceDepth--;
       sh.callStack.shift();
       sh.sources.shift();
+      sh.sourceLines.shift();
     }
     // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
     if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;

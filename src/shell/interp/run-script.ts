@@ -52,6 +52,7 @@ export function startScript(
   if (plan.file) {
     sh.callStack.push('main');
     sh.sources.push(plan.arg0);
+    sh.sourceLines.push(0);
   }
   const { rt, interrupt, dispose } = newRuntime(plan, initial, settings, io, support);
   const startedAt = new Date();

@@ -105,7 +105,11 @@ export class Shell {
   // bash's BASH_SOURCE, innermost first: the file each function running was defined in (a -c
   // text's own: "environment") and each sourced file; a script file's name at the bottom.
   sources: Bytes[] = [];
+  // bash's BASH_LINENO, beside BASH_SOURCE: the line each call and `source` was made from (0: main).
+  sourceLines: number[] = [];
   functionSources = new Map<string, Bytes>();
+  // The set options `local -` saved in the function running now, put back when it returns.
+  localOptions: ReadonlySet<string> | null = null;
   loopDepth = 0;
   // The pass of each loop around the command running now, outermost first (for the report).
   iterations: number[] = [];
@@ -209,6 +213,7 @@ export class Shell {
     copy.funcNames = [...this.funcNames];
     copy.callStack = [...this.callStack];
     copy.sources = [...this.sources];
+    copy.sourceLines = [...this.sourceLines];
     copy.functionSources = new Map(this.functionSources);
     copy.subshell = this.subshell + 1;
     copy.traceDepth = this.traceDepth;

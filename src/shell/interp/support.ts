@@ -10,8 +10,6 @@ import { BUILTINS } from './builtins/registry.js';
 const DYNAMIC_REFUSED = new Set([
   'BASHPID',
   'BASH_COMMAND',
-  'BASH_LINENO',
-  'BASH_SOURCE',
   'BASH_ARGV',
   'BASH_ARGC',
   'BASH_EXECUTION_STRING',

@@ -11,8 +11,8 @@ export class WatchedVariables extends Variables {
     this.changed(name);
   }
 
-  override unset(name: string, index?: number | Bytes, keepLocal = false): boolean {
-    const done = super.unset(name, index, keepLocal);
+  override unset(name: string, index?: number | Bytes, keepLocal = false, own = false): boolean {
+    const done = super.unset(name, index, keepLocal, own);
     if (done && index === undefined) this.changed(name);
     return done;
   }

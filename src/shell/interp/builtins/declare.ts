@@ -45,6 +45,11 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
     (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
   let status = 0;
   for (const { text, assign } of parsed.names) {
+    // local -: the function's return puts back the set options of now (bash: local only).
+    if (text === '-' && assign === null && ctx.name === 'local') {
+      sh.localOptions = new Set(sh.options);
+      continue;
+    }
     const written = writtenAs(text, assign);
     if (!written) {
       status = await ctx.fail(`\`${text}': not a valid identifier`);

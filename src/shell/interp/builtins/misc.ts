@@ -1,3 +1,4 @@
+import { KEPT_ARRAYS } from '../../../model/bash-variables.js';
 import { ArithmeticError } from '../../expand/env.js';
 import { lastIndex } from '../../expand/variable.js';
 import type { BuiltinContext } from './context.js';
@@ -59,6 +60,12 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
       ctx.sh.functions.delete(name);
       continue;
     }
+    // unset -n: a nameref itself; any other variable is left as it is.
+    if (mode === 'n' && !ctx.sh.vars.getRaw(name)?.attrs.nameref) continue;
+    if (KEPT_ARRAYS.has(name)) {
+      status = await ctx.fail(`${name}: cannot unset`);
+      continue;
+    }
     const index = element ? await elementIndex(ctx, name, element[2]!) : undefined;
     if (index === null) continue;
     if (typeof index === 'object') {
@@ -66,7 +73,7 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
       continue;
     }
     const keepLocal = ctx.sh.shopts.has('localvar_unset');
-    if (!ctx.sh.vars.unset(name, index, keepLocal))
+    if (!ctx.sh.vars.unset(name, index, keepLocal, mode === 'n'))
       status = await ctx.fail(`${name}: cannot unset: readonly variable`);
   }
   return status;
