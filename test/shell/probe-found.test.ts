@@ -27,6 +27,11 @@ describe('found by probing', () => {
       "trap -- 'x' EXIT\ntrap -- 'x' SIGHUP\ntrap -- 'x' SIGUSR1\ntrap -- '' SIGCHLD\ntrap -- 'x' ERR\ntrap -- 'x' EXIT\nbash: line 1: trap: NOPE: invalid signal specification\nrc=1\n",
     ],
     [
+      'trap takes -p, -- and -pp as bash does; an unknown option and a lone - are usage errors',
+      'trap "echo x" EXIT; trap -p -- EXIT; trap -pp EXIT; trap -x 2>&1; echo $?; trap - 2>&1; echo $?; trap -- - EXIT; trap -p',
+      "trap -- 'echo x' EXIT\ntrap -- 'echo x' EXIT\nbash: line 1: trap: -x: invalid option\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n2\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n2\n",
+    ],
+    [
       'trap with one word that is no signal is a usage error, status 2',
       'trap NOPE 2>&1; echo $?; trap 99 2>&1; echo $?; trap INT; echo $?',
       'trap: usage: trap [-lp] [[arg] signal_spec ...]\n2\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n2\n0\n',

@@ -54,12 +54,19 @@ async function printTraps(ctx: BuiltinContext, names: readonly Bytes[]): Promise
 // trap [-lp] [[action] signal...]: the actions the shell runs; EXIT and ERR are run by the runner.
 export async function trap(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
-  const args = ctx.args[0] === '--' ? ctx.args.slice(1) : ctx.args;
-  if (args.length === 0 || args[0] === '-p') return printTraps(ctx, args.slice(1));
-  if (args.length === 1 && args[0] !== '-' && signalName(args[0]!) === null)
-    return ctx.usage('trap [-lp] [[arg] signal_spec ...]');
-  if (args[0] === '-l')
+  // Options as bash's getopt takes them: -l, -p, together (-lp), then `--`.
+  const flags = new Set<string>();
+  let k = 0;
+  for (; k < ctx.args.length && /^-[lp]+$/.test(ctx.args[k]!); k++)
+    for (const flag of ctx.args[k]!.slice(1)) flags.add(flag);
+  const usage = 'trap [-lp] [[arg] signal_spec ...]';
+  if (ctx.args[k] === '--') k++;
+  else if (/^-./.test(ctx.args[k] ?? '')) return ctx.usage(usage, `${ctx.args[k]}: invalid option`);
+  const args = ctx.args.slice(k);
+  if (flags.has('l'))
     ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
+  if (args.length === 0 || flags.has('p')) return printTraps(ctx, args);
+  if (args.length === 1 && (args[0] === '-' || signalName(args[0]!) === null)) return ctx.usage(usage);
   const reset = args.length === 1 || args[0] === '-' || /^[0-9]+$/.test(args[0]!);
   const action = reset ? null : args[0]!;
   let status = 0;
