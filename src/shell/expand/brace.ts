@@ -1,4 +1,5 @@
 import { pushAll } from '../../arrays.js';
+import { closingOf } from '../syntax/param-scan.js';
 import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 
@@ -115,23 +116,10 @@ function gobble(text: Bytes, from: number, satisfy: string): { at: number; kind:
   return { at: text.length, kind };
 }
 
-// The index of the ) that closes a $( or <( whose text starts at `from`.
+// The index of the ) that closes a $( or <( whose text starts at `from` (the end when none does).
 function skipSubst(text: Bytes, from: number): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === "'") {
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) return text.length;
-      i = close;
-    } else if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return text.length;
+  const close = closingOf(text, from, '(', ')');
+  return close < 0 ? text.length : close;
 }
 
 const startsInt = (s: string) => /^[0-9]/.test(s) || (/^[-+]/.test(s) && /[0-9]/.test(s[1] ?? ''));
