@@ -81,8 +81,12 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
   };
   // Nothing alive, nobody caught mid-exec and no group to wait for: nothing can fork a newcomer, and
   // a second look at once would find what the first found (the end of most runs).
-  if (sendTerm(options, own, targets, note, results)) return [];
-  const lookAgain = unsureTracker();
+  // The cgroup's own list has the last word on whether anything of the run is left (scans can miss a
+  // hopper between generations): nothing ends while it holds a process.
+  const populated = () => own?.cgroupPopulated() ?? false;
+  if (sendTerm(options, own, targets, note, results) && !populated()) return [];
+  const lookAgain = (scan: ProcScan) => unsure(scan) || populated();
+  const unsure = unsureTracker();
   if (await graceOver(options.killAfterMs, targets, lookAgain)) return [...results.values()];
   await sendKill(options.settleMs ?? 1000, own, targets, lookAgain, note, results);
   return [...results.values()];

@@ -131,6 +131,13 @@ export class OwnGroups {
     return found;
   }
 
+  // Whether anything is alive in the run's cgroup: its list as one read gives it. A fork-and-exit
+  // hopper is always there (its child joins before fork returns, its parent leaves at exit), where a
+  // scan (inCgroup, /proc) can read a parent that just went and miss the child born after the list.
+  cgroupPopulated(): boolean {
+    return (this.cgroup?.pids().length ?? 0) > 0;
+  }
+
   // Stops looking at the groups; signals still check them.
   close(): void {
     if (this.timer) clearInterval(this.timer);

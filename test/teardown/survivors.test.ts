@@ -193,13 +193,23 @@ describe('nothing a stage starts outlives safe-run', () => {
     const counts = await Promise.all(
       CLASSES.map(async (kind, k) => {
         const endings = ENDINGS.filter((ending) => hasCgroup || !kind.needsCgroup(ending));
-        const count = { escape: kind.name, runs: 0, started: 0, survivors: 0, late: 0 };
+        const count = {
+          escape: kind.name,
+          runs: 0,
+          started: 0,
+          survivors: 0,
+          late: 0,
+          survivedAfter: [] as Ending[],
+        };
         for (let i = 0; i < RUNS && endings.length > 0; i++) {
           const ending = endings[i % endings.length]!;
           const result = await trial(kind, ending, `${k}-${i}-${ending}-${process.pid}`);
           count.runs += 1;
           if (result.started) count.started += 1;
-          if (result.survived) count.survivors += 1;
+          if (result.survived) {
+            count.survivors += 1;
+            count.survivedAfter.push(ending);
+          }
           if (result.late) count.late += 1;
         }
         return count;
