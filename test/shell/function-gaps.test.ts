@@ -217,4 +217,22 @@ describe('FUNCNEST, and how deep calls may nest without it', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('f: maximum function nesting level exceeded (10000)');
   }, 120_000);
+
+  // Each level of `x=$(f)` (or `f | cat`) holds a copy of the shell (and a process, through a pipe):
+  // where bash forks without limit, safe-run stops such calls 500 subshells deep; FUNCNEST overrides.
+  it('stops a call 500 subshells deep when FUNCNEST is not set, and FUNCNEST goes past it', async () => {
+    const text = 'f() { echo $BASH_SUBSHELL > depth; x=$(f); }; f; echo next $?; cat depth';
+    const own = await runCli(['--no-facts', '-q', '-c', text], { cwd: root, env, deadlineMs: 60_000 });
+    expect(own.stdout).toBe('next 1\n499\n');
+    expect(own.stderr).toBe(
+      "environment: line 1: f: maximum function nesting level exceeded (500): in subshells nested 500 deep: safe-run's own limit, where bash would fork until no process is left; set FUNCNEST to change it\n",
+    );
+    const set = await runCli(['--no-facts', '-q', '-c', `FUNCNEST=520; ${text}`], {
+      cwd: root,
+      env,
+      deadlineMs: 60_000,
+    });
+    expect(set.stdout).toBe('next 1\n519\n');
+    expect(set.stderr).toBe('environment: line 1: f: maximum function nesting level exceeded (520)\n');
+  }, 70_000);
 });

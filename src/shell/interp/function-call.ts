@@ -10,6 +10,12 @@ import { ExitSignal, ReturnSignal } from './signals.js';
 // that calls itself by mistake took 1 GB in a minute). Deeper than this, a call fails as one deeper
 // than FUNCNEST does.
 const NESTING_LIMIT = 10_000;
+// A call in subshells nested this deep (a function that pipes into itself, `f() { f | cat; }`, or
+// takes its own output, `x=$(f)`) meets the same limit sooner: each level holds a copy of the shell
+// and, through a pipe, a process (300 KB and a `cat` a level, 9-17 s for 500 levels at load 8: each
+// fork copies a larger safe-run, each sweep reads more processes), where bash forks one more
+// process a level until the machine has none left.
+const SUBSHELL_CALL_LIMIT = 500;
 
 // Runs function `name` in `r`: its arguments as $1..., its locals in a scope of their own, `return`
 // ends it. A loop around the call is not the function's: break and continue in it say so (bash 5.2).
@@ -68,11 +74,13 @@ async function checkNesting(r: RunnerApi, name: string): Promise<void> {
   // bash takes it only when it is all a number (a word after it makes it 0: no limit).
   const text = scalarOf(sh.vars.get('FUNCNEST')) ?? '';
   const set = /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : 0;
-  const limit = set > 0 ? set : NESTING_LIMIT;
+  const deepSubshells = set === 0 && sh.subshell >= SUBSHELL_CALL_LIMIT;
+  const limit = set > 0 ? set : deepSubshells ? sh.funcNames.length : NESTING_LIMIT;
   if (sh.funcNames.length < limit) return;
   const message = `${name}: maximum function nesting level exceeded (${limit})`;
-  await r.error(
-    set > 0 ? message : `${message}: safe-run's own limit, where bash would crash; set FUNCNEST to change it`,
-  );
+  const why = deepSubshells
+    ? `in subshells nested ${sh.subshell} deep: safe-run's own limit, where bash would fork until no process is left`
+    : "safe-run's own limit, where bash would crash";
+  await r.error(set > 0 ? message : `${message}: ${why}; set FUNCNEST to change it`);
   throw new ExitSignal(1, 'error', { line: sh.lineno, message }, true);
 }
