@@ -10,7 +10,7 @@ import { lettingExitTrapRun, loneSubshell, runPendingTraps } from './job-signals
 import { giveStandIn } from './job-stand-in.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
-import { ExitSignal } from './signals.js';
+import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
 import { jobEnded } from './stops.js';
 
 // How long `COMMAND &` waits for its job's first process when nothing says why it has none yet: a
@@ -101,6 +101,8 @@ async function exitStatus(work: () => Promise<number>): Promise<number> {
     return await work();
   } catch (error) {
     if (error instanceof ExitSignal) return error.status;
+    // (`break &` in a loop: the job ends, the loop goes on.)
+    if (error instanceof BreakSignal || error instanceof ContinueSignal) return 0;
     throw error;
   }
 }

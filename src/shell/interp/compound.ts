@@ -81,6 +81,8 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
 // whole body, it is the job's shell: job-signals.ts.)
 async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }): Promise<number> {
   const sub = r.subshell();
+  // bash's ( list ) starts outside any loop: `(break)` says break is only meaningful in a loop.
+  sub.sh.loopDepth = 0;
   adoptSubshell(r, command, sub);
   return runSubshell(sub, () => {
     const failed = recordUnredirected(r, command, command.kind, 'compound command');

@@ -84,6 +84,9 @@ async function classify(
     simple ? place : { parentStep: place.parentStep, collect: undefined, element },
   );
   if (simple) sub.sh.seeJobsOf(r.sh);
+  // A compound command in a pipeline starts outside any loop, as bash's `( list )` does; a simple one
+  // (`true | break`) is in the loop, and ends its own element only.
+  else sub.sh.loopDepth = 0;
   if (later) sub.sh.fds.set(0, { kind: 'run', fd: 0, pending: true });
   if (!simple) place.collect({ stages: [] });
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
