@@ -107,6 +107,8 @@ async function startStage(run: StageRun, i: number, ctx: StartContext): Promise<
     }
   });
   child.on('exit', (code, signal) => {
+    // First: the leader was reaped a moment ago, in this very call.
+    if (run.pid !== null) groups.leaderReaped(run.pid);
     run.endNs = monotonicMs();
     run.markExited(code, signal);
     supervisor.onStageExit(run);

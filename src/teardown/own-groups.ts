@@ -1,5 +1,5 @@
 import { type Marker, markerEntry } from './marker.js';
-import { matchEnviron, type ProcInfo, probeStat, readProcess, readStat } from './proc-read.js';
+import { matchEnviron, type ProcInfo, probeStat, readProcess, readStat, uptimeTicks } from './proc-read.js';
 import { scanProcesses } from './proc-scan.js';
 import type { ProcWindow } from './proc-window.js';
 import type { RunCgroup } from './run-cgroup.js';
@@ -20,12 +20,16 @@ import { assertGroup, sendSignal } from './send-signal.js';
 //   kernel does only after our group and session emptied: forgotten;
 // - nobody in the group or the session: forgotten;
 // - members but no leader: ours if no pid can have been handed out twice since the run began (the
-//   run's window on ns_last_pid has not seen a turn), or if a member carries the run's marker.
-//   Otherwise not provably ours, and left alone.
+//   run's window on ns_last_pid has not seen a turn), if a member carries the run's marker, or if a
+//   member started before the leader was reaped (until then the zombie held the number, so no other
+//   session could have it; a member alive since then has kept the session from emptying). Otherwise
+//   not provably ours, and left alone.
 // A process that left the stage's group but not its session (`set -m` in a shell, setpgid) is found by
 // its session id (`scanProcesses({ sids })`), even with its environment cleared.
 export class OwnGroups {
   private readonly leaders = new Map<number, number>();
+  // When each leader was reaped, in process start-time ticks (leaderReaped).
+  private readonly reapedAt = new Map<number, number>();
   // Every group id the run had, gone or not: to tell a process that left its stage's group from one
   // that never was in any.
   private readonly ever: number[] = [];
@@ -50,6 +54,13 @@ export class OwnGroups {
     this.ever.push(pgid);
     this.watchForGone();
     return start;
+  }
+
+  // Called as soon as Node reports the leader's exit (libuv has just reaped it, in the same call): a
+  // process of its session that started before this moment was born into the stage's session.
+  leaderReaped(pgid: number): void {
+    const ticks = uptimeTicks();
+    if (ticks !== null && this.leaders.has(pgid)) this.reapedAt.set(pgid, ticks);
   }
 
   // Told with the group id when it is forgotten (the watchdog must not kill it either).
@@ -146,13 +157,17 @@ export class OwnGroups {
 
   private membersProvedOurs(pgid: number): boolean {
     if (this.window?.intact() ?? false) return true;
+    const reaped = this.reapedAt.get(pgid);
+    if (!this.marker && reaped === undefined) return false;
+    const members = scanProcesses({ pgids: [pgid], sids: [pgid], window: this.window }).found;
+    if (reaped !== undefined && members.some((info) => info.start < reaped)) return true;
     if (!this.marker) return false;
     const entry = Buffer.from(markerEntry(this.marker));
-    const members = scanProcesses({ pgids: [pgid], sids: [pgid], window: this.window });
-    return members.found.some((info) => matchEnviron(info.pid, entry) === 'holds');
+    return members.some((info) => matchEnviron(info.pid, entry) === 'holds');
   }
 
   private forget(pgid: number): void {
+    this.reapedAt.delete(pgid);
     if (!this.leaders.delete(pgid)) return;
     for (const listener of this.listeners) listener(pgid);
     if (this.leaders.size === 0) this.close();

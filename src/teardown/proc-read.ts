@@ -118,6 +118,13 @@ export function readStat(pid: number): StatFields | null {
   };
 }
 
+// Now, in the clock of a process's start time in /proc/PID/stat (ticks since boot, counted at
+// USER_HZ, 100 on Linux): /proc/uptime's seconds since boot, floored. Null without it.
+export function uptimeTicks(): number | null {
+  const seconds = Number.parseFloat(readText('/proc/uptime') ?? '');
+  return Number.isFinite(seconds) ? Math.floor(seconds * 100) : null;
+}
+
 // readStat for a pid that may well be gone (a window's pid, a stage leader already reaped): asked
 // first without an exception, since a failed open makes Node build one with a stack, five times the
 // cost of this check.

@@ -61,37 +61,58 @@ export function scanProcesses(query: FindQuery): ProcScan {
   const scan: ProcScan = { found: [], unsure: [] };
   const window = query.window ?? query.marker?.window ?? null;
   const probed = window?.candidates() ?? null;
-  for (const pid of pidsToScan(probed)) {
-    if (skip.has(pid)) continue;
+  const look = (pid: number): void => {
+    if (skip.has(pid)) return;
     let stat: StatFields | null = null;
     if (byStat || window) {
       // Most pids of a window belong to processes gone already.
       stat = probed ? probeStat(pid) : readStat(pid);
-      if (!stat) continue;
+      if (!stat) return;
       // Started before the run: none of its processes, whatever its environment says.
-      if (window && stat.start < window.startTicks) continue;
+      if (window && stat.start < window.startTicks) return;
     }
     if (!stat || !(groups.has(stat.pgid) || sessions.has(stat.sid))) {
-      if (!entry) continue;
+      if (!entry) return;
       const environ = matchEnviron(pid, entry);
-      if (environ === 'unreadable') continue;
+      if (environ === 'unreadable') return;
       if (environ === 'empty') {
         if (!kernelThreads.has(pid)) noteEmpty(stat ?? readStat(pid), scan, { entry, groups, sessions });
-        continue;
+        return;
       }
       kernelThreads.delete(pid);
-      if (environ === 'lacks') continue;
+      if (environ === 'lacks') return;
       stat ??= readStat(pid);
-      if (!stat) continue;
+      if (!stat) return;
     }
-    if (stat.state === 'Z' || stat.state === 'X') continue;
+    if (stat.state === 'Z' || stat.state === 'X') return;
     // A probed pid may be a thread's id (readdir lists only processes): its process is found as itself.
-    if (probed && !leadsThreadGroup(pid)) continue;
+    if (probed && !leadsThreadGroup(pid)) return;
     const info = withCommand(stat);
     scan.found.push(info);
     query.visit?.(info);
+  };
+  for (const pid of pidsToScan(probed)) look(pid);
+  // A process born during the scan has a pid above the window's top when it began: a hopper's child,
+  // its parent gone by the time the scan read it, is found there.
+  let top = probed?.[0];
+  for (let round = 0; probed && round < BORN_DURING_ROUNDS; round++) {
+    const born = bornSince(window!, top);
+    if (born.length === 0) break;
+    for (const pid of born) look(pid);
+    top = born[0];
   }
   return scan;
+}
+
+// How many times a windowed scan looks again at the pids handed out while it ran.
+const BORN_DURING_ROUNDS = 4;
+
+// The window's pids newer than `top` (all of them when the window was empty), newest first.
+function bornSince(window: ProcWindow, top: number | undefined): number[] {
+  const now = window.candidates();
+  if (now === null) return [];
+  const at = top === undefined ? now.length : now.indexOf(top);
+  return at === -1 ? [] : now.slice(0, at);
 }
 
 // Probing one by one costs a failed open per unused pid; past this many, one readdir is cheaper.
