@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // Texts on which safe-run answered differently from bash -o pipefail, found by random texts from a
 // small grammar (2026-12-03). Each row is run by both in a fresh directory and must give bash's exit
@@ -21,5 +22,15 @@ describe('found by random texts', () => {
     ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
+  });
+
+  // bash forks each element, and the writer, forked first, has written its few bytes before the
+  // reader's process exits (0 in 93 runs of 100 at load 6; bash's own race, so not compared row by
+  // row). Here a reader that needs no input ended before the in-process writer wrote: 141 every time.
+  it('a builtin, function or group writing a little into a reader that reads nothing is not killed by SIGPIPE', async () => {
+    const text =
+      'echo hi | true; a=${PIPESTATUS[*]}; f(){ echo hi; }; f | :; b=${PIPESTATUS[*]}; { echo m; } | true; c=${PIPESTATUS[*]}; case x in x) echo m;; esac | (exit 0); echo "$a|$b|$c|${PIPESTATUS[*]}"; yes | true; echo "${PIPESTATUS[*]}"';
+    const result = await runCli(['--no-facts', '-q', '-c', text], { cwd: root, env });
+    expect(result.stdout).toBe('0 0|0 0|0 0|0 0\n141 0\n');
   });
 });

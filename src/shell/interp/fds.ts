@@ -6,6 +6,8 @@ import type { Bytes } from '../syntax/source.js';
 // descriptor table that names it (a subshell's copy, 2>&1) and closed when the last one lets go.
 export class OpenFile {
   private refs = 1;
+  // A second, non-blocking opening of a pipe's write end (nonBlocking()); null when none can be had.
+  private twin: number | null | undefined;
 
   constructor(
     readonly fd: number,
@@ -21,12 +23,35 @@ export class OpenFile {
   release(): void {
     this.refs--;
     if (this.refs === 0) {
-      try {
-        fs.closeSync(this.fd);
-      } catch {
-        // closed already
+      for (const fd of [this.fd, this.twin ?? null]) {
+        try {
+          if (fd !== null) fs.closeSync(fd);
+        } catch {
+          // closed already
+        }
       }
     }
+  }
+
+  // The pipe's write end opened again (through /proc/self/fd) without blocking, so that a builtin's
+  // write goes in at once when the pipe has room, as a forked bash child's does, not after a round trip
+  // through libuv's thread pool: `echo hi | true` ended 141 there, the reader gone before the write.
+  // Null for a read end, a file, a pipe with no reader left, or without /proc. Closed with the file
+  // (an extra writer left open would keep the reader from its end of file).
+  nonBlocking(): number | null {
+    if (this.twin === undefined) this.twin = this.what.kind === 'pipe' ? openTwin(this.fd) : null;
+    return this.twin;
+  }
+}
+
+function openTwin(fd: number): number | null {
+  try {
+    // Only a descriptor open for writing (flags in octal; O_WRONLY 1, O_RDWR 2).
+    const flags = /^flags:\s*([0-7]+)$/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'))?.[1];
+    if (flags === undefined || (Number.parseInt(flags, 8) & 3) === 0) return null;
+    return fs.openSync(`/proc/self/fd/${fd}`, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
   }
 }
 

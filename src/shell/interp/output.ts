@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Bytes } from '../syntax/source.js';
 import { shownOutput } from './builtin-secrets.js';
-import type { FdRef } from './fds.js';
+import type { FdRef, OpenFile } from './fds.js';
 import type { Runtime } from './runtime.js';
 import { ExitSignal } from './signals.js';
 
@@ -24,8 +24,25 @@ export async function writeTo(rt: Runtime, ref: FdRef, text: Bytes): Promise<Wri
     case 'closed':
       return 'closed';
     default:
-      return writeFd(ref.file.fd, bytes);
+      return writeFile(ref.file, bytes);
   }
+}
+
+// What the pipe takes at once goes in now (all of it, usually); the rest waits its turn in the pool.
+function writeFile(file: OpenFile, bytes: Buffer): Promise<WriteResult> {
+  const twin = file.nonBlocking();
+  let done = 0;
+  if (twin !== null) {
+    try {
+      done = fs.writeSync(twin, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE')
+        return Promise.reject(new ExitSignal(141, 'signal'));
+      // EAGAIN (the pipe is full) or anything else: the usual way, which says what it is.
+    }
+    if (done === bytes.length) return Promise.resolve('ok');
+  }
+  return writeFd(file.fd, bytes, done);
 }
 
 function writeRun(rt: Runtime, fd: 0 | 1 | 2, bytes: Buffer): Promise<WriteResult> {
@@ -53,7 +70,7 @@ function prefixLines(bytes: Buffer, prefix: () => string): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-function writeFd(fd: number, bytes: Buffer): Promise<WriteResult> {
+function writeFd(fd: number, bytes: Buffer, start: number): Promise<WriteResult> {
   return new Promise((resolve, reject) => {
     const from = (offset: number) =>
       fs.write(fd, bytes, offset, bytes.length - offset, null, (error, count) => {
@@ -63,6 +80,6 @@ function writeFd(fd: number, bytes: Buffer): Promise<WriteResult> {
         } else if (offset + count < bytes.length) from(offset + count);
         else resolve('ok');
       });
-    from(0);
+    from(start);
   });
 }

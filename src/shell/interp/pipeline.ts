@@ -4,9 +4,9 @@ import type { Command, Pipeline } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Collected, RunnerApi } from './api.js';
 import { BUILTINS } from './builtins/registry.js';
-import { runSubshell } from './exit-trap.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
+import { runShellElement } from './pipe-element.js';
 import { recordCut, recordPipeline } from './record-pipeline.js';
 import { checkDirectory, markRefused } from './refuse-step.js';
 import { traceCommand } from './trace.js';
@@ -123,7 +123,8 @@ async function runElements(
     const stdin: FdRef | number = i === 0 ? r.sh.fds.get(0) : pipes[i - 1]!.readFd;
     if (element.kind === 'shell') {
       const stdout: FdRef | number = i === elements.length - 1 ? r.sh.fds.get(1) : pipes[i]!.writeFd;
-      statuses.push(runShellElement(element, stdin, stdout, pipeline.pipeAll[i] ?? false));
+      const writer = statuses[statuses.length - 1] ?? null;
+      statuses.push(runShellElement(element, { stdin, stdout, writer }, pipeline.pipeAll[i] ?? false));
       i++;
       continue;
     }
@@ -138,36 +139,6 @@ async function runElements(
     i = end + 1;
   }
   return Promise.all(statuses);
-}
-
-// Points descriptors of `sub` at `end`: a pipe end (then `sub` alone holds it, and closes it when it
-// ends), or the pipeline's own descriptor.
-function install(sub: RunnerApi, fds: number[], end: FdRef | number): void {
-  if (typeof end !== 'number') {
-    for (const fd of fds) sub.sh.fds.set(fd, end);
-    return;
-  }
-  const file = new OpenFile(end, { kind: 'pipe' });
-  for (const fd of fds) sub.sh.fds.set(fd, { kind: 'file', file });
-  file.release();
-}
-
-async function runShellElement(
-  element: Extract<Element, { kind: 'shell' }>,
-  stdin: FdRef | number,
-  stdout: FdRef | number,
-  pipeAll: boolean,
-): Promise<number> {
-  const { sub } = element;
-  install(sub, [0], stdin);
-  install(sub, pipeAll ? [1, 2] : [1], stdout);
-  return runSubshell(sub, () => {
-    const { args, command, failed } = element;
-    if (failed) return sub.expansionFailed(failed);
-    if (args && args.length > 0 && command.kind === 'simple')
-      return sub.runCommandWords(args, { functions: true, command });
-    return sub.command(command);
-  });
 }
 
 // Consecutive programs as one engine run: the first reads `stdin`, the last writes `stdout`. A pipe
