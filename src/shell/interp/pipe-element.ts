@@ -14,7 +14,7 @@ import { type FdRef, OpenFile } from './fds.js';
 const READER_HOLD_MS = 20;
 
 // A builtin, a function or a compound command as an element of a pipeline, in its own subshell.
-export interface ShellElement {
+interface ShellElement {
   sub: RunnerApi;
   command: Command;
   args: Bytes[] | null;
