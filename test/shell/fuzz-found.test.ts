@@ -20,6 +20,11 @@ describe('found by random texts', () => {
       'exec 2>&1; for i in 1 2; do true | break; x=$(echo a; break; echo in); echo "$i [$x]"; done; for i in 1 2; do (break); { continue; echo in; } | cat; echo "$i"; done; for i in 1; do { while :; do break 2; done; echo after; } | cat; break & wait; cat <(continue; echo ps); echo end; done',
       "1 [a]\n2 [a]\nbash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: continue: only meaningful in a `for', `while', or `until' loop\nin\n1\nbash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: continue: only meaningful in a `for', `while', or `until' loop\nin\n2\nafter\nend\n",
     ],
+    [
+      'set -u: ${#a[@]} of an unset array is an error bash only discards: the rest of the line goes, a subshell ends, the next line runs',
+      'set -u; echo "${#nope[3]}"; echo same\necho "after $?"\nf(){ echo "${#nope[@]}"; echo inf; }; f; echo same\n( echo "${#n[@]}"; echo in ); x=$(echo "${#n[*]}"; echo in); echo "sub $? [$x]"\nexec 2>&1; echo "${#nope[@]}"\necho "end $?"',
+      'after 1\nsub 1 []\nbash: line 5: nope: unbound variable\nend 1\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

@@ -47,12 +47,14 @@ function checkUnset(ex: ExpanderApi, part: ParamExp, base: Base): void {
 }
 
 // set -u and ${#name}: an unset name is an error (127); ${#a[@]} or ${#a[k]} of an array with no
-// value at all too, with status 1 (an element missing from a set array is not).
+// value at all too, with status 1 (an element missing from a set array is not), and one bash only
+// discards: the rest of the line goes, out of any function, a subshell ends, the text goes on with
+// its next line (unless set -e).
 function checkUnsetLength(ex: ExpanderApi, part: ParamExp, base: Base): void {
   if (base.set || !ex.env.nounset || part.name === '@' || part.name === '*') return;
   if (part.index) {
     const variable = shellArray(ex.env, part.name) ?? ex.env.vars.get(part.name);
-    if (!variable?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1);
+    if (!variable?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1, true);
   } else if (!base.multi) throw new ExpansionError(`${part.name}: unbound variable`, 127);
 }
 
