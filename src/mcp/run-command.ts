@@ -46,6 +46,8 @@ interface StartRequest {
   stateFiles: StateFiles;
   // The watchdog and FIFOs the session keeps ready between calls.
   support: RunSupport | null;
+  // Processes of the session's jobs, which the text's `kill PID` may signal.
+  vouched?: (pid: number) => boolean;
   io: RunIO;
 }
 
@@ -64,8 +66,8 @@ export interface CommandHandle extends Pick<RunHandle, 'cancel' | 'progress'> {
 
 export function startCommand(planned: PlannedCommand, request: StartRequest): CommandHandle {
   const { plan } = planned;
-  const { state, env, stateFiles, support, io } = request;
-  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {} };
+  const { state, env, stateFiles, support, io, vouched } = request;
+  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {}, vouched };
   clearStateFiles(stateFiles);
   if (plan.shell) {
     const handle = startShellPlan(plan.shell, { ...start, status: 0 }, plan.settings, io, support);

@@ -118,6 +118,7 @@ async function execute(
     stateFiles: session.stateFiles,
     support: session.runSupport(),
     io: transcript.io,
+    vouched: (pid) => session.jobs.owns(pid),
   });
   const start = { command: args.command, handle, transcript, stdin, startedAt };
   if (args.background) return jobStarted(session.jobs.add(start), cwd);

@@ -120,6 +120,7 @@ function newRuntime(
     openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),
+    vouched: initial.vouched ?? null,
     okCodesFor: plan.okCodes,
     scratch: () => {
       scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-scratch-'));
