@@ -182,7 +182,7 @@ async function finishCall(session: Session, options: ServerOptions, finished: Fi
   session.state = outcome.state;
   const env = { ...process.env, ...outcome.state.env, ...prepared.env };
   const m = (text: string) => maskText(text, secretValuesFromEnv(env, masked(options)));
-  const report = withoutCutAdvice(outcome.report);
+  const report = withoutCutAdvice(outcome.report, outcome.fallback !== null);
   const fallback = outcome.fallback ? { ...outcome.fallback, reason: m(outcome.fallback.reason) } : null;
   const text = renderToolText({ ...outcome, report, fallback, output });
   return {
@@ -199,10 +199,11 @@ async function finishCall(session: Session, options: ServerOptions, finished: Fi
   };
 }
 
-// An ok report's only advice is that a stream was cut and --log-dir would keep it all (next-step.ts);
-// here the output shows where the whole of it is, and `run` has no --log-dir.
-function withoutCutAdvice(report: Report): Report {
-  return report.ok ? { ...report, next: null } : report;
+// The only advice an ok bash fallback run gets is that a stream was cut and --log-dir would keep it
+// all (next-step.ts); here the output shows where the whole of it is, and `run` has no --log-dir. An
+// ok interpreted text's advice (background jobs stopped at its end) is kept.
+function withoutCutAdvice(report: Report, byBash: boolean): Report {
+  return report.ok && byBash ? { ...report, next: null } : report;
 }
 
 function jobStarted(job: Job, cwd: string): ToolResult {

@@ -114,6 +114,22 @@ describe('jobs', () => {
     expect(other.text).toContain('not a process this text started');
   });
 
+  it('says that a server started with & was stopped when the call ended, and leaves nothing running', async () => {
+    const result = await session.call('run', {
+      command: 'python3 -u -m http.server 0 --bind 127.0.0.1 > server.log 2>&1 &',
+      env,
+    });
+    // bash's status (0), but not silent: the server is gone, and the way to keep one up is named.
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('ok, exit 0');
+    expect(result.text).toContain(
+      'next: stage 1 "python3" ran in the background (&) and was stopped when the text ended',
+    );
+    expect(result.text).toContain('"background": true');
+    expect(result.structured.next).toEqual(expect.stringContaining('ran in the background (&)'));
+    expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
+  });
+
   it('turns a call still running at its yield time into a job, which ends on its own', async () => {
     const result = await session.call('run', { command: 'echo start; sleep 2; echo end', yield: 0.5 });
     expect(result.isError).toBe(false);
