@@ -221,8 +221,8 @@ function jobShape(job: Job, cwd: string, shown: ShownOutput | null): Record<stri
   const text = shown?.text;
   const output = {
     bytes: text?.bytes ?? 0,
-    cut: text?.cut?.bytes ?? 0,
-    file: text?.cut ? (shown?.file?.path ?? null) : null,
+    cut: text?.binary ? text.bytes : (text?.cut?.bytes ?? 0),
+    file: text?.cut || text?.binary ? (shown?.file?.path ?? null) : null,
   };
   return { cwd, output, job: { id: job.id, running: job.running } };
 }

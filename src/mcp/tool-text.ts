@@ -27,10 +27,22 @@ export function cutMarker(cut: NonNullable<WindowText['cut']>, file: TranscriptF
   return `[... ${size} cut here; ${where}: read a part with run, e.g. sed -n '${lines}' ${file.path}, or grep it; or pass a larger "budget" ...]`;
 }
 
-// The output section: the text as printed, with the cut said in place.
+// In place of output that is data (an image, a compressed stream, a binary sent to the terminal):
+// how much, and where it is, to read with od or xxd.
+function binaryMarker(bytes: number, file: TranscriptFile | null): string {
+  const size = `${groupDigits(bytes)} bytes (${formatBytes(bytes)})`;
+  const where = file
+    ? `it is in ${file.path}: read a part with run, e.g. od -A d -c ${file.path} | head -20, or xxd`
+    : 'it was not kept';
+  return `[binary output: ${size} of data (a NUL byte, or mostly not UTF-8), not shown; ${where}]`;
+}
+
+// The output section: the text as printed, with the cut said in place; bytes that are not UTF-8 as
+// \xHH; data as a line that says so.
 export function renderOutput(shown: ShownOutput, title = 'output'): string {
   const { text, file } = shown;
   if (text.bytes === 0) return '';
+  if (text.binary) return `--- ${title} ---\n${binaryMarker(text.bytes, file)}\n`;
   const body = text.cut ? `${withNewline(text.head)}${cutMarker(text.cut, file)}\n${text.tail}` : text.head;
   const ended = body.endsWith('\n') ? body : `${body}\n[no newline at the end]\n`;
   return `--- ${title} ---\n${ended}`;

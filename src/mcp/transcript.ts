@@ -101,10 +101,12 @@ export class Transcript {
   }
 
   // The call ended: the held bytes of the masker go out, and the file is closed. Idempotent.
+  // Output that is data goes to the file however small, since the result shows none of it.
   finish(): Promise<{ text: WindowText; file: TranscriptFile | null }> {
     if (!this.file) {
       const rest = this.masker?.flush();
       if (rest && rest.length > 0) this.push(rest);
+      if (!this.log && this.whole.bytes > 0 && this.whole.read().binary) this.spill();
       this.file = this.log ? this.log.close() : Promise.resolve(null);
     }
     return this.file.then((result) => ({

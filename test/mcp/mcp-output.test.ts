@@ -54,6 +54,23 @@ describe('the output of a run call', () => {
     expect(result.structured.output).toEqual({ bytes: 14_888_896, cut, file });
   });
 
+  it('shows data as one line that says where it is, and a stray byte that is not UTF-8 as \\xHH', async () => {
+    const data = await session.call('run', { command: 'head -c 3000 /dev/urandom' });
+    expect(data.isError).toBe(false);
+    const marker =
+      /^--- output ---\n\[binary output: 3,000 bytes \(2\.9 KiB\) of data \(a NUL byte, or mostly not UTF-8\), not shown; it is in (\S+): read a part with run, e\.g\. od -A d -c \S+ \| head -20, or xxd\]\ncommand: /.exec(
+        data.text,
+      );
+    expect(marker, data.text.slice(0, 400)).not.toBeNull();
+    // Nothing of it in the text (it was 3,000 bytes of U+FFFD and control characters), all of it in the file.
+    expect(data.text).not.toContain('\uFFFD');
+    expect(fs.statSync(marker![1]!).size).toBe(3000);
+    expect(data.structured.output).toEqual({ bytes: 3000, cut: 3000, file: marker![1] });
+    const stray = await session.call('run', { command: "printf 'caf\\xe9 ok \\xff\\n'" });
+    expect(stray.text).toMatch(/^--- output ---\ncaf\\xE9 ok \\xFF\ncommand: /);
+    expect(stray.structured.output).toEqual({ bytes: 10, cut: 0, file: null });
+  });
+
   it('takes a budget per call', async () => {
     const result = await session.call('run', { command: 'seq 1 1000', budget: 400 });
     const output = result.text.slice(0, result.text.indexOf('command: '));
