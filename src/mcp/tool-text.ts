@@ -20,11 +20,19 @@ export interface ShownOutput {
 export function cutMarker(cut: NonNullable<WindowText['cut']>, file: TranscriptFile | null): string {
   const size = `${groupDigits(cut.bytes)} bytes (${formatBytes(cut.bytes)}, lines ${groupDigits(cut.fromLine)}-${groupDigits(cut.toLine)})`;
   if (!file) return `[... ${size} cut here; they were not kept ...]`;
-  const lines = `${cut.fromLine},${Math.min(cut.toLine, cut.fromLine + 99)}p`;
   const where = file.complete
     ? `the whole output is in ${file.path}`
     : `the first ${formatBytes(file.bytesWritten)} of the output are in ${file.path}`;
-  return `[... ${size} cut here; ${where}: read a part with run, e.g. sed -n '${lines}' ${file.path}, or grep it; or pass a larger "budget" ...]`;
+  return `[... ${size} cut here; ${where}: read a part with run, e.g. ${readPart(cut, file.path)}, or grep it; or pass a larger "budget" ...]`;
+}
+
+// A command that reads the start of what was cut: by lines, or by bytes when the cut lies within one
+// or two lines (a minified file, base64 -w0), which sed would print whole.
+function readPart(cut: NonNullable<WindowText['cut']>, file: string): string {
+  if (cut.toLine - cut.fromLine >= 2) {
+    return `sed -n '${cut.fromLine},${Math.min(cut.toLine, cut.fromLine + 99)}p' ${file}`;
+  }
+  return `tail -c +${cut.fromByte + 1} ${file} | head -c 4000`;
 }
 
 // In place of output that is data (an image, a compressed stream, a binary sent to the terminal):

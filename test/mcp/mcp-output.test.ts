@@ -71,6 +71,22 @@ describe('the output of a run call', () => {
     expect(stray.structured.output).toEqual({ bytes: 10, cut: 0, file: null });
   });
 
+  it('names a read by bytes when the cut lies inside one long line (sed would print it whole)', async () => {
+    const result = await session.call('run', {
+      command: 'head -c 100000 /dev/zero | tr "\\0" a; printf b; echo; echo end',
+    });
+    const read =
+      /lines 1-1\) cut here; the whole output is in (\S+): read a part with run, e\.g\. (tail -c \+(\d+) \S+ \| head -c 4000), or grep it/.exec(
+        result.text,
+      );
+    expect(read, result.text.slice(0, 300)).not.toBeNull();
+    // It starts at the first byte the text left out: the head shows the bytes before it.
+    const head = result.text.slice('--- output ---\n'.length, result.text.indexOf('\n[... '));
+    expect(Number(read![3]) - 1).toBe(Buffer.byteLength(head));
+    const part = await session.call('run', { command: read![2]! });
+    expect(part.text).toMatch(/^--- output ---\na{4000}\n\[no newline at the end\]\n/);
+  });
+
   it('takes a budget per call', async () => {
     const result = await session.call('run', { command: 'seq 1 1000', budget: 400 });
     const output = result.text.slice(0, result.text.indexOf('command: '));
