@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
 import { descendants, killAll, yesBlockedOnSleep } from '../hang/helpers.js';
-import { BIN, FIXTURES } from '../helpers/cli.js';
+import { BIN, FIXTURES, runCli } from '../helpers/cli.js';
 
 interface RunResult {
   text: string;
@@ -193,6 +193,20 @@ describe('safe-run mcp over stdio', () => {
     expect(result.text).toMatch(/^2 +wc +ok +0 /m);
     expect(result.text).toContain('not ok, exit 1');
     expect(result.text).toContain('No such file or directory');
+  });
+
+  it("quotes the error line of a Node crash in next, not Node's version line or the stack", async () => {
+    const crash = 'node -e "throw new Error(\'kaboom\')"';
+    const result = await run({ command: crash });
+    expect(result.text).toContain('\nNode.js v');
+    expect(result.structured.report.next).toBe(
+      'stage 1 "node" failed with exit 1; its last stderr line: "Error: kaboom"',
+    );
+    // The same advice in the compact line a harness reads.
+    const cli = await runCli(['--agent', '--json', 'compact', '-c', crash], { cwd: dir });
+    expect(JSON.parse(cli.stdout).next).toBe(
+      'stage 1 "node" failed with exit 1; its last stderr line: "Error: kaboom"',
+    );
   });
 
   it('stops a command that waits for an answer, and says which question', async () => {
