@@ -15,6 +15,7 @@ import {
 import { forgottenFunctionAdvice } from './function-advice.js';
 import { becameJob, jobStarted } from './job-answers.js';
 import { JobStdin } from './job-stdin.js';
+import { withLimitFields } from './limit-advice.js';
 import { type ProgressSink, reportProgress } from './progress.js';
 import {
   type CommandHandle,
@@ -175,9 +176,8 @@ async function finishCall(session: Session, options: ServerOptions, finished: Fi
   session.state = outcome.state;
   const env = { ...process.env, ...outcome.state.env, ...prepared.env };
   const m = (text: string) => maskText(text, secretValuesFromEnv(env, masked(options)));
-  const report = forgottenFunctionAdvice(
-    withoutCutAdvice(outcome.report, outcome.fallback !== null),
-    session.functions,
+  const report = withLimitFields(
+    forgottenFunctionAdvice(withoutCutAdvice(outcome.report, outcome.fallback !== null), session.functions),
   );
   for (const name of outcome.functions) session.functions.add(name);
   const fallback = outcome.fallback ? { ...outcome.fallback, reason: m(outcome.fallback.reason) } : null;

@@ -107,6 +107,15 @@ describe('the output of a run call', () => {
       /not ok, exit 124 \(step 2 \(the last that ran\): stage 2 "sleep" was stopped: the idle timeout/,
     );
     expect(fs.existsSync(path.join(session.dir, 'idle-after'))).toBe(false);
+    // The advice names the call's field, not a CLI flag, and the job a quiet build can be.
+    expect(result.structured.next).toMatch(
+      /before raising the limit; for this call that is "idleTimeout": seconds \(0: no limit\), or run it as a job that nothing waits for \("background": true, or "yield": seconds\), read with job_output$/,
+    );
+    const timed = await session.call('run', { command: 'sleep 30', timeout: 0.5 });
+    expect(timed.structured.exitCode).toBe(124);
+    expect(timed.text).toContain(
+      '; for this call that is "timeout": seconds (0: no limit), or run it as a job',
+    );
   });
 
   it('ends the call not ok at a prompt stop, the later steps skipped', async () => {
