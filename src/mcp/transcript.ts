@@ -89,8 +89,10 @@ export class Transcript {
   }
 
   // What came since the last call (at most the budget, head and tail), and a new window after it.
+  // Data is not shown, so it goes to the file at once, however small, for the reader to find.
   takeUnread(): WindowText {
     const read = this.unread.read();
+    if (read.binary && !this.log) this.spill();
     this.unread = new OutputWindow(this.options.budget, this.whole.bytes, this.whole.lineCount + 1);
     return read;
   }

@@ -130,6 +130,22 @@ describe('jobs', () => {
     expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
   });
 
+  it("keeps a running job's data in a file when it shows only that there was some", async () => {
+    const started = await session.call('run', {
+      command: 'head -c 500 /dev/urandom; sleep 30',
+      background: true,
+      env,
+    });
+    const id = (started.structured.job as { id: number }).id;
+    const seen = await readUntil(id, (text) => text.includes('[binary output: 500 bytes'));
+    const file = /not shown; it is in (\S+): read a part with run/.exec(seen)?.[1];
+    expect(file, seen).toBeDefined();
+    // (The file is written asynchronously: the bytes land a moment after the answer.)
+    await waitFor('the 500 bytes in the file', () => fs.statSync(file!).size === 500);
+    await session.call('job_kill', { job: id });
+    expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
+  });
+
   it('turns a call still running at its yield time into a job, which ends on its own', async () => {
     const result = await session.call('run', { command: 'echo start; sleep 2; echo end', yield: 0.5 });
     expect(result.isError).toBe(false);
