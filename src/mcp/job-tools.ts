@@ -3,8 +3,8 @@ import { formatDuration } from '../format-units.js';
 import { compactReport } from '../reporters/compact.js';
 import { secondsToMs } from './call-settings.js';
 import type { Job } from './jobs.js';
-import { failure, type ToolResult } from './run-tool.js';
 import type { Session } from './session.js';
+import { failure, type ToolResult } from './tool-result.js';
 import { renderOutput, renderVerdict } from './tool-text.js';
 
 // A job quiet this long after printing a question is said to wait for an answer (the prompt wait of a

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { monotonicMs } from '../monotonic-ms.js';
 import type { JobStdin } from './job-stdin.js';
 import type { CommandHandle, CommandOutcome } from './run-command.js';
@@ -108,7 +109,27 @@ export class JobTable {
     return this.list().flatMap((job) => job.start.transcript.spilled()?.path ?? []);
   }
 
+  // Whether a process is one of a running job's: a stage, or a process below one. A later call's
+  // `kill PID` may signal it (the pid job_output shows), as the agent's own shell would.
+  owns(pid: number): boolean {
+    const stages = new Set(this.list().flatMap((job) => (job.running ? job.pids() : [])));
+    for (let at = pid, hops = 0; at > 1 && hops < 64; at = parentOf(at), hops += 1) {
+      if (stages.has(at)) return true;
+    }
+    return false;
+  }
+
   async killAll(): Promise<void> {
     await Promise.all(this.list().map((job) => job.kill()));
+  }
+}
+
+// The parent of a process (0 when it is gone or cannot be read).
+function parentOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || 0;
+  } catch {
+    return 0;
   }
 }

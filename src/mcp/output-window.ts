@@ -1,4 +1,5 @@
 import { charBoundaryAfter, charBoundaryBefore, LF } from '../capture/cut-points.js';
+import { keptText } from '../capture/escape-bytes.js';
 
 // What a window kept of the bytes it saw: the head and tail as text, and the cut between them, with
 // the line numbers it covers (counted from the window's first line), for a reader who wants the rest.
@@ -9,6 +10,8 @@ export interface WindowText {
   cut: { bytes: number; fromLine: number; toLine: number; fromByte: number } | null;
   // Every byte the window saw.
   bytes: number;
+  // The bytes kept are data, not text (a NUL byte, or mostly not UTF-8): `head` and `tail` are empty.
+  binary: boolean;
 }
 
 function newlines(buffer: Buffer): number {
@@ -77,7 +80,8 @@ export class OutputWindow {
     const head = Buffer.concat(this.head);
     let tail = Buffer.concat(this.tail);
     if (this.total <= this.headCap + this.tailCap) {
-      return { head: Buffer.concat([head, tail]).toString('utf8'), tail: '', cut: null, bytes: this.total };
+      const all = keptText(Buffer.concat([head, tail]));
+      return { head: all?.text ?? '', tail: '', cut: null, bytes: this.total, binary: all === null };
     }
     if (tail.length > this.tailCap) tail = tail.subarray(tail.length - this.tailCap);
     const shownHead = head.subarray(0, snapHead(head));
@@ -85,9 +89,12 @@ export class OutputWindow {
     const cutBytes = this.total - shownHead.length - shownTail.length;
     const fromLine = this.startLine + newlines(shownHead);
     const cutLines = this.lines - newlines(shownHead) - newlines(shownTail);
+    const [headText, tailText] = [keptText(shownHead), keptText(shownTail)];
+    const binary = headText === null || tailText === null;
     return {
-      head: shownHead.toString('utf8'),
-      tail: shownTail.toString('utf8'),
+      head: binary ? '' : headText.text,
+      tail: binary ? '' : tailText.text,
+      binary,
       cut: {
         bytes: cutBytes,
         fromLine,

@@ -46,6 +46,8 @@ interface StartRequest {
   stateFiles: StateFiles;
   // The watchdog and FIFOs the session keeps ready between calls.
   support: RunSupport | null;
+  // Processes of the session's jobs, which the text's `kill PID` may signal.
+  vouched?: (pid: number) => boolean;
   io: RunIO;
 }
 
@@ -56,6 +58,8 @@ export interface CommandOutcome {
   fallback: { interpreter: 'bash'; reason: string } | null;
   // False when the fallback left no state behind (see readStateFiles): the session kept its old one.
   stateKnown: boolean;
+  // The functions the text's shell ended with (none known from bash): they do not carry over.
+  functions: string[];
 }
 
 export interface CommandHandle extends Pick<RunHandle, 'cancel' | 'progress'> {
@@ -64,27 +68,33 @@ export interface CommandHandle extends Pick<RunHandle, 'cancel' | 'progress'> {
 
 export function startCommand(planned: PlannedCommand, request: StartRequest): CommandHandle {
   const { plan } = planned;
-  const { state, env, stateFiles, support, io } = request;
-  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {} };
+  const { state, env, stateFiles, support, io, vouched } = request;
+  const start = { cwd: state.cwd, env: { ...state.env, ...env }, vars: {}, vouched };
   clearStateFiles(stateFiles);
   if (plan.shell) {
     const handle = startShellPlan(plan.shell, { ...start, status: 0 }, plan.settings, io, support);
-    const outcome = handle.result.then(({ report, state: after }) =>
-      settle(report, request, { cwd: after.cwd, env: after.env, vars: {} }),
-    );
+    const outcome = handle.result.then(({ report, state: after }) => ({
+      ...settle(report, request, { cwd: after.cwd, env: after.env, vars: {} }),
+      functions: after.functions ?? [],
+    }));
     return { outcome, cancel: handle.cancel, progress: handle.progress };
   }
   const stages = plan.stages.map((stage) => ({ ...stage, cwd: state.cwd }));
   const handle = startRun({ ...plan, stages, env: start.env }, io, support && { support, more: false });
-  const outcome = handle.report.then((report) =>
-    settle({ ...report, fallback: report.fallback ?? plan.fallback ?? null }, request, null),
-  );
+  const outcome = handle.report.then((report) => ({
+    ...settle({ ...report, fallback: report.fallback ?? plan.fallback ?? null }, request, null),
+    functions: [],
+  }));
   return { outcome, cancel: handle.cancel, progress: handle.progress };
 }
 
 // The state after the call: the shell front end's own, or what the bash stage's EXIT trap left.
 // Shell-only variables do not leak to the next call (issue 11): only the directory and exports.
-function settle(report: Report, request: StartRequest, after: ShellState | null): CommandOutcome {
+function settle(
+  report: Report,
+  request: StartRequest,
+  after: ShellState | null,
+): Omit<CommandOutcome, 'functions'> {
   const { state, env, stateFiles } = request;
   if (!report.fallback && after) {
     return { report, state: forgetCallEnv(after, state, env), fallback: null, stateKnown: true };

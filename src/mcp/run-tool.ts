@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { maskText, secretValuesFromEnv } from '../capture/mask.js';
 import { isRequestError } from '../errors.js';
-import { formatDuration } from '../format-units.js';
 import { monotonicMs } from '../monotonic-ms.js';
 import type { Report, Settings } from '../types.js';
 import {
@@ -13,8 +12,10 @@ import {
   type ServerOptions,
   secondsToMs,
 } from './call-settings.js';
+import { forgottenFunctionAdvice } from './function-advice.js';
+import { becameJob, jobStarted } from './job-answers.js';
 import { JobStdin } from './job-stdin.js';
-import type { Job } from './jobs.js';
+import { withLimitFields } from './limit-advice.js';
 import { type ProgressSink, reportProgress } from './progress.js';
 import {
   type CommandHandle,
@@ -25,16 +26,9 @@ import {
 } from './run-command.js';
 import type { Session } from './session.js';
 import { structuredRun } from './structured.js';
-import { renderOutput, renderToolText, type ShownOutput } from './tool-text.js';
+import { failure, type ToolResult } from './tool-result.js';
+import { renderToolText } from './tool-text.js';
 import { Transcript } from './transcript.js';
-
-export type ToolResult = {
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
-
-export const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
 // What the run tool needs of the request beyond its arguments.
 interface CallContext {
@@ -118,6 +112,7 @@ async function execute(
     stateFiles: session.stateFiles,
     support: session.runSupport(),
     io: transcript.io,
+    vouched: (pid) => session.jobs.owns(pid),
   });
   const start = { command: args.command, handle, transcript, stdin, startedAt };
   if (args.background) return jobStarted(session.jobs.add(start), cwd);
@@ -181,7 +176,10 @@ async function finishCall(session: Session, options: ServerOptions, finished: Fi
   session.state = outcome.state;
   const env = { ...process.env, ...outcome.state.env, ...prepared.env };
   const m = (text: string) => maskText(text, secretValuesFromEnv(env, masked(options)));
-  const report = withoutCutAdvice(outcome.report);
+  const report = withLimitFields(
+    forgottenFunctionAdvice(withoutCutAdvice(outcome.report, outcome.fallback !== null), session.functions),
+  );
+  for (const name of outcome.functions) session.functions.add(name);
   const fallback = outcome.fallback ? { ...outcome.fallback, reason: m(outcome.fallback.reason) } : null;
   const text = renderToolText({ ...outcome, report, fallback, output });
   return {
@@ -198,44 +196,11 @@ async function finishCall(session: Session, options: ServerOptions, finished: Fi
   };
 }
 
-// An ok report's only advice is that a stream was cut and --log-dir would keep it all (next-step.ts);
-// here the output shows where the whole of it is, and `run` has no --log-dir.
-function withoutCutAdvice(report: Report): Report {
-  return report.ok ? { ...report, next: null } : report;
-}
-
-function jobStarted(job: Job, cwd: string): ToolResult {
-  const text = [
-    `job ${job.id} started in ${cwd}: ${job.start.command}`,
-    `read its output with job_output {"job": ${job.id}} (add "wait": seconds to wait for it to end),`,
-    `answer it with job_input {"job": ${job.id}, "text": "..."}, stop it with job_kill {"job": ${job.id}}.`,
-    'It runs until it ends, is killed, or the session ends.',
-  ].join('\n');
-  return { content: [{ type: 'text', text: `${text}\n` }], structuredContent: jobShape(job, cwd, null) };
-}
-
-// A call that became a job: where the session is, what it printed so far, and the job.
-function jobShape(job: Job, cwd: string, shown: ShownOutput | null): Record<string, unknown> {
-  const text = shown?.text;
-  const output = {
-    bytes: text?.bytes ?? 0,
-    cut: text?.cut?.bytes ?? 0,
-    file: text?.cut ? (shown?.file?.path ?? null) : null,
-  };
-  return { cwd, output, job: { id: job.id, running: job.running } };
-}
-
-function becameJob(job: Job, transcript: Transcript, cwd: string): ToolResult {
-  const shown = { text: transcript.takeUnread(), file: transcript.spilled() };
-  const output = renderOutput(shown, 'output so far');
-  const text = [
-    `still running after ${formatDuration(job.elapsedMs())}: it goes on as job ${job.id}.`,
-    `read the rest with job_output {"job": ${job.id}, "wait": 30}, stop it with job_kill {"job": ${job.id}}.`,
-  ].join('\n');
-  return {
-    content: [{ type: 'text', text: `${output}${text}\n` }],
-    structuredContent: jobShape(job, cwd, shown),
-  };
+// The only advice an ok bash fallback run gets is that a stream was cut and --log-dir would keep it
+// all (next-step.ts); here the output shows where the whole of it is, and `run` has no --log-dir. An
+// ok interpreted text's advice (background jobs stopped at its end) is kept.
+function withoutCutAdvice(report: Report, byBash: boolean): Report {
+  return report.ok && byBash ? { ...report, next: null } : report;
 }
 
 function isDirectory(dir: string): boolean {

@@ -4,10 +4,11 @@ import { inspectPid } from '../hang/inspect-pid.js';
 import { renderHangReport } from '../hang/render-hang.js';
 import type { ServerOptions } from './call-settings.js';
 import { jobInput, jobKill, jobOutput, listJobs } from './job-tools.js';
-import { failure, runTool } from './run-tool.js';
+import { runTool } from './run-tool.js';
 import { RUN_INPUT_SHAPE, runDescription } from './run-tool-schema.js';
 import type { Session } from './session.js';
 import { RUN_OUTPUT_SHAPE } from './structured.js';
+import { failure } from './tool-result.js';
 
 export type { ServerOptions } from './call-settings.js';
 

@@ -22,6 +22,8 @@ export class Session {
   readonly stateFiles: StateFiles;
   readonly jobs = new JobTable();
   readonly order = new CallOrder();
+  // Names earlier calls defined as functions (they do not carry over: function-advice.ts).
+  readonly functions = new Set<string>();
   private support: RunSupport | null = null;
   private outputs: string[] = [];
   private stdinCount = 0;

@@ -76,7 +76,12 @@ export function structuredRun(call: StructuredCall): Record<string, unknown> {
     cwd: call.cwd,
     fallback: call.fallback,
     stateKnown: call.stateKnown,
-    output: { bytes: text.bytes, cut: text.cut?.bytes ?? 0, file: text.cut ? (file?.path ?? null) : null },
+    output: {
+      bytes: text.bytes,
+      // Data is not shown at all.
+      cut: text.binary ? text.bytes : (text.cut?.bytes ?? 0),
+      file: text.cut || text.binary ? (file?.path ?? null) : null,
+    },
     ...(call.full ? { report: call.report } : {}),
   };
 }

@@ -20,17 +20,37 @@ export interface ShownOutput {
 export function cutMarker(cut: NonNullable<WindowText['cut']>, file: TranscriptFile | null): string {
   const size = `${groupDigits(cut.bytes)} bytes (${formatBytes(cut.bytes)}, lines ${groupDigits(cut.fromLine)}-${groupDigits(cut.toLine)})`;
   if (!file) return `[... ${size} cut here; they were not kept ...]`;
-  const lines = `${cut.fromLine},${Math.min(cut.toLine, cut.fromLine + 99)}p`;
   const where = file.complete
     ? `the whole output is in ${file.path}`
     : `the first ${formatBytes(file.bytesWritten)} of the output are in ${file.path}`;
-  return `[... ${size} cut here; ${where}: read a part with run, e.g. sed -n '${lines}' ${file.path}, or grep it; or pass a larger "budget" ...]`;
+  return `[... ${size} cut here; ${where}: read a part with run, e.g. ${readPart(cut, file.path)}, or grep it; or pass a larger "budget" ...]`;
 }
 
-// The output section: the text as printed, with the cut said in place.
+// A command that reads the start of what was cut: by lines, or by bytes when the cut lies within one
+// or two lines (a minified file, base64 -w0), which sed would print whole.
+function readPart(cut: NonNullable<WindowText['cut']>, file: string): string {
+  if (cut.toLine - cut.fromLine >= 2) {
+    return `sed -n '${cut.fromLine},${Math.min(cut.toLine, cut.fromLine + 99)}p' ${file}`;
+  }
+  return `tail -c +${cut.fromByte + 1} ${file} | head -c 4000`;
+}
+
+// In place of output that is data (an image, a compressed stream, a binary sent to the terminal):
+// how much, and where it is, to read with od or xxd.
+function binaryMarker(bytes: number, file: TranscriptFile | null): string {
+  const size = `${groupDigits(bytes)} bytes (${formatBytes(bytes)})`;
+  const where = file
+    ? `it is in ${file.path}: read a part with run, e.g. od -A d -c ${file.path} | head -20, or xxd`
+    : 'it was not kept';
+  return `[binary output: ${size} of data (a NUL byte, or mostly not UTF-8), not shown; ${where}]`;
+}
+
+// The output section: the text as printed, with the cut said in place; bytes that are not UTF-8 as
+// \xHH; data as a line that says so.
 export function renderOutput(shown: ShownOutput, title = 'output'): string {
   const { text, file } = shown;
   if (text.bytes === 0) return '';
+  if (text.binary) return `--- ${title} ---\n${binaryMarker(text.bytes, file)}\n`;
   const body = text.cut ? `${withNewline(text.head)}${cutMarker(text.cut, file)}\n${text.tail}` : text.head;
   const ended = body.endsWith('\n') ? body : `${body}\n[no newline at the end]\n`;
   return `--- ${title} ---\n${ended}`;

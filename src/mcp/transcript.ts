@@ -89,8 +89,10 @@ export class Transcript {
   }
 
   // What came since the last call (at most the budget, head and tail), and a new window after it.
+  // Data is not shown, so it goes to the file at once, however small, for the reader to find.
   takeUnread(): WindowText {
     const read = this.unread.read();
+    if (read.binary && !this.log) this.spill();
     this.unread = new OutputWindow(this.options.budget, this.whole.bytes, this.whole.lineCount + 1);
     return read;
   }
@@ -101,10 +103,12 @@ export class Transcript {
   }
 
   // The call ended: the held bytes of the masker go out, and the file is closed. Idempotent.
+  // Output that is data goes to the file however small, since the result shows none of it.
   finish(): Promise<{ text: WindowText; file: TranscriptFile | null }> {
     if (!this.file) {
       const rest = this.masker?.flush();
       if (rest && rest.length > 0) this.push(rest);
+      if (!this.log && this.whole.bytes > 0 && this.whole.read().binary) this.spill();
       this.file = this.log ? this.log.close() : Promise.resolve(null);
     }
     return this.file.then((result) => ({

@@ -74,6 +74,9 @@ export type Advice =
   | { kind: 'other'; stage: StageRef; status: string }
   // An ok run whose stage wrote more than the cap, with no log of the whole stream.
   | { kind: 'output-cut'; stage: StageRef }
+  // An ok -c text that left background jobs (`cmd &`) running at its end: safe-run stopped them
+  // (`more`: how many other stages were stopped so).
+  | { kind: 'background-stopped'; stage: StageRef; more: number }
   // A -c text: the time limit ran out between steps; it ran out in a step where safe-run itself
   // waited (no stage to stop); a step was refused when reached; the last step is negated by `!`.
   | { kind: 'steps-timed-out'; step: number }

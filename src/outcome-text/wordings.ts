@@ -136,6 +136,8 @@ const ADVICE: Wordings['advice'] = {
     return `${who(a.stage)} failed with exit ${a.code}, which for ${a.contract.program} means "${a.contract.meaning}"${retry}${said(a.stderr)}`;
   },
   other: (a) => `${who(a.stage)} ended as ${a.status}; see report.verdict.reason`,
+  'background-stopped': (a) =>
+    `${who(a.stage)}${a.more > 0 ? ` and ${a.more} more` : ''} ran in the background (&) and ${a.more > 0 ? 'were' : 'was'} stopped when the text ended, as safe-run stops whatever a text leaves running: to keep a server up for later commands, start it alone as a job (safe-run mcp: "background": true); to use it in this text, put the commands that need it after it, in the same text`,
   'output-cut': (a) =>
     `ok; ${who(a.stage)} wrote more than the cap and only head and tail were kept: rerun with --log-dir DIR to keep everything`,
   'limit-during': (a) =>

@@ -80,6 +80,7 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     openStop: new Promise(() => {}),
     running: new Set(),
     jobs: new Jobs(),
+    vouched: null,
     okCodesFor: () => null,
     scratch: () => {
       throw new Error('a dry run writes nothing');

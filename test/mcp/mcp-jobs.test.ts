@@ -87,6 +87,65 @@ describe('jobs', () => {
     expect(refused.text).toContain('Connection refused');
   });
 
+  it("lets a later call's kill PID stop a job's process, the pid job_output shows, and no other", async () => {
+    const started = await session.call('run', { command: 'sh -c "sleep 300; :"', background: true, env });
+    const id = (started.structured.job as { id: number }).id;
+    const status = await readUntil(id, (text) => /pid \d+/.test(text));
+    const pid = /pid (\d+)/.exec(status)![1];
+    const killed = await session.call('run', { command: `kill ${pid}; echo "kill: $?"` });
+    expect(killed.text).toContain('--- output ---\nkill: 0\n');
+    const ended = await session.call('job_output', { job: id, wait: 30 });
+    expect(ended.text).toContain(`job ${id} ended after`);
+    expect(ended.text).toContain('exit 143');
+    expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
+    // A process below a job's stage is the job's too; one that is no job's is still refused.
+    const again = await session.call('run', { command: 'sh -c "sleep 300; :"', background: true, env });
+    const second = (again.structured.job as { id: number }).id;
+    await waitFor('the job to start its sleep', () => markedProcesses('SR_TEST_MARK', mark).length === 2);
+    const sleeper = markedProcesses('SR_TEST_MARK', mark).find((found) =>
+      fs.readFileSync(`/proc/${found}/cmdline`, 'utf8').startsWith('sleep'),
+    );
+    const below = await session.call('run', { command: `kill -9 ${sleeper}` });
+    expect(below.isError).toBe(false);
+    expect((await session.call('job_output', { job: second, wait: 30 })).text).toContain(
+      `job ${second} ended`,
+    );
+    const other = await session.call('run', { command: `kill -0 ${process.pid}` });
+    expect(other.text).toContain('not a process this text started');
+  });
+
+  it('says that a server started with & was stopped when the call ended, and leaves nothing running', async () => {
+    const result = await session.call('run', {
+      command: 'python3 -u -m http.server 0 --bind 127.0.0.1 > server.log 2>&1 &',
+      env,
+    });
+    // bash's status (0), but not silent: the server is gone, and the way to keep one up is named.
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('ok, exit 0');
+    expect(result.text).toContain(
+      'next: stage 1 "python3" ran in the background (&) and was stopped when the text ended',
+    );
+    expect(result.text).toContain('"background": true');
+    expect(result.structured.next).toEqual(expect.stringContaining('ran in the background (&)'));
+    expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
+  });
+
+  it("keeps a running job's data in a file when it shows only that there was some", async () => {
+    const started = await session.call('run', {
+      command: 'head -c 500 /dev/urandom; sleep 30',
+      background: true,
+      env,
+    });
+    const id = (started.structured.job as { id: number }).id;
+    const seen = await readUntil(id, (text) => text.includes('[binary output: 500 bytes'));
+    const file = /not shown; it is in (\S+): read a part with run/.exec(seen)?.[1];
+    expect(file, seen).toBeDefined();
+    // (The file is written asynchronously: the bytes land a moment after the answer.)
+    await waitFor('the 500 bytes in the file', () => fs.statSync(file!).size === 500);
+    await session.call('job_kill', { job: id });
+    expect(markedProcesses('SR_TEST_MARK', mark)).toEqual([]);
+  });
+
   it('turns a call still running at its yield time into a job, which ends on its own', async () => {
     const result = await session.call('run', { command: 'echo start; sleep 2; echo end', yield: 0.5 });
     expect(result.isError).toBe(false);

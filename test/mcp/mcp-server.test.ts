@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockedProcess, Report } from '../../src/types.js';
 import { descendants, killAll, yesBlockedOnSleep } from '../hang/helpers.js';
-import { BIN, FIXTURES } from '../helpers/cli.js';
+import { BIN, FIXTURES, runCli } from '../helpers/cli.js';
 
 interface RunResult {
   text: string;
@@ -124,6 +124,21 @@ describe('safe-run mcp over stdio', () => {
     expect((await run({ command: 'printenv ONLY_NOW' })).structured.report.stages[0]!.exitCode).toBe(1);
   });
 
+  it('says that a function an earlier call defined does not carry over, instead of "install the program"', async () => {
+    const defined = await run({ command: 'say_hi() { echo "hi $1"; }; say_hi there' });
+    expect(defined.text).toContain('--- output ---\nhi there\n');
+    const later = await run({ command: 'say_hi again' });
+    expect(later.isError).toBe(true);
+    expect(later.structured.exitCode).toBe(127);
+    const next =
+      'stage 1 "say_hi" could not start: say_hi is a function an earlier call defined, and functions do not carry over from one call to the next (the directory and exported variables do): define say_hi in the call that uses it, or put it in a file and source that file in that call';
+    expect(later.text).toContain(`\nnext: ${next}\n`);
+    expect(later.structured.report.next).toBe(next);
+    // A name no call defined keeps the advice for a missing program.
+    const missing = await run({ command: 'no_such_program_here' });
+    expect(missing.text).toContain('fix the machine (install the program');
+  });
+
   it('starts every call at the same SHLVL, as bash -c started by the client would', async () => {
     const levels: string[] = [];
     for (let call = 0; call < 3; call += 1) {
@@ -178,6 +193,20 @@ describe('safe-run mcp over stdio', () => {
     expect(result.text).toMatch(/^2 +wc +ok +0 /m);
     expect(result.text).toContain('not ok, exit 1');
     expect(result.text).toContain('No such file or directory');
+  });
+
+  it("quotes the error line of a Node crash in next, not Node's version line or the stack", async () => {
+    const crash = 'node -e "throw new Error(\'kaboom\')"';
+    const result = await run({ command: crash });
+    expect(result.text).toContain('\nNode.js v');
+    expect(result.structured.report.next).toBe(
+      'stage 1 "node" failed with exit 1; its last stderr line: "Error: kaboom"',
+    );
+    // The same advice in the compact line a harness reads.
+    const cli = await runCli(['--agent', '--json', 'compact', '-c', crash], { cwd: dir });
+    expect(JSON.parse(cli.stdout).next).toBe(
+      'stage 1 "node" failed with exit 1; its last stderr line: "Error: kaboom"',
+    );
   });
 
   it('stops a command that waits for an answer, and says which question', async () => {

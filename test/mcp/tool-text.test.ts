@@ -9,7 +9,7 @@ describe('the output window of a call', () => {
   it('leaves output within the budget alone', () => {
     const window = new OutputWindow(100);
     window.push(Buffer.from('a\nb\n'));
-    expect(window.read()).toEqual({ head: 'a\nb\n', tail: '', cut: null, bytes: 4 });
+    expect(window.read()).toEqual({ head: 'a\nb\n', tail: '', cut: null, bytes: 4, binary: false });
   });
 
   it('keeps whole lines of the head and tail, and says exactly which bytes and lines it cut', () => {

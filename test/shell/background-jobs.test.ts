@@ -83,6 +83,11 @@ describe('a background job', () => {
     // The text's end stopped it, not a signal to safe-run (which is what the report once said).
     expect(stage?.stop?.cause).toEqual({ kind: 'requested', signal: 'SIGTERM', by: 'text-end' });
     expect(stage?.stop?.reason).toBe('the text ended while this background job ran');
+    // Ok, as bash says (0), but whoever expected it to keep running is told it was stopped.
+    expect(report.ok).toBe(true);
+    expect(report.next).toBe(
+      'stage 2 "sleep" ran in the background (&) and was stopped when the text ended, as safe-run stops whatever a text leaves running: to keep a server up for later commands, start it alone as a job (safe-run mcp: "background": true); to use it in this text, put the commands that need it after it, in the same text',
+    );
   });
 
   it("stopped by the text's own kill is told so, and the text goes on", async () => {

@@ -96,9 +96,25 @@ function stderrClue(stage: StageResult): StderrClue {
     : { kind: 'silent', logFile };
 }
 
+// Lines a program prints after the reason it failed, which say nothing about it: Node's version line
+// after an uncaught error and the stack frames before it, npm's pointer to its debug log, Java's
+// frames. The last line that is none of these is the clue (the last line at all when every one is).
+const TRAILERS = [
+  /^Node\.js v\d+\.\d+\.\d+$/,
+  /^at [^ ]/,
+  /^\.\.\. \d+ more$/,
+  /^npm (ERR!|error) A complete log of this run can be found in/,
+  /^npm (ERR!|error) +\S+\.log$/,
+  /^npm (ERR!|error)( \S+)?$/,
+];
+
 function lastLine(text: string | null): string | null {
-  const lines = (text ?? '').split('\n').map((line) => line.trim());
-  const last = lines.filter(Boolean).pop();
+  const lines = (text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const telling = lines.filter((line) => !TRAILERS.some((trailer) => trailer.test(line)));
+  const last = telling.at(-1) ?? lines.at(-1);
   if (!last) return null;
   return last.length > 200 ? `${last.slice(0, 200)}...` : last;
 }

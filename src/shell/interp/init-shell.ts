@@ -17,6 +17,11 @@ export interface StartState {
   vars: Record<string, string>;
   status: number;
   exportedUnset?: string[];
+  // Processes outside the text that its `kill` may signal all the same: the MCP session's jobs, which
+  // an earlier call started (null: none).
+  vouched?: ((pid: number) => boolean) | null;
+  // After a run: the names of the functions its shell ended with (the next run does not have them).
+  functions?: string[];
 }
 
 // The values of bash's read-only variables that the interpreter gives. It gives none to the others:

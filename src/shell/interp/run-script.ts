@@ -120,6 +120,7 @@ function newRuntime(
     openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),
+    vouched: initial.vouched ?? null,
     okCodesFor: plan.okCodes,
     scratch: () => {
       scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-scratch-'));
@@ -151,6 +152,6 @@ function finalState(sh: Shell): StartState {
     if (variable.attrs.exported) env[name] = fromBytes(value);
     else if (sh.defaults.get(name) !== value) vars[name] = fromBytes(value);
   }
-  const state = { cwd: fromBytes(sh.cwd), env, vars, status: sh.status };
+  const state = { cwd: fromBytes(sh.cwd), env, vars, status: sh.status, functions: [...sh.functions.keys()] };
   return exportedUnset.length > 0 ? { ...state, exportedUnset } : state;
 }

@@ -45,6 +45,8 @@ export interface Runtime {
   readonly running: Set<RunHandle>;
   // The text's background jobs.
   readonly jobs: Jobs;
+  // Processes outside the run that `kill` may signal (StartState.vouched): the MCP session's jobs.
+  readonly vouched: ((pid: number) => boolean) | null;
   // A private directory for the run's scratch files (made when first asked for).
   scratch(): string;
   // The exit codes --ok-codes accepts for a command as written (null: only 0).

@@ -28,3 +28,18 @@ export function negatedAdvice(rt: Runtime, verdict: Verdict): Advice | null {
   if (!last?.negated || verdict.ok || last.status === 0) return null;
   return { kind: 'negated', step: last.index };
 }
+
+// An ok text that left background jobs running at its end: they were stopped, which the exit code
+// (bash's, 0) does not tell; whoever expected a server to stay up is told.
+export function backgroundAdvice(stages: StageResult[]): Advice | null {
+  const stopped = stages.filter(
+    (stage) => stage.stop?.cause.kind === 'requested' && stage.stop.cause.by === 'text-end',
+  );
+  const first = stopped[0];
+  if (!first) return null;
+  return {
+    kind: 'background-stopped',
+    stage: { index: first.index, name: first.name },
+    more: stopped.length - 1,
+  };
+}

@@ -9,7 +9,7 @@ import { signalNumber } from '../../policy/signals.js';
 import { decideVerdict } from '../../policy/verdict.js';
 import type { Advice, Report, Verdict } from '../../types.js';
 import type { Runtime } from './runtime.js';
-import { exitAdvice, negatedAdvice, shellEndAdvice } from './script-advice.js';
+import { backgroundAdvice, exitAdvice, negatedAdvice, shellEndAdvice } from './script-advice.js';
 import type { Ending } from './signals.js';
 
 // The report of a whole text: every step and stage it ran; the verdict is the last step's own when
@@ -36,7 +36,7 @@ export function scriptReport(rt: Runtime, ending: Ending, clock: { startedAt: Da
     warnings,
   };
   const advice = verdict.ok
-    ? null
+    ? backgroundAdvice(recorder.stages)
     : (stopAdvice(rt) ??
       negatedAdvice(rt, verdict) ??
       shellEndAdvice(verdict, ending) ??

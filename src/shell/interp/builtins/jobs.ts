@@ -170,8 +170,20 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
   }
   if (target.startsWith('%')) return ctx.fail(`${target}: no such job`);
   if (!/^-?[0-9]+$/.test(target)) return ctx.fail(`${target}: arguments must be process or job IDs`);
+  // A process the caller vouches for (a job of the MCP session, started by an earlier call), or its
+  // process group (each stage leads its own).
+  if (rt.vouched?.(Number(spec))) return signalVouched(ctx, Number(target), signal);
   // Only the run's own processes are signalled: a pid that is none of its jobs may be anyone's.
   return ctx.fail(
     `(${target}) - not a process this text started; safe-run signals only the text's own jobs and shell`,
   );
+}
+
+function signalVouched(ctx: BuiltinContext, target: number, signal: string): number | Promise<number> {
+  try {
+    process.kill(target, signal === 'EXIT' ? 0 : `SIG${signal}`);
+    return 0;
+  } catch {
+    return ctx.fail(`(${target}) - No such process`);
+  }
 }
