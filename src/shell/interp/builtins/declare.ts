@@ -220,8 +220,8 @@ async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
   return ctx.finish(status);
 }
 
-// Whether `declare -FLAGS` with no names lists the variable: an array for -a or -A, and one of the
-// attributes (all variables when no attribute letter is given).
+// Whether `declare -FLAGS` with no names lists the variable: only arrays for -a (else only associative
+// ones for -A), and of those the ones with one of the other attributes given (bash's any, not all).
 function listed(variable: Variable, flags: Set<string>): boolean {
   const kind =
     variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
@@ -236,7 +236,8 @@ function listed(variable: Variable, flags: Set<string>): boolean {
     r: attrs.readonly,
     x: attrs.exported,
   };
-  const letters = [...flags].filter((c) => c !== 'p' && c !== 'g');
-  if ((flags.has('a') && !has.a) || (flags.has('A') && !has.A)) return false;
+  const only = flags.has('a') ? 'a' : flags.has('A') ? 'A' : null;
+  if (only && !has[only]) return false;
+  const letters = [...flags].filter((c) => c !== 'p' && c !== 'g' && c !== only);
   return letters.length === 0 || letters.some((c) => has[c]);
 }
