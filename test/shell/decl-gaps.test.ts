@@ -36,3 +36,15 @@ describe('listing variables by attribute', () => {
     await same(text, expected);
   });
 });
+
+describe("the shell's own variables", () => {
+  it.each([
+    [
+      'EUID, UID and PPID are read-only integers, OPTIND an integer',
+      'declare -p EUID UID PPID OPTIND | sed "s/=.*//"; OPTIND=1+1; echo $OPTIND',
+      'declare -ir EUID\ndeclare -ir UID\ndeclare -ir PPID\ndeclare -i OPTIND\n2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
