@@ -48,3 +48,50 @@ describe("the shell's own variables", () => {
     await same(text, expected);
   });
 });
+
+describe('arrays of one kind made the other', () => {
+  it.each([
+    [
+      'declare -A with a list over an indexed array ends the text',
+      'a=(1 2); declare -A a=(k v); echo not here',
+      '',
+    ],
+    [
+      'and declare -a over an associative one; in eval only the eval',
+      'declare -A m=([k]=v); eval "declare -a m=(1 2); echo no"; echo $?; declare -p m',
+      '1\ndeclare -A m=([k]="v" )\n',
+    ],
+    [
+      'in a function, declare -g says it and fails',
+      'a=(1); f(){ declare -gA a=(k v); echo in $?; }; f 2>/dev/null; declare -p a',
+      'in 1\ndeclare -a a=([0]="1")\n',
+    ],
+    [
+      'with a string value it fails and the text goes on',
+      'a=(1); declare -A a=x 2>&1; echo $?; declare -p a',
+      'bash: line 1: declare: a: cannot convert indexed to associative array\n1\ndeclare -a a=([0]="1")\n',
+    ],
+    [
+      '+a and +A do not make an array a string',
+      'a=(1); declare +a a 2>&1; echo $?; declare -A m; declare +A m; echo $?; declare -p a m',
+      'bash: line 1: declare: a: cannot destroy array variables in this way\n1\n1\ndeclare -a a=([0]="1")\ndeclare -A m\n',
+    ],
+    [
+      'readonly -A and export -a without a value only give their attribute',
+      'a=(1 2); readonly -A a; echo $?; export -a q; declare -p a q',
+      '0\ndeclare -ar a=([0]="1" [1]="2")\ndeclare -x q\n',
+    ],
+    [
+      'readonly and export give theirs when the value fails',
+      'a=(1); readonly -A a=x 2>/dev/null; echo $?; readonly x=1; export x=2 2>/dev/null; declare -p a x',
+      '1\ndeclare -ar a=([0]="1")\ndeclare -rx x="1"\n',
+    ],
+    [
+      'readonly and export take no subscript',
+      'a=(1 2); export "a[0]=2" 2>&1; echo $?; readonly q[1]=3; echo $?; declare -p a',
+      'bash: line 1: export: `a[0]\': not a valid identifier\n1\n1\ndeclare -a a=([0]="1" [1]="2")\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

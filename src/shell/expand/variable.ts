@@ -94,6 +94,11 @@ export function cloneVariable(variable: Variable): Variable {
   return { value: copied, attrs: { ...variable.attrs } };
 }
 
+// Which kind of array a variable is (declared as one, or given a list), or null for a string.
+export function arrayKind(variable: Variable): 'indexed' | 'assoc' | null {
+  return variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
+}
+
 // The value as ${name} gives it: a scalar, or element 0 of an indexed array ("0" of an associative
 // one); null when unset.
 export function scalarOf(variable: Variable | undefined): Bytes | null {

@@ -1,6 +1,6 @@
 import { AssocTable } from '../../expand/assoc-table.js';
-import { shellArray } from '../../expand/param-lookup.js';
-import type { Attrs, Variable } from '../../expand/variable.js';
+import { ExpansionError } from '../../expand/env.js';
+import { type Attrs, arrayKind, type Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
@@ -8,7 +8,7 @@ import { subscriptOf } from '../assign-named.js';
 import { assignInOrder } from '../assignments.js';
 import type { BuiltinContext } from './context.js';
 import { declareFunctions } from './declare-functions.js';
-import { declaration } from './declare-print.js';
+import { printAll } from './declare-list.js';
 
 // An assignment to a read-only variable: bash says so without the builtin's name.
 class ReadonlyValue extends VarError {}
@@ -39,7 +39,12 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
   if (ctx.name === 'local' && sh.funcNames.length === 0) return ctx.fail('can only be used in a function');
   if (parsed.on.has('f') || parsed.on.has('F') || parsed.off.has('f'))
     return declareFunctions(ctx, new Set([...parsed.on, ...parsed.off]), parsed.names);
-  if (parsed.on.has('p') || parsed.names.length === 0) return printAll(ctx, parsed);
+  if (parsed.on.has('p') || parsed.names.length === 0)
+    return printAll(
+      ctx,
+      parsed.on,
+      parsed.names.map((n) => n.text),
+    );
   const local =
     ctx.name === 'local' ||
     (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
@@ -50,22 +55,41 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
       sh.localOptions = new Set(sh.options);
       continue;
     }
-    const written = writtenAs(text, assign);
-    if (!written) {
-      status = await ctx.fail(`\`${text}': not a valid identifier`);
-      continue;
-    }
-    try {
-      await declareOne(ctx, written, parsed, local);
-    } catch (error) {
-      if (!(error instanceof VarError)) throw error;
-      if (error instanceof ReadonlyValue) {
-        await ctx.r.error(error.message);
-        status = 1;
-      } else status = await ctx.fail(error.message);
-    }
+    const one = await declareName(ctx, text, assign, parsed, local);
+    if (one !== 0) status = one;
   }
   return status;
+}
+
+// One NAME[=value] argument; its status. readonly and export take no subscript, and -a or -A only
+// with a value (then as declare -g does); they give their attribute even when the value fails.
+async function declareName(
+  ctx: BuiltinContext,
+  text: Bytes,
+  assign: Assign | null,
+  parsed: Parsed,
+  local: boolean,
+): Promise<number> {
+  const written = writtenAs(text, assign);
+  const global = ctx.name === 'readonly' || ctx.name === 'export';
+  if (!written || (global && written.value?.index != null))
+    return ctx.fail(
+      `\`${written ? `${written.name}[${written.value!.index}]` : text}': not a valid identifier`,
+    );
+  const letters =
+    global && !written.array && !written.value
+      ? { ...parsed, on: new Set([...parsed.on].filter((c) => c !== 'a' && c !== 'A')) }
+      : parsed;
+  try {
+    await declareOne(ctx, written, letters, local);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof VarError)) throw error;
+    if (global) applyLetter(ctx.sh.vars.target(written.name).attrs, ctx.name === 'export' ? 'x' : 'r', true);
+    if (!(error instanceof ReadonlyValue)) return ctx.fail(error.message);
+    await ctx.r.error(error.message);
+    return 1;
+  }
 }
 
 // One argument after the options, as the builtin reads it once expanded: NAME, NAME=value,
@@ -140,9 +164,9 @@ async function declareOne(
     ? sh.vars.declareLocal(name)
     : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
   const assigns = written.array !== null || written.value !== null;
+  await checkArrays(ctx, variable, written, parsed);
   if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
   if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
-  if (!assigns) checkConversion(variable, name, parsed.on);
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
   // A string made associative keeps its value under the key 0, as bash's does.
@@ -177,15 +201,28 @@ async function assignValue(
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
 
-// An indexed array does not become an associative one, nor the other way: bash says so (status 1)
-// and leaves it as it is. (With a value, bash ends the shell instead: not done here.)
-function checkConversion(variable: Variable, name: string, on: Set<string>): void {
-  const kind =
-    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
-  if (on.has('A') && kind === 'indexed')
-    throw new VarError(`${name}: cannot convert indexed to associative array`);
-  if (on.has('a') && kind === 'assoc')
-    throw new VarError(`${name}: cannot convert associative to indexed array`);
+// An indexed array does not become an associative one, nor the other way, and +a or +A does not
+// make an array a string: bash says so (status 1) and leaves it as it is. With a list to assign, bash
+// finds the first while it expands the argument: a -c text (or eval) ends there, unless declare,
+// typeset or local runs in a function: then it is said twice, the second time as the builtin's.
+async function checkArrays(
+  ctx: BuiltinContext,
+  variable: Variable,
+  written: Written,
+  parsed: Parsed,
+): Promise<void> {
+  const { name } = written;
+  const kind = arrayKind(variable);
+  let message: string | null = null;
+  if (parsed.on.has('A') && kind === 'indexed') message = 'cannot convert indexed to associative array';
+  else if (parsed.on.has('a') && kind === 'assoc') message = 'cannot convert associative to indexed array';
+  else if ((parsed.off.has('a') && kind === 'indexed') || (parsed.off.has('A') && kind === 'assoc'))
+    message = 'cannot destroy array variables in this way';
+  if (message === null) return;
+  if (written.array && ctx.sh.funcNames.length > 0 && !['readonly', 'export'].includes(ctx.name))
+    await ctx.r.error(`${name}: ${message}`);
+  else if (written.array) throw new ExpansionError(`${name}: ${message}`, 1, true);
+  throw new VarError(`${name}: ${message}`);
 }
 
 function applyLetter(attrs: Attrs, c: string, on: boolean): void {
@@ -196,48 +233,4 @@ function applyLetter(attrs: Attrs, c: string, on: boolean): void {
   else (attrs as unknown as Record<string, boolean>)[key] = on;
   if (key === 'lower' && on) attrs.upper = false;
   if (key === 'upper' && on) attrs.lower = false;
-}
-
-// declare -p [names], export -p, readonly -p (or with no names): each variable written back. With no
-// names: those with one of the attributes given (arrays only for -a, -A), or a function's locals.
-async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
-  const { sh } = ctx;
-  let status = 0;
-  const all = parsed.names.length === 0;
-  const names = all ? sh.vars.names(ctx.name === 'local') : parsed.names.map((n) => n.text);
-  const wanted = new Set(parsed.on);
-  if (ctx.name === 'export') wanted.add('x');
-  if (ctx.name === 'readonly') wanted.add('r');
-  for (const name of names) {
-    const variable = sh.vars.getRaw(name) ?? (all ? undefined : shellArray(ctx.r.ex.env, name));
-    if (!variable) {
-      if (!all) status = await ctx.fail(`${name}: not found`);
-      continue;
-    }
-    if (all && ctx.name !== 'local' && !listed(variable, wanted)) continue;
-    await ctx.out(`${declaration(name, variable)}\n`);
-  }
-  return ctx.finish(status);
-}
-
-// Whether `declare -FLAGS` with no names lists the variable: only arrays for -a (else only associative
-// ones for -A), and of those the ones with one of the other attributes given (bash's any, not all).
-function listed(variable: Variable, flags: Set<string>): boolean {
-  const kind =
-    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
-  const { attrs } = variable;
-  const has: Record<string, boolean> = {
-    a: kind === 'indexed',
-    A: kind === 'assoc',
-    i: attrs.integer,
-    l: attrs.lower,
-    u: attrs.upper,
-    n: attrs.nameref,
-    r: attrs.readonly,
-    x: attrs.exported,
-  };
-  const only = flags.has('a') ? 'a' : flags.has('A') ? 'A' : null;
-  if (only && !has[only]) return false;
-  const letters = [...flags].filter((c) => c !== 'p' && c !== 'g' && c !== only);
-  return letters.length === 0 || letters.some((c) => has[c]);
 }
