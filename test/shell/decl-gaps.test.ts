@@ -95,3 +95,21 @@ describe('arrays of one kind made the other', () => {
     await same(text, expected);
   });
 });
+
+describe('a list given to an array element', () => {
+  it.each([
+    ['as an assignment it ends the text', 'a=(1 2); a[1]=(3); echo not here', ''],
+    [
+      'in eval only the eval, said as written',
+      "i=1; eval 'a[$i]=(3)' 2>&1; echo $?; declare a[1]=(3); echo not here",
+      'bash: line 1: a[$i]: cannot assign list to array member\n1\n',
+    ],
+    [
+      "as a command's prefix it is left out",
+      '{ a[1]=(3) echo ran; declare -p a; } 2>&1',
+      "bash: line 1: `a[1]': not a valid identifier\nran\nbash: line 1: declare: a: not found\n",
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -17,6 +17,13 @@ export async function assignInOrder(
 ): Promise<void> {
   const { sh } = r;
   for (const assign of assigns) {
+    if (assign.array && assign.index) {
+      // NAME[i]=(...): a command's prefix is said and left out; otherwise the text (or eval) ends.
+      const text = `${assign.name}[${r.place.source.slice(assign.index.start.offset, assign.index.end.offset)}]`;
+      if (temporary) await r.error(`\`${text}': not a valid identifier`);
+      else throw new ExpansionError(`${text}: cannot assign list to array member`, 1, true);
+      continue;
+    }
     // Expanded before a command's own variable of that name exists (`X=$X cmd`, `PATH=$PATH:x cmd`
     // read the shell's value: they read an empty one before).
     const elements = assign.array ? await arrayElements(r, assign, declared) : null;
