@@ -1,6 +1,7 @@
 import type { Bytes } from '../syntax/source.js';
 import { AssocTable } from './assoc-table.js';
 import { IndexedItems } from './indexed-items.js';
+import { assignElement, converted } from './value-convert.js';
 import { type Attrs, cloneVariable, NO_ATTRS, type Variable } from './variable.js';
 
 // Why an assignment did not happen, as bash says it (the caller adds "bash: line N: ").
@@ -113,44 +114,20 @@ export class Variables {
     const { append = false, index } = options;
     const current = variable.value;
     if (index !== undefined || (current && current.kind !== 'scalar')) {
-      this.assignElement(variable, index ?? (current?.kind === 'assoc' ? '0' : 0), value, append);
+      assignElement(
+        this.integerValue,
+        variable,
+        index ?? (current?.kind === 'assoc' ? '0' : 0),
+        value,
+        append,
+      );
       return;
     }
     const old = current?.kind === 'scalar' ? current.value : '';
-    variable.value = { kind: 'scalar', value: this.converted(variable, value, append ? old : null) };
-  }
-
-  private assignElement(variable: Variable, index: number | Bytes, value: Bytes, append: boolean): void {
-    let current = variable.value;
-    if (!current || current.kind === 'scalar') {
-      const items = new IndexedItems();
-      if (current?.kind === 'scalar') items.set(0, current.value);
-      current =
-        variable.attrs.array === 'assoc'
-          ? { kind: 'assoc', items: new AssocTable() }
-          : { kind: 'indexed', items };
-      variable.value = current;
-    }
-    if (current.kind === 'assoc') {
-      const key = String(index);
-      const old = current.items.get(key) ?? '';
-      current.items.set(key, this.converted(variable, value, append ? old : null));
-    } else {
-      const at = typeof index === 'number' ? index : Number(index);
-      const old = current.items.get(at) ?? '';
-      current.items.set(at, this.converted(variable, value, append ? old : null));
-    }
-  }
-
-  // A value as the variable's attributes make it: arithmetic for -i (appended as a sum), case for -l/-u.
-  private converted(variable: Variable, value: Bytes, appendTo: Bytes | null): Bytes {
-    let result = value;
-    if (variable.attrs.integer) {
-      result = this.integerValue(appendTo === null || appendTo === '' ? value : `${appendTo}+(${value})`);
-    } else if (appendTo !== null) result = appendTo + value;
-    if (variable.attrs.lower) result = result.toLowerCase();
-    if (variable.attrs.upper) result = result.toUpperCase();
-    return result;
+    variable.value = {
+      kind: 'scalar',
+      value: converted(this.integerValue, variable, value, append ? old : null),
+    };
   }
 
   // NAME=(...) (or +=): the elements, with their [key]= when given (a negative one counts back from
@@ -170,7 +147,7 @@ export class Variables {
       variable.value = { kind: 'assoc', items: table };
       for (const element of elements) {
         if (element.key === null) continue;
-        table.set(element.key, this.converted(variable, element.value, null));
+        table.set(element.key, converted(this.integerValue, variable, element.value, null));
       }
       return [];
     }
@@ -187,7 +164,7 @@ export class Variables {
         left.push(element);
         continue;
       }
-      items.set(at, this.converted(variable, element.value, null));
+      items.set(at, converted(this.integerValue, variable, element.value, null));
       next = at + 1;
     }
     return left;
