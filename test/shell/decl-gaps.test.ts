@@ -113,3 +113,40 @@ describe('a list given to an array element', () => {
     await same(text, expected);
   });
 });
+
+describe('declare -n and +n', () => {
+  it.each([
+    [
+      'a self reference is refused outside functions',
+      'declare -n r=x; declare -n r=r 2>&1; echo $?; declare -n q="q[1]" 2>/dev/null; echo $?; declare -p r',
+      'bash: line 1: declare: r: nameref variable self references not allowed\n1\n1\ndeclare -n r="x"\n',
+    ],
+    [
+      'so is a value that names no variable, and an empty one',
+      'declare -n r=x; declare -n r=1a 2>&1; echo $?; declare -n q="" 2>/dev/null; echo $?; declare -p r',
+      'bash: line 1: declare: `1a\': invalid variable name for name reference\n1\n1\ndeclare -n r="x"\n',
+    ],
+    [
+      'an array, a read-only variable or a string naming no variable is not made a nameref',
+      'a=(1); declare -n a 2>/dev/null; echo $?; readonly c=y; declare -n c 2>/dev/null; echo $?; x=1a; declare -n x 2>/dev/null; echo $?; declare -p a c x',
+      '1\n1\n1\ndeclare -a a=([0]="1")\ndeclare -r c="y"\ndeclare -- x="1a"\n',
+    ],
+    [
+      '+n with a value assigns through the chain, then the last nameref is a plain variable',
+      'declare -n r=r2; declare -n r2=x; declare +n r=5; declare -p r r2 x',
+      'declare -n r="r2"\ndeclare -- r2="x"\ndeclare -- x="5"\n',
+    ],
+    [
+      '-n += appends to the nameref itself; -n drops -i, -l and -u',
+      'declare -n r=x; declare -n r+=y; declare -i i=3; declare -n i=x; declare -p r i',
+      'declare -n r="xy"\ndeclare -n i="x"\n',
+    ],
+    [
+      'a nameref with no value is given only a name',
+      'declare -n r; read r <<< 1a; echo $?; declare -p r; r=1a; echo not here',
+      '1\ndeclare -n r\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

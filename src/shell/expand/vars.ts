@@ -2,7 +2,7 @@ import type { Bytes } from '../syntax/source.js';
 import { AssocTable } from './assoc-table.js';
 import { IndexedItems } from './indexed-items.js';
 import { assignElement, converted } from './value-convert.js';
-import { type Attrs, cloneVariable, NO_ATTRS, type Variable } from './variable.js';
+import { type Attrs, cloneVariable, NO_ATTRS, namesVariable, type Variable } from './variable.js';
 
 // Why an assignment did not happen, as bash says it (the caller adds "bash: line N: ").
 export class VarError extends Error {}
@@ -112,6 +112,9 @@ export class Variables {
     const variable = this.target(name);
     if (variable.attrs.readonly) throw new VarError(`${name}: readonly variable`);
     const { append = false, index } = options;
+    // (A nameref with no value yet: the value must name a variable.)
+    if (variable.attrs.nameref && index === undefined && !append && !namesVariable(value, true))
+      throw new VarError(`\`${value}': not a valid identifier`);
     const current = variable.value;
     if (index !== undefined || (current && current.kind !== 'scalar')) {
       assignElement(

@@ -7,17 +7,13 @@ import type { Bytes } from '../../syntax/source.js';
 import { subscriptOf } from '../assign-named.js';
 import { assignInOrder } from '../assignments.js';
 import type { BuiltinContext } from './context.js';
+import { type Parsed, parse, type Written, writtenAs } from './declare-args.js';
 import { declareFunctions } from './declare-functions.js';
 import { printAll } from './declare-list.js';
+import { checkNamerefTarget, checkNamerefWord, lastNameref } from './declare-nameref.js';
 
 // An assignment to a read-only variable: bash says so without the builtin's name.
 class ReadonlyValue extends VarError {}
-
-interface Parsed {
-  on: Set<string>;
-  off: Set<string>;
-  names: { text: Bytes; assign: Assign | null }[];
-}
 
 const LETTERS: Record<string, keyof Attrs | 'array' | 'assoc'> = {
   a: 'array',
@@ -92,60 +88,6 @@ async function declareName(
   }
 }
 
-// One argument after the options, as the builtin reads it once expanded: NAME, NAME=value,
-// NAME+=value, NAME[i]=value (however it was quoted, or an expansion gave it: bash parses the word
-// itself), or NAME=(...) as written (an array, kept as the assignment node).
-interface Written {
-  name: string;
-  array: Assign | null;
-  value: { text: Bytes; append: boolean; index: Bytes | null } | null;
-}
-
-function writtenAs(text: Bytes, assign: Assign | null): Written | null {
-  if (assign?.array) return { name: assign.name, array: assign, value: null };
-  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*?)\])?(?:(\+?)=(.*))?$/s.exec(text);
-  if (!match) return null;
-  const [, name, index, plus, value] = match;
-  if (value === undefined) return index === undefined ? { name: name!, array: null, value: null } : null;
-  return { name: name!, array: null, value: { text: value, append: plus === '+', index: index ?? null } };
-}
-
-function parse(ctx: BuiltinContext): Parsed | Promise<number> {
-  const parsed: Parsed = { on: new Set(), off: new Set(), names: [] };
-  if (ctx.name === 'export') parsed.on.add('x');
-  if (ctx.name === 'readonly') parsed.on.add('r');
-  let options = true;
-  ctx.args.forEach((arg, i) => {
-    const assign = ctx.decl?.[i + 1] ?? null;
-    if (options && assign === null && arg === '--') {
-      options = false;
-      return;
-    }
-    if (options && assign === null && /^[-+][A-Za-z]+$/.test(arg)) {
-      const set = arg[0] === '-' ? parsed.on : parsed.off;
-      for (const c of arg.slice(1)) {
-        if (ctx.name === 'export' && c === 'n') parsed.off.add('x');
-        else set.add(c);
-      }
-      return;
-    }
-    options = false;
-    parsed.names.push({ text: arg, assign });
-  });
-  const bad = [...parsed.on, ...parsed.off].find((c) => !'aAfFgilnprtuxI'.includes(c));
-  if (bad) return ctx.usage(DECLARE_USAGE[ctx.name] ?? '', `-${bad}: invalid option`);
-  return parsed;
-}
-
-// bash's usage line for each declaration builtin, after an invalid option.
-const DECLARE_USAGE: Record<string, string> = {
-  declare: 'declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]',
-  typeset: 'typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]',
-  local: 'local [option] name[=value] ...',
-  export: 'export [-fn] [name[=value] ...] or export -p',
-  readonly: 'readonly [-aAf] [name[=value] ...] or readonly -p',
-};
-
 async function declareOne(
   ctx: BuiltinContext,
   written: Written,
@@ -158,15 +100,21 @@ async function declareOne(
   // local may not hide one.
   if (local && !sh.vars.inLocalScope(name) && sh.vars.get(name)?.attrs.readonly)
     throw new VarError(`${name}: readonly variable`);
-  // -n and +n work on the name itself, not on what a nameref it already is leads to.
-  const itself = parsed.on.has('n') || parsed.off.has('n');
+  // -n works on the name itself, not on what a nameref it already is leads to; +n on what it leads
+  // to, then turns the chain's last nameref into a plain variable (keeping its value).
+  const itself = parsed.on.has('n');
+  if (itself) await checkNamerefWord(ctx, name, written.value);
+  const refOff = !itself && parsed.off.has('n') ? lastNameref(sh.vars, name) : undefined;
   const variable = local
     ? sh.vars.declareLocal(name)
     : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
   const assigns = written.array !== null || written.value !== null;
+  if (itself && variable.value !== null) checkNamerefTarget(variable, name, assigns);
   await checkArrays(ctx, variable, written, parsed);
   if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
   if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
+  // (A nameref is no longer an integer nor lower or upper case, unless given again.)
+  if (itself) Object.assign(variable.attrs, { integer: false, lower: false, upper: false });
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
   // A string made associative keeps its value under the key 0, as bash's does.
@@ -175,14 +123,26 @@ async function declareOne(
     if (variable.value.kind === 'scalar') items.set('0', variable.value.value);
     variable.value = { kind: 'assoc', items };
   }
-  if (!assigns) return;
+  if (assigns) await assignDeclared(ctx, variable, written, itself);
+  if (refOff) refOff.attrs.nameref = false;
+}
+
+// The value of declare NAME=value (or NAME=(...)), even to a variable made read-only by the same
+// declare; with -n, the nameref's own (NAME+=value appends to it).
+async function assignDeclared(
+  ctx: BuiltinContext,
+  variable: Variable,
+  written: Written,
+  itself: boolean,
+): Promise<void> {
   const readonly = variable.attrs.readonly;
   variable.attrs.readonly = false;
   try {
     if (written.array) await assignInOrder(ctx.r, [written.array], { declared: true });
-    else if (itself && written.value!.index === null && !written.value!.append)
-      variable.value = { kind: 'scalar', value: written.value!.text };
-    else await assignValue(ctx, name, written.value!);
+    else if (itself && written.value!.index === null) {
+      const old = written.value!.append && variable.value?.kind === 'scalar' ? variable.value.value : '';
+      variable.value = { kind: 'scalar', value: old + written.value!.text };
+    } else await assignValue(ctx, written.name, written.value!);
   } finally {
     variable.attrs.readonly = readonly;
   }
