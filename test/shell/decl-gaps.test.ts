@@ -150,3 +150,40 @@ describe('declare -n and +n', () => {
     await same(text, expected);
   });
 });
+
+describe("a nameref to an array's element", () => {
+  it.each([
+    [
+      'reads and assigns the element',
+      'a=(x y z); declare -n r="a[1]"; echo "$r"; r=Q; r+=W; declare -p a r',
+      'y\ndeclare -a a=([0]="x" [1]="QW" [2]="z")\ndeclare -n r="a[1]"\n',
+    ],
+    [
+      "an associative array's key, a subscript evaluated when used, one from the end",
+      'declare -A m=(["k 1"]=v); declare -n r="m[k 1]"; echo "$r"; r=w; a=(x y z); i=0; declare -n s="a[i]"; i=2; echo $s; declare -n t="a[-1]"; t=7; declare -p m a',
+      'v\nz\ndeclare -A m=(["k 1"]="w" )\ndeclare -a a=([0]="x" [1]="y" [2]="7")\n',
+    ],
+    [
+      'in arithmetic, read, printf -v, declare, ${r:=w} and unset',
+      'a=(1 2 3 4); declare -n r="a[1]" s="a[2]" t="a[5]"; (( r += 5 )); read s <<< hi; declare -n u="a[0]"; declare u=9; : ${t:=def}; declare -n v="a[3]"; unset v; declare -p a',
+      'declare -a a=([0]="9" [1]="7" [2]="hi" [5]="def")\n',
+    ],
+    [
+      'a local nameref, and one to an array not set yet',
+      'a=(x y z); f(){ local -n r=$1; echo "$r"; r=N; }; f "a[2]"; declare -n q="b[1]"; q=5; declare -p a b',
+      'z\ndeclare -a a=([0]="x" [1]="y" [2]="N")\ndeclare -a b=([1]="5")\n',
+    ],
+    [
+      'a[@] reads every element; assigning it ends the text',
+      'a=(x y z); declare -n r="a[@]"; echo "$r"; r=2; echo not here',
+      'x y z\n',
+    ],
+    [
+      'export and readonly say it is not a valid identifier, with status 0',
+      'a=(x y z); declare -n r="a[1]"; export r 2>&1; echo $?; declare -p a',
+      'bash: line 1: export: `a[1]\': not a valid identifier\n0\ndeclare -a a=([0]="x" [1]="y" [2]="z")\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

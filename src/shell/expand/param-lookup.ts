@@ -104,6 +104,9 @@ async function named(ex: ExpanderApi, name: string, index: Word | null): Promise
   if (special !== undefined) return single(special);
   const dynamic = index === null ? env.dynamic(name) : undefined;
   if (dynamic !== undefined) return single(dynamic, name);
+  // A nameref to an array's element (declare -n r='a[1]'): that element.
+  const ref = index === null ? env.vars.elementRef(name) : null;
+  if (ref) return named(ex, ref.name, literalWord(ref.subscript));
   const variable = shellArray(env, name) ?? env.vars.get(name);
   if (index === null) return single(scalarOf(variable), name);
   if (isAllIndex(index)) {

@@ -15,6 +15,9 @@ export class Variables {
   private temporary: boolean[] = [false];
   // Evaluates arithmetic for -i variables; set by whoever owns the evaluator.
   integerValue: (text: Bytes) => Bytes = (text) => text;
+  // An array's subscript as written, evaluated (arithmetic, or an associative array's key); set by
+  // whoever owns the evaluator.
+  elementIndex: (name: string, text: Bytes) => number | Bytes = (_, text) => text;
   // Says a warning bash prints and goes on after (a circle of namerefs); set by the shell.
   warn: (message: string) => void = () => {};
 
@@ -75,6 +78,15 @@ export class Variables {
     return current;
   }
 
+  // A nameref whose value names an array's element (declare -n r='a[1]'): the array's name and the
+  // subscript as written; null for any other name.
+  elementRef(name: string): { name: string; subscript: Bytes } | null {
+    if (!this.lookup(name)?.attrs.nameref) return null;
+    const resolved = this.follow(name);
+    const match = resolved === null ? null : /^([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]$/s.exec(resolved);
+    return match ? { name: match[1]!, subscript: match[2]! } : null;
+  }
+
   // A new variable in the innermost scope (local, or declare inside a function), shadowing others.
   declareLocal(name: string, attrs: Partial<Attrs> = {}): Variable {
     const scope = this.scopes.at(-1)!;
@@ -94,7 +106,7 @@ export class Variables {
 
   // The variable an assignment to `name` changes: the visible one, else a new global.
   target(name: string): Variable {
-    const resolved = this.resolve(name);
+    const resolved = this.elementRef(name)?.name ?? this.resolve(name);
     const found = this.lookup(resolved);
     if (found) return found;
     const variable: Variable = { value: null, attrs: { ...NO_ATTRS } };
@@ -109,9 +121,14 @@ export class Variables {
 
   // NAME=value or NAME+=value; for an array, element 0 (or `index`).
   assign(name: string, value: Bytes, options: { append?: boolean; index?: number | Bytes } = {}): void {
+    const { append = false, index } = options;
+    const ref = index === undefined ? this.elementRef(name) : null;
+    if (ref) {
+      this.assign(ref.name, value, { append, index: this.elementIndex(ref.name, ref.subscript) });
+      return;
+    }
     const variable = this.target(name);
     if (variable.attrs.readonly) throw new VarError(`${name}: readonly variable`);
-    const { append = false, index } = options;
     // (A nameref with no value yet: the value must name a variable.)
     if (variable.attrs.nameref && index === undefined && !append && !namesVariable(value, true))
       throw new VarError(`\`${value}': not a valid identifier`);
@@ -178,6 +195,8 @@ export class Variables {
   // (bash's dynamic unset), unless `keepLocal` (shopt localvar_unset) treats it as the innermost's.
   // `own` (unset -n): a nameref itself, not the variable it names.
   unset(name: string, index?: number | Bytes, keepLocal = false, own = false): boolean {
+    const ref = own || index !== undefined ? null : this.elementRef(name);
+    if (ref) return this.unset(ref.name, this.elementIndex(ref.name, ref.subscript), keepLocal);
     const resolved = own ? name : this.resolve(name);
     for (let k = this.scopes.length - 1; k >= 0; k--) {
       const scope = this.scopes[k]!;
@@ -218,6 +237,7 @@ export class Variables {
   clone(): Variables {
     const copy = new (this.constructor as new () => Variables)();
     copy.integerValue = this.integerValue;
+    copy.elementIndex = this.elementIndex;
     copy.warn = this.warn;
     copy.temporary = [...this.temporary];
     copy.scopes = this.scopes.map((scope) => {

@@ -49,3 +49,10 @@ export function subscriptOf(r: RunnerApi, name: string, text: Bytes): number | B
   if (resolved < 0) throw new VarError(`${name}[${text}]: bad array subscript`);
   return resolved;
 }
+
+// The element a nameref names (declare -n r='a[1]'), as subscriptOf gives it; a[@] and a[*] are no
+// element to assign or unset.
+export function referredSubscript(r: RunnerApi, name: string, text: Bytes): number | Bytes {
+  if (text === '@' || text === '*') throw new VarError(`${name}[${text}]: bad array subscript`);
+  return subscriptOf(r, name, text);
+}

@@ -72,6 +72,9 @@ async function declareName(
     return ctx.fail(
       `\`${written ? `${written.name}[${written.value!.index}]` : text}': not a valid identifier`,
     );
+  // (Nor a nameref to an array's element: said, with status 0.)
+  const ref = global && !written.array && !written.value ? ctx.sh.vars.elementRef(written.name) : null;
+  if (ref) return ctx.fail(`\`${ref.name}[${ref.subscript}]': not a valid identifier`, 0);
   const letters =
     global && !written.array && !written.value
       ? { ...parsed, on: new Set([...parsed.on].filter((c) => c !== 'a' && c !== 'A')) }
