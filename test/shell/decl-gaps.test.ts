@@ -187,3 +187,15 @@ describe("a nameref to an array's element", () => {
     await same(text, expected);
   });
 });
+
+describe('attributes given together', () => {
+  it.each([
+    [
+      '-l with -u leaves neither',
+      'declare -lu x=AbC; declare -u y=abc; declare -ul y; y=AbC; declare -p x y',
+      'declare -- x="AbC"\ndeclare -- y="AbC"\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

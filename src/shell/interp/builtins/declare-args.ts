@@ -49,6 +49,8 @@ export function parse(ctx: BuiltinContext): Parsed | Promise<number> {
     options = false;
     parsed.names.push({ text: arg, assign });
   });
+  // -l with -u: each takes the other back, so the variable ends with neither (as bash's does).
+  if (parsed.on.has('l') && parsed.on.has('u')) for (const c of 'lu') parsed.off.add(c);
   const bad = [...parsed.on, ...parsed.off].find((c) => !'aAfFgilnprtuxI'.includes(c));
   if (bad) return ctx.usage(DECLARE_USAGE[ctx.name] ?? '', `-${bad}: invalid option`);
   return parsed;
