@@ -199,3 +199,25 @@ describe('attributes given together', () => {
     await same(text, expected);
   });
 });
+
+describe('a value given to an array', () => {
+  it.each([
+    [
+      'in parentheses, from quotes or an expansion, it is read as a list',
+      "declare -a x=\"(1 2)\"; v=\"(a 'b c' [5]=q)\"; declare -a y=$v; a=(1 2); declare a+='(3 4)'; declare -A m; declare m='([k]=v)'; declare -p x y a m",
+      'declare -a x=([0]="1" [1]="2")\ndeclare -a y=([0]="a" [1]="b c" [5]="q")\ndeclare -a a=([0]="1" [1]="2" [2]="3" [3]="4")\ndeclare -A m=([k]="v" )\n',
+    ],
+    [
+      'otherwise it is element 0, also of an array declared with no value',
+      "declare -a x='(1 2'; declare -ai n=1+1; declare -a e; e=abc; declare -A h; h=v; b=1; declare -a b; declare -p x n e h b",
+      'declare -a x=([0]="(1 2")\ndeclare -ai n=([0]="2")\ndeclare -a e=([0]="abc")\ndeclare -A h=([0]="v" )\ndeclare -a b=([0]="1")\n',
+    ],
+    [
+      'a string variable keeps its quoted parentheses',
+      "declare y='(1 2)'; a=(1 2); a='(3 4)'; declare -p y a",
+      'declare -- y="(1 2)"\ndeclare -a a=([0]="(3 4)" [1]="2")\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

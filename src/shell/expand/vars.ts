@@ -119,7 +119,8 @@ export class Variables {
     this.scopes[0]!.set(name, variable);
   }
 
-  // NAME=value or NAME+=value; for an array, element 0 (or `index`).
+  // NAME=value or NAME+=value; for an array (or one declared so with no value yet), element 0 (or
+  // `index`).
   assign(name: string, value: Bytes, options: { append?: boolean; index?: number | Bytes } = {}): void {
     const { append = false, index } = options;
     const ref = index === undefined ? this.elementRef(name) : null;
@@ -133,14 +134,9 @@ export class Variables {
     if (variable.attrs.nameref && index === undefined && !append && !namesVariable(value, true))
       throw new VarError(`\`${value}': not a valid identifier`);
     const current = variable.value;
-    if (index !== undefined || (current && current.kind !== 'scalar')) {
-      assignElement(
-        this.integerValue,
-        variable,
-        index ?? (current?.kind === 'assoc' ? '0' : 0),
-        value,
-        append,
-      );
+    if (index !== undefined || (current && current.kind !== 'scalar') || (!current && variable.attrs.array)) {
+      const at = index ?? (current?.kind === 'assoc' || variable.attrs.array === 'assoc' ? '0' : 0);
+      assignElement(this.integerValue, variable, at, value, append);
       return;
     }
     const old = current?.kind === 'scalar' ? current.value : '';

@@ -1,5 +1,6 @@
 import { AssocTable } from '../../expand/assoc-table.js';
 import { ExpansionError } from '../../expand/env.js';
+import { IndexedItems } from '../../expand/indexed-items.js';
 import { type Attrs, arrayKind, type Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
@@ -11,6 +12,7 @@ import { type Parsed, parse, type Written, writtenAs } from './declare-args.js';
 import { declareFunctions } from './declare-functions.js';
 import { printAll } from './declare-list.js';
 import { checkNamerefTarget, checkNamerefWord, lastNameref } from './declare-nameref.js';
+import { quotedList } from './quoted-list.js';
 
 // An assignment to a read-only variable: bash says so without the builtin's name.
 class ReadonlyValue extends VarError {}
@@ -120,13 +122,24 @@ async function declareOne(
   if (itself) Object.assign(variable.attrs, { integer: false, lower: false, upper: false });
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
-  // A string made associative keeps its value under the key 0, as bash's does.
+  // A string made an array keeps its value as element 0 (key 0), as bash's does.
   if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns) {
     const items = new AssocTable();
     if (variable.value.kind === 'scalar') items.set('0', variable.value.value);
     variable.value = { kind: 'assoc', items };
   }
-  if (assigns) await assignDeclared(ctx, variable, written, itself);
+  if (variable.attrs.array === 'indexed' && variable.value?.kind === 'scalar')
+    variable.value = { kind: 'indexed', items: new IndexedItems([[0, variable.value.value]]) };
+  const value = written.value;
+  const list =
+    value &&
+    value.index === null &&
+    !itself &&
+    (parsed.on.has('a') || parsed.on.has('A') || arrayKind(variable))
+      ? quotedList(ctx, name, value.text, value.append)
+      : null;
+  if (assigns)
+    await assignDeclared(ctx, variable, list ? { name, array: list, value: null } : written, itself);
   if (refOff) refOff.attrs.nameref = false;
 }
 
@@ -141,7 +154,12 @@ async function assignDeclared(
   const readonly = variable.attrs.readonly;
   variable.attrs.readonly = false;
   try {
-    if (written.array) await assignInOrder(ctx.r, [written.array], { declared: true });
+    // (A list read from a value is not traced: its words are not the text's.)
+    if (written.array)
+      await assignInOrder(ctx.r, [written.array], {
+        declared: true,
+        untraced: !ctx.decl?.includes(written.array),
+      });
     else if (itself && written.value!.index === null) {
       const old = written.value!.append && variable.value?.kind === 'scalar' ? variable.value.value : '';
       variable.value = { kind: 'scalar', value: old + written.value!.text };
