@@ -221,3 +221,25 @@ describe('a value given to an array', () => {
     await same(text, expected);
   });
 });
+
+describe('${x@A}', () => {
+  it.each([
+    [
+      'a variable, an element, an array, with and without attributes',
+      'x=1; declare -r y=2; a=(1 "b c"); declare -A m=([k]=v); declare -n r=x; z="it\'s"; echo "${x@A}"; echo "${y@A}"; echo "${a@A}"; echo "${a[1]@A}"; echo "${a[@]@A}"; echo "${m[@]@A}"; echo "${m@A}"; echo "${r@A}"; echo "${z@A}"; echo "[${nosuch@A}]"',
+      "x='1'\ndeclare -r y='2'\ndeclare -a a='1'\ndeclare -a a='b c'\ndeclare -a a=([0]=\"1\" [1]=\"b c\")\ndeclare -A m=([k]=\"v\" )\ndeclare -A m\nx='1'\nz='it'\\''s'\n[]\n",
+    ],
+    [
+      '"${a[@]@A}" is three words; "$@" is set --; one declared with no value',
+      'a=(1 2); printf "<%s>\\n" "${a[@]@A}"; set -- "a b" c; echo "${@@A}"; declare -a U; echo "${U@A}"; w=$\'a\\nb\'; echo "${w@A}"',
+      "<declare>\n<-a>\n<a=([0]=\"1\" [1]=\"2\")>\nset -- 'a b' 'c'\ndeclare -a U\nw=$'a\\nb'\n",
+    ],
+    [
+      'eval of it makes the variable again',
+      'a=(1 "b c"); s="x y"; declare -i n=4; b="${a[@]@A}"; t=${s@A}; k=${n@A}; unset a s n; eval "$b; $t; $k"; declare -p a s n',
+      'declare -a a=([0]="1" [1]="b c")\ndeclare -- s="x y"\ndeclare -i n="4"\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -1,8 +1,8 @@
+import { declaration } from '../../expand/declaration.js';
 import { shellArray } from '../../expand/param-lookup.js';
 import { arrayKind, type Variable } from '../../expand/variable.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
-import { declaration } from './declare-print.js';
 
 // declare -p [names], export -p, readonly -p (or with no names): each variable written back. With no
 // names: those with one of the attributes given (arrays only for -a, -A), or a function's locals.

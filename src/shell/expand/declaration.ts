@@ -1,7 +1,7 @@
-import { attributeLetters } from '../../expand/param-text.js';
-import { generatedValue } from '../../expand/random-variable.js';
-import { sortedKeys, type Value, type Variable } from '../../expand/variable.js';
-import type { Bytes } from '../../syntax/source.js';
+import type { Bytes } from '../syntax/source.js';
+import { attributeLetters } from './param-text.js';
+import { generatedValue } from './random-variable.js';
+import { sortedKeys, type Value, type Variable } from './variable.js';
 
 // How declare -p (and export -p, readonly -p) writes a variable back: `declare -FLAGS name="value"`.
 export function declaration(name: string, variable: Variable): Bytes {
