@@ -243,3 +243,15 @@ describe('${x@A}', () => {
     await same(text, expected);
   });
 });
+
+describe('a pattern that looks like an element assignment', () => {
+  it.each([
+    [
+      'an unquoted [1]=b matches files, else stays as written',
+      'x="[1]=b"; echo $x [ab]=c; touch 1=b; echo $x',
+      '[1]=b [ab]=c\n1=b\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
