@@ -244,6 +244,18 @@ describe('${x@A}', () => {
   });
 });
 
+describe('keys of associative arrays', () => {
+  it.each([
+    [
+      'with spaces, an escaped double quote, a bracket in single quotes',
+      `declare -A m=([a b]=1 ["c\\"d"]=2 ['e]f']=3); m["x\\"]"]=4; declare -p m`,
+      'declare -A m=(["c\\"d"]="2" ["x\\"]"]="4" ["a b"]="1" ["e]f"]="3" )\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('a pattern that looks like an element assignment', () => {
   it.each([
     [
