@@ -244,6 +244,18 @@ describe('${x@A}', () => {
   });
 });
 
+describe('local', () => {
+  it.each([
+    [
+      '-I starts the local as a copy of the variable it hides, a nameref as a plain one',
+      'declare -ix x=1; a=(1 2); declare -n r=x; f(){ local -I x a r; declare -p x a r; x=2+2; a[5]=z; echo $x; }; f; echo $x; declare -p a',
+      'declare -ix x="1"\ndeclare -a a=([0]="1" [1]="2")\ndeclare -- r="x"\n4\n1\ndeclare -a a=([0]="1" [1]="2")\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('keys of associative arrays', () => {
   it.each([
     [

@@ -1,7 +1,7 @@
 import { AssocTable } from '../../expand/assoc-table.js';
 import { ExpansionError } from '../../expand/env.js';
 import { IndexedItems } from '../../expand/indexed-items.js';
-import { type Attrs, arrayKind, type Variable } from '../../expand/variable.js';
+import { type Attrs, arrayKind, cloneVariable, type Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
@@ -110,9 +110,16 @@ async function declareOne(
   const itself = parsed.on.has('n');
   if (itself) await checkNamerefWord(ctx, name, written.value);
   const refOff = !itself && parsed.off.has('n') ? lastNameref(sh.vars, name) : undefined;
+  // local -I: a new local starts as a copy of the variable it hides (not as a nameref).
+  const inherited =
+    local && parsed.on.has('I') && !sh.vars.inLocalScope(name) ? sh.vars.getRaw(name) : undefined;
   const variable = local
     ? sh.vars.declareLocal(name)
     : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
+  if (inherited) {
+    variable.value = cloneVariable(inherited).value;
+    variable.attrs = { ...inherited.attrs, nameref: false };
+  }
   const assigns = written.array !== null || written.value !== null;
   if (itself && variable.value !== null) checkNamerefTarget(variable, name, assigns);
   await checkArrays(ctx, variable, written, parsed);
