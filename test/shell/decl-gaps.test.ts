@@ -268,6 +268,23 @@ describe('keys of associative arrays', () => {
   });
 });
 
+describe('declare -p quoting', () => {
+  it.each([
+    [
+      'keys are quoted only where the shell would read syntax, or a lone @',
+      "declare -A m=([a=b]=1 ['~']=2 [@]=3 ['=']=4 ['#']=5 [a#]=6 [é]=7); declare -p m",
+      'declare -A m=([=]="4" ["#"]="5" [a=b]="1" ["@"]="3" ["~"]="2" [a#]="6" [é]="7" )\n',
+    ],
+    [
+      "a byte that is no character is written as $'\\NNN', a UTF-8 character only outside a UTF-8 locale",
+      "x=$'\\xffé'; declare -p x; LC_ALL=C; declare -p x",
+      "declare -- x=$'\\377é'\ndeclare -- x=$'\\377\\303\\251'\n",
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('a pattern that looks like an element assignment', () => {
   it.each([
     [

@@ -2,6 +2,7 @@ import type { ParamExp } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import { declaration } from './declaration.js';
 import type { ExpanderApi } from './expander-api.js';
+import { isUtf8Locale } from './oracle-state.js';
 import { type Base, shellArray } from './param-lookup.js';
 import { attributeLetters, isAllIndex } from './param-text.js';
 import { arrayKind } from './variable.js';
@@ -34,7 +35,7 @@ export async function assignmentForm(
   const letters = attributeLetters(variable.attrs, variable.value?.kind ?? null);
   const declare = letters === '' ? '' : `declare -${letters} `;
   if (isAllIndex(part.index) && arrayKind(variable) && variable.value) {
-    const line = declaration(name, variable);
+    const line = declaration(name, variable, isUtf8Locale(env));
     // (In double quotes, "${a[@]@A}" is three words: declare, its options, the assignment.)
     if (part.index?.parts.length === 1 && base.star) return one(line);
     const [word, options] = line.split(' ', 2);

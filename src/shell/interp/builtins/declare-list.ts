@@ -1,4 +1,5 @@
 import { declaration } from '../../expand/declaration.js';
+import { isUtf8Locale } from '../../expand/oracle-state.js';
 import { shellArray } from '../../expand/param-lookup.js';
 import { arrayKind, type Variable } from '../../expand/variable.js';
 import type { Bytes } from '../../syntax/source.js';
@@ -21,7 +22,7 @@ export async function printAll(ctx: BuiltinContext, on: Set<string>, given: Byte
       continue;
     }
     if (all && ctx.name !== 'local' && !listed(variable, wanted)) continue;
-    await ctx.out(`${declaration(name, variable)}\n`);
+    await ctx.out(`${declaration(name, variable, isUtf8Locale(ctx.r.ex.env))}\n`);
   }
   return ctx.finish(status);
 }
