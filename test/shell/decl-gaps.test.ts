@@ -256,6 +256,18 @@ describe('local', () => {
   });
 });
 
+describe("unset's subscript", () => {
+  it.each([
+    [
+      'is expanded first: $i, ${#a[@]}-1, an associative key from a variable',
+      "a=(1 2 3); i=0; unset 'a[$i]'; s=(a b); unset 'stack[${#stack[@]}-1]' 's[${#s[@]}-1]'; declare -A m=([x]=1 ['$k']=2); k=x; unset 'm[$k]'; declare -p a s m",
+      'declare -a a=([1]="2" [2]="3")\ndeclare -a s=([0]="a")\ndeclare -A m=(["\\$k"]="2" )\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('keys of associative arrays', () => {
   it.each([
     [
