@@ -268,6 +268,18 @@ describe("unset's subscript", () => {
   });
 });
 
+describe('a subscript given as text', () => {
+  it.each([
+    [
+      'printf -v, read and ${!r} expand its $ first',
+      "a=(1 2 3); i=1; printf -v 'a[$i]' %s X; i=2; read 'a[$i]' <<< R; r='a[$i]'; echo ${!r}; declare -A m; k='a b'; printf -v 'm[$k]' %s v; declare -p a m",
+      'R\ndeclare -a a=([0]="1" [1]="X" [2]="R")\ndeclare -A m=(["a b"]="v" )\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('keys of associative arrays', () => {
   it.each([
     [
