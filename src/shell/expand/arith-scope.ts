@@ -11,6 +11,8 @@ export function arithScope(env: ExpandEnv): ArithScope {
     read(name, subscript) {
       const dynamic = subscript === null ? env.dynamic(name) : undefined;
       if (dynamic !== undefined) return dynamic;
+      const ref = subscript === null ? env.vars.elementRef(name) : null;
+      if (ref) return scope.read(ref.name, ref.subscript);
       const variable = env.vars.get(name);
       if (env.nounset && !variable?.value) throw unbound(env, name);
       if (subscript === null) return scalarOf(variable);

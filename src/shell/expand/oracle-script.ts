@@ -33,7 +33,8 @@ __sr_op_glob() {
   # (GLOBIGNORE first: setting it turns dotglob on and unsetting it off, as in any bash.)
   if [[ \${__a[7]} == =* ]]; then GLOBIGNORE=\${__a[7]#=}; else unset GLOBIGNORE; fi
   __sr_state "\${__a[@]:2:5}"
-  eval "__r=( \${__a[8]} )"
+  # (A for list, not an array's: a pattern such as [1]=b is a word there, not an element's assignment.)
+  eval "for __f in \${__a[8]}; do __r+=(\\"\\$__f\\"); done"
   unset GLOBIGNORE
   __sr_reply
 }

@@ -4,6 +4,7 @@ import type { Builder } from './builder.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi, PartContext } from './expander-api.js';
 import { isUtf8Locale } from './oracle-state.js';
+import { assignmentForm } from './param-assign-form.js';
 import { type Base, lookup, shellArray } from './param-lookup.js';
 import { patternOps } from './param-patterns.js';
 import { attributeLetters, charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
@@ -200,13 +201,13 @@ async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<B
     const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
     return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
   }
+  const ask = async (item: Bytes, how: string) =>
+    (await ex.env.oracle.ask('transform', [item, how, ...localeOf(ex)]))[0] ?? item;
+  if (op === 'A' && part.bad === null) return assignmentForm(ex, part, base, (value) => ask(value, 'Q'));
   if (!base.set) return base;
   if (part.bad !== null) throw new ExpansionError(`${part.bad}: bad substitution`, 127);
   const items: Bytes[] = [];
-  for (const item of base.items) {
-    const [answer] = await ex.env.oracle.ask('transform', [item, op, ...localeOf(ex)]);
-    items.push(answer ?? item);
-  }
+  for (const item of base.items) items.push(await ask(item, op));
   return { ...base, items };
 }
 

@@ -1,4 +1,5 @@
 import type { ParamExp, Word } from '../syntax/nodes.js';
+import { parsePromptText } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi } from './expander-api.js';
@@ -72,11 +73,19 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   }
   const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/s.exec(ref);
   if (match) {
-    const index = match[2] === undefined ? null : literalWord(match[2]);
+    const index = match[2] === undefined ? null : subscriptWord(match[2]);
     return named(ex, match[1]!, index);
   }
   if (/^([0-9]+|[@*#?$!-])$/.test(ref)) return named(ex, ref, null);
   throw new ExpansionError(`${ref}: invalid variable name`, 1, true);
+}
+
+// A subscript given as text (${!r} with r='a[$i]', a nameref to a[$i]): its $ expansions are made,
+// as bash makes them; a command substitution is left as written (safe-run checks only the text's own
+// commands).
+function subscriptWord(text: Bytes): Word {
+  if (!/[$`]/.test(text) || /`|\$\((?!\()|[<>]\(/.test(text)) return literalWord(text);
+  return parsePromptText(text) ?? literalWord(text);
 }
 
 function literalWord(text: Bytes): Word {
@@ -104,6 +113,9 @@ async function named(ex: ExpanderApi, name: string, index: Word | null): Promise
   if (special !== undefined) return single(special);
   const dynamic = index === null ? env.dynamic(name) : undefined;
   if (dynamic !== undefined) return single(dynamic, name);
+  // A nameref to an array's element (declare -n r='a[1]'): that element.
+  const ref = index === null ? env.vars.elementRef(name) : null;
+  if (ref) return named(ex, ref.name, subscriptWord(ref.subscript));
   const variable = shellArray(env, name) ?? env.vars.get(name);
   if (index === null) return single(scalarOf(variable), name);
   if (isAllIndex(index)) {

@@ -94,6 +94,16 @@ export function cloneVariable(variable: Variable): Variable {
   return { value: copied, attrs: { ...variable.attrs } };
 }
 
+// Which kind of array a variable is (declared as one, or given a list), or null for a string.
+export function arrayKind(variable: Variable): 'indexed' | 'assoc' | null {
+  return variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
+}
+
+// Whether a nameref may hold `text`: a variable's name, or (`element`) an array element's.
+export function namesVariable(text: Bytes, element: boolean): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) || (element && /^[A-Za-z_][A-Za-z0-9_]*\[.+\]$/s.test(text));
+}
+
 // The value as ${name} gives it: a scalar, or element 0 of an indexed array ("0" of an associative
 // one); null when unset.
 export function scalarOf(variable: Variable | undefined): Bytes | null {

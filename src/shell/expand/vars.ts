@@ -1,7 +1,8 @@
 import type { Bytes } from '../syntax/source.js';
 import { AssocTable } from './assoc-table.js';
 import { IndexedItems } from './indexed-items.js';
-import { type Attrs, cloneVariable, NO_ATTRS, type Variable } from './variable.js';
+import { assignElement, converted } from './value-convert.js';
+import { type Attrs, cloneVariable, NO_ATTRS, namesVariable, type Variable } from './variable.js';
 
 // Why an assignment did not happen, as bash says it (the caller adds "bash: line N: ").
 export class VarError extends Error {}
@@ -14,6 +15,9 @@ export class Variables {
   private temporary: boolean[] = [false];
   // Evaluates arithmetic for -i variables; set by whoever owns the evaluator.
   integerValue: (text: Bytes) => Bytes = (text) => text;
+  // An array's subscript as written, evaluated (arithmetic, or an associative array's key); set by
+  // whoever owns the evaluator.
+  elementIndex: (name: string, text: Bytes) => number | Bytes = (_, text) => text;
   // Says a warning bash prints and goes on after (a circle of namerefs); set by the shell.
   warn: (message: string) => void = () => {};
 
@@ -74,6 +78,15 @@ export class Variables {
     return current;
   }
 
+  // A nameref whose value names an array's element (declare -n r='a[1]'): the array's name and the
+  // subscript as written; null for any other name.
+  elementRef(name: string): { name: string; subscript: Bytes } | null {
+    if (!this.lookup(name)?.attrs.nameref) return null;
+    const resolved = this.follow(name);
+    const match = resolved === null ? null : /^([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]$/s.exec(resolved);
+    return match ? { name: match[1]!, subscript: match[2]! } : null;
+  }
+
   // A new variable in the innermost scope (local, or declare inside a function), shadowing others.
   declareLocal(name: string, attrs: Partial<Attrs> = {}): Variable {
     const scope = this.scopes.at(-1)!;
@@ -93,7 +106,7 @@ export class Variables {
 
   // The variable an assignment to `name` changes: the visible one, else a new global.
   target(name: string): Variable {
-    const resolved = this.resolve(name);
+    const resolved = this.elementRef(name)?.name ?? this.resolve(name);
     const found = this.lookup(resolved);
     if (found) return found;
     const variable: Variable = { value: null, attrs: { ...NO_ATTRS } };
@@ -106,51 +119,31 @@ export class Variables {
     this.scopes[0]!.set(name, variable);
   }
 
-  // NAME=value or NAME+=value; for an array, element 0 (or `index`).
+  // NAME=value or NAME+=value; for an array (or one declared so with no value yet), element 0 (or
+  // `index`).
   assign(name: string, value: Bytes, options: { append?: boolean; index?: number | Bytes } = {}): void {
+    const { append = false, index } = options;
+    const ref = index === undefined ? this.elementRef(name) : null;
+    if (ref) {
+      this.assign(ref.name, value, { append, index: this.elementIndex(ref.name, ref.subscript) });
+      return;
+    }
     const variable = this.target(name);
     if (variable.attrs.readonly) throw new VarError(`${name}: readonly variable`);
-    const { append = false, index } = options;
+    // (A nameref with no value yet: the value must name a variable.)
+    if (variable.attrs.nameref && index === undefined && !append && !namesVariable(value, true))
+      throw new VarError(`\`${value}': not a valid identifier`);
     const current = variable.value;
-    if (index !== undefined || (current && current.kind !== 'scalar')) {
-      this.assignElement(variable, index ?? (current?.kind === 'assoc' ? '0' : 0), value, append);
+    if (index !== undefined || (current && current.kind !== 'scalar') || (!current && variable.attrs.array)) {
+      const at = index ?? (current?.kind === 'assoc' || variable.attrs.array === 'assoc' ? '0' : 0);
+      assignElement(this.integerValue, variable, at, value, append);
       return;
     }
     const old = current?.kind === 'scalar' ? current.value : '';
-    variable.value = { kind: 'scalar', value: this.converted(variable, value, append ? old : null) };
-  }
-
-  private assignElement(variable: Variable, index: number | Bytes, value: Bytes, append: boolean): void {
-    let current = variable.value;
-    if (!current || current.kind === 'scalar') {
-      const items = new IndexedItems();
-      if (current?.kind === 'scalar') items.set(0, current.value);
-      current =
-        variable.attrs.array === 'assoc'
-          ? { kind: 'assoc', items: new AssocTable() }
-          : { kind: 'indexed', items };
-      variable.value = current;
-    }
-    if (current.kind === 'assoc') {
-      const key = String(index);
-      const old = current.items.get(key) ?? '';
-      current.items.set(key, this.converted(variable, value, append ? old : null));
-    } else {
-      const at = typeof index === 'number' ? index : Number(index);
-      const old = current.items.get(at) ?? '';
-      current.items.set(at, this.converted(variable, value, append ? old : null));
-    }
-  }
-
-  // A value as the variable's attributes make it: arithmetic for -i (appended as a sum), case for -l/-u.
-  private converted(variable: Variable, value: Bytes, appendTo: Bytes | null): Bytes {
-    let result = value;
-    if (variable.attrs.integer) {
-      result = this.integerValue(appendTo === null || appendTo === '' ? value : `${appendTo}+(${value})`);
-    } else if (appendTo !== null) result = appendTo + value;
-    if (variable.attrs.lower) result = result.toLowerCase();
-    if (variable.attrs.upper) result = result.toUpperCase();
-    return result;
+    variable.value = {
+      kind: 'scalar',
+      value: converted(this.integerValue, variable, value, append ? old : null),
+    };
   }
 
   // NAME=(...) (or +=): the elements, with their [key]= when given (a negative one counts back from
@@ -170,7 +163,7 @@ export class Variables {
       variable.value = { kind: 'assoc', items: table };
       for (const element of elements) {
         if (element.key === null) continue;
-        table.set(element.key, this.converted(variable, element.value, null));
+        table.set(element.key, converted(this.integerValue, variable, element.value, null));
       }
       return [];
     }
@@ -187,7 +180,7 @@ export class Variables {
         left.push(element);
         continue;
       }
-      items.set(at, this.converted(variable, element.value, null));
+      items.set(at, converted(this.integerValue, variable, element.value, null));
       next = at + 1;
     }
     return left;
@@ -198,6 +191,8 @@ export class Variables {
   // (bash's dynamic unset), unless `keepLocal` (shopt localvar_unset) treats it as the innermost's.
   // `own` (unset -n): a nameref itself, not the variable it names.
   unset(name: string, index?: number | Bytes, keepLocal = false, own = false): boolean {
+    const ref = own || index !== undefined ? null : this.elementRef(name);
+    if (ref) return this.unset(ref.name, this.elementIndex(ref.name, ref.subscript), keepLocal);
     const resolved = own ? name : this.resolve(name);
     for (let k = this.scopes.length - 1; k >= 0; k--) {
       const scope = this.scopes[k]!;
@@ -238,6 +233,7 @@ export class Variables {
   clone(): Variables {
     const copy = new (this.constructor as new () => Variables)();
     copy.integerValue = this.integerValue;
+    copy.elementIndex = this.elementIndex;
     copy.warn = this.warn;
     copy.temporary = [...this.temporary];
     copy.scopes = this.scopes.map((scope) => {

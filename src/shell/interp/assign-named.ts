@@ -1,5 +1,6 @@
 import { lastIndex } from '../expand/variable.js';
 import { VarError } from '../expand/vars.js';
+import { parsePromptText } from '../syntax/parse.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 
@@ -12,7 +13,7 @@ export async function assignNamed(r: RunnerApi, target: Bytes, value: Bytes): Pr
     return 1;
   }
   try {
-    assignTarget(r, target, value);
+    assignTarget(r, await expandedTarget(r, target), value);
     return 0;
   } catch (error) {
     if (!(error instanceof VarError)) throw error;
@@ -48,4 +49,22 @@ export function subscriptOf(r: RunnerApi, name: string, text: Bytes): number | B
   const resolved = lastIndex(variable) + 1 + at;
   if (resolved < 0) throw new VarError(`${name}[${text}]: bad array subscript`);
   return resolved;
+}
+
+// The element a nameref names (declare -n r='a[1]'), as subscriptOf gives it; a[@] and a[*] are no
+// element to assign or unset.
+export function referredSubscript(r: RunnerApi, name: string, text: Bytes): number | Bytes {
+  if (text === '@' || text === '*') throw new VarError(`${name}[${text}]: bad array subscript`);
+  return subscriptOf(r, name, text);
+}
+
+// NAME[SUB] given as text (printf -v, read): bash expands SUB's $ first, as in double quotes. (A
+// command substitution there is left as written: safe-run checks only the text's own commands.)
+export async function expandedTarget(r: RunnerApi, target: Bytes): Promise<Bytes> {
+  const open = target.indexOf('[');
+  if (open < 0 || !target.endsWith(']')) return target;
+  const sub = target.slice(open + 1, -1);
+  if (!/[$`]/.test(sub) || /`|\$\((?!\()|[<>]\(/.test(sub)) return target;
+  const word = parsePromptText(sub);
+  return word ? `${target.slice(0, open)}[${await r.ex.quotedText(word.parts, 'dq')}]` : target;
 }

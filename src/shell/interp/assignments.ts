@@ -9,14 +9,21 @@ import { traceAssign } from './trace.js';
 // NAME=value, NAME+=value, NAME[i]=value and NAME=(...), expanded and assigned left to right, each
 // seeing the ones before it, as bash does. `temporary`: a command's prefixes, in the scope the
 // caller pushed (exported for the command); otherwise the shell's own variables. `declared`: an
-// argument of declare and its kin.
+// argument of declare and its kin; `untraced`: not in set -x's trace (a list declare read from a value).
 export async function assignInOrder(
   r: RunnerApi,
   assigns: readonly Assign[],
-  { temporary = false, declared = false } = {},
+  { temporary = false, declared = false, untraced = false } = {},
 ): Promise<void> {
   const { sh } = r;
   for (const assign of assigns) {
+    if (assign.array && assign.index) {
+      // NAME[i]=(...): a command's prefix is said and left out; otherwise the text (or eval) ends.
+      const text = `${assign.name}[${r.place.source.slice(assign.index.start.offset, assign.index.end.offset)}]`;
+      if (temporary) await r.error(`\`${text}': not a valid identifier`);
+      else throw new ExpansionError(`${text}: cannot assign list to array member`, 1, true);
+      continue;
+    }
     // Expanded before a command's own variable of that name exists (`X=$X cmd`, `PATH=$PATH:x cmd`
     // read the shell's value: they read an empty one before).
     const elements = assign.array ? await arrayElements(r, assign, declared) : null;
@@ -29,7 +36,7 @@ export async function assignInOrder(
       if (!(await temporaryVariable(r, assign))) continue;
     } else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
     if (elements) {
-      await traceAssign(r, assign, null);
+      if (!untraced) await traceAssign(r, assign, null);
       const kind = isAssoc(r, assign.name) ? 'assoc' : 'indexed';
       for (const left of sh.vars.assignArray(assign.name, elements, assign.append, kind))
         await r.error(`[${left.key}]=${left.value}: bad array subscript`);

@@ -52,9 +52,11 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
   vars.assign('IFS', ' \t\n');
   vars.assign('PS4', '+ ');
   vars.assign('OPTIND', '1');
+  vars.target('OPTIND').attrs.integer = true;
+  // (Integers too, as bash's declare -p shows them: -ir.)
   for (const [name, value] of Object.entries(readOnlyValues())) {
     vars.assign(name, value);
-    vars.target(name).attrs.readonly = true;
+    Object.assign(vars.target(name).attrs, { readonly: true, integer: true });
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
   // Started without PATH, bash has its default one, not exported; a text that unsets it finds nothing.

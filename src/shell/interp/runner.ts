@@ -5,7 +5,7 @@ import { Expander } from '../expand/word.js';
 import type { AndOr, Command, Pipeline, Redirect, SimpleCommand, Span, Stmt } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Placement, RunnerApi } from './api.js';
-import { assignNamed } from './assign-named.js';
+import { assignNamed, referredSubscript } from './assign-named.js';
 import { noteInShell, startBackground } from './background.js';
 import { runCompound } from './compound.js';
 import { errTrapSet, runErrTrap, SIMPLE_LIKE } from './err-trap.js';
@@ -43,6 +43,7 @@ export class Runner implements RunnerApi {
     // A variable with the integer attribute takes the value of its text as arithmetic.
     this.sh.vars.integerValue = (text) => String(toTopLevel(() => this.ex.evaluate(text), true));
     this.sh.vars.warn = (message) => void this.error(message);
+    this.sh.vars.elementIndex = (name, text) => referredSubscript(this, name, text);
     watchXtraceFd(this);
   }
 

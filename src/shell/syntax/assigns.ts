@@ -127,15 +127,28 @@ function closeBracket(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {
     const c = text[i];
     if (c === '\\') i++;
-    else if (c === "'" || c === '"') {
+    else if (c === "'") {
       const close = text.indexOf(c, i + 1);
       if (close < 0) return -1;
       i = close;
+    } else if (c === '"') {
+      // (A backslash in double quotes escapes the next character: "c\"d".)
+      i = closingQuote(text, i + 1);
+      if (i < 0) return -1;
     } else if (c === '[') depth++;
     else if (c === ']') {
       if (depth === 0) return i;
       depth--;
     }
+  }
+  return -1;
+}
+
+// The index of the " that closes a double-quoted string whose text starts at `from`, or -1.
+function closingQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
   }
   return -1;
 }

@@ -1,23 +1,21 @@
 import { AssocTable } from '../../expand/assoc-table.js';
-import { shellArray } from '../../expand/param-lookup.js';
-import type { Attrs, Variable } from '../../expand/variable.js';
+import { ExpansionError } from '../../expand/env.js';
+import { IndexedItems } from '../../expand/indexed-items.js';
+import { type Attrs, arrayKind, cloneVariable, type Variable } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Assign } from '../../syntax/nodes.js';
 import type { Bytes } from '../../syntax/source.js';
 import { subscriptOf } from '../assign-named.js';
 import { assignInOrder } from '../assignments.js';
 import type { BuiltinContext } from './context.js';
+import { type Parsed, parse, type Written, writtenAs } from './declare-args.js';
 import { declareFunctions } from './declare-functions.js';
-import { declaration } from './declare-print.js';
+import { printAll } from './declare-list.js';
+import { checkNamerefTarget, checkNamerefWord, lastNameref } from './declare-nameref.js';
+import { quotedList } from './quoted-list.js';
 
 // An assignment to a read-only variable: bash says so without the builtin's name.
 class ReadonlyValue extends VarError {}
-
-interface Parsed {
-  on: Set<string>;
-  off: Set<string>;
-  names: { text: Bytes; assign: Assign | null }[];
-}
 
 const LETTERS: Record<string, keyof Attrs | 'array' | 'assoc'> = {
   a: 'array',
@@ -39,7 +37,12 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
   if (ctx.name === 'local' && sh.funcNames.length === 0) return ctx.fail('can only be used in a function');
   if (parsed.on.has('f') || parsed.on.has('F') || parsed.off.has('f'))
     return declareFunctions(ctx, new Set([...parsed.on, ...parsed.off]), parsed.names);
-  if (parsed.on.has('p') || parsed.names.length === 0) return printAll(ctx, parsed);
+  if (parsed.on.has('p') || parsed.names.length === 0)
+    return printAll(
+      ctx,
+      parsed.on,
+      parsed.names.map((n) => n.text),
+    );
   const local =
     ctx.name === 'local' ||
     (sh.funcNames.length > 0 && ctx.name !== 'export' && ctx.name !== 'readonly' && !parsed.on.has('g'));
@@ -50,77 +53,45 @@ export async function declareLike(ctx: BuiltinContext): Promise<number> {
       sh.localOptions = new Set(sh.options);
       continue;
     }
-    const written = writtenAs(text, assign);
-    if (!written) {
-      status = await ctx.fail(`\`${text}': not a valid identifier`);
-      continue;
-    }
-    try {
-      await declareOne(ctx, written, parsed, local);
-    } catch (error) {
-      if (!(error instanceof VarError)) throw error;
-      if (error instanceof ReadonlyValue) {
-        await ctx.r.error(error.message);
-        status = 1;
-      } else status = await ctx.fail(error.message);
-    }
+    const one = await declareName(ctx, text, assign, parsed, local);
+    if (one !== 0) status = one;
   }
   return status;
 }
 
-// One argument after the options, as the builtin reads it once expanded: NAME, NAME=value,
-// NAME+=value, NAME[i]=value (however it was quoted, or an expansion gave it: bash parses the word
-// itself), or NAME=(...) as written (an array, kept as the assignment node).
-interface Written {
-  name: string;
-  array: Assign | null;
-  value: { text: Bytes; append: boolean; index: Bytes | null } | null;
+// One NAME[=value] argument; its status. readonly and export take no subscript, and -a or -A only
+// with a value (then as declare -g does); they give their attribute even when the value fails.
+async function declareName(
+  ctx: BuiltinContext,
+  text: Bytes,
+  assign: Assign | null,
+  parsed: Parsed,
+  local: boolean,
+): Promise<number> {
+  const written = writtenAs(text, assign);
+  const global = ctx.name === 'readonly' || ctx.name === 'export';
+  if (!written || (global && written.value?.index != null))
+    return ctx.fail(
+      `\`${written ? `${written.name}[${written.value!.index}]` : text}': not a valid identifier`,
+    );
+  // (Nor a nameref to an array's element: said, with status 0.)
+  const ref = global && !written.array && !written.value ? ctx.sh.vars.elementRef(written.name) : null;
+  if (ref) return ctx.fail(`\`${ref.name}[${ref.subscript}]': not a valid identifier`, 0);
+  const letters =
+    global && !written.array && !written.value
+      ? { ...parsed, on: new Set([...parsed.on].filter((c) => c !== 'a' && c !== 'A')) }
+      : parsed;
+  try {
+    await declareOne(ctx, written, letters, local);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof VarError)) throw error;
+    if (global) applyLetter(ctx.sh.vars.target(written.name).attrs, ctx.name === 'export' ? 'x' : 'r', true);
+    if (!(error instanceof ReadonlyValue)) return ctx.fail(error.message);
+    await ctx.r.error(error.message);
+    return 1;
+  }
 }
-
-function writtenAs(text: Bytes, assign: Assign | null): Written | null {
-  if (assign?.array) return { name: assign.name, array: assign, value: null };
-  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*?)\])?(?:(\+?)=(.*))?$/s.exec(text);
-  if (!match) return null;
-  const [, name, index, plus, value] = match;
-  if (value === undefined) return index === undefined ? { name: name!, array: null, value: null } : null;
-  return { name: name!, array: null, value: { text: value, append: plus === '+', index: index ?? null } };
-}
-
-function parse(ctx: BuiltinContext): Parsed | Promise<number> {
-  const parsed: Parsed = { on: new Set(), off: new Set(), names: [] };
-  if (ctx.name === 'export') parsed.on.add('x');
-  if (ctx.name === 'readonly') parsed.on.add('r');
-  let options = true;
-  ctx.args.forEach((arg, i) => {
-    const assign = ctx.decl?.[i + 1] ?? null;
-    if (options && assign === null && arg === '--') {
-      options = false;
-      return;
-    }
-    if (options && assign === null && /^[-+][A-Za-z]+$/.test(arg)) {
-      const set = arg[0] === '-' ? parsed.on : parsed.off;
-      for (const c of arg.slice(1)) {
-        if (ctx.name === 'export' && c === 'n') parsed.off.add('x');
-        else set.add(c);
-      }
-      return;
-    }
-    options = false;
-    parsed.names.push({ text: arg, assign });
-  });
-  const bad = [...parsed.on, ...parsed.off].find((c) => !'aAfFgilnprtuxI'.includes(c));
-  if (bad) return ctx.usage(DECLARE_USAGE[ctx.name] ?? '', `-${bad}: invalid option`);
-  return parsed;
-}
-
-// bash's usage line for each declaration builtin, after an invalid option.
-const DECLARE_USAGE: Record<string, string> = {
-  declare: 'declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]',
-  typeset: 'typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]',
-  local: 'local [option] name[=value] ...',
-  export: 'export [-fn] [name[=value] ...] or export -p',
-  readonly: 'readonly [-aAf] [name[=value] ...] or readonly -p',
-};
 
 async function declareOne(
   ctx: BuiltinContext,
@@ -134,31 +105,72 @@ async function declareOne(
   // local may not hide one.
   if (local && !sh.vars.inLocalScope(name) && sh.vars.get(name)?.attrs.readonly)
     throw new VarError(`${name}: readonly variable`);
-  // -n and +n work on the name itself, not on what a nameref it already is leads to.
-  const itself = parsed.on.has('n') || parsed.off.has('n');
+  // -n works on the name itself, not on what a nameref it already is leads to; +n on what it leads
+  // to, then turns the chain's last nameref into a plain variable (keeping its value).
+  const itself = parsed.on.has('n');
+  if (itself) await checkNamerefWord(ctx, name, written.value);
+  const refOff = !itself && parsed.off.has('n') ? lastNameref(sh.vars, name) : undefined;
+  // local -I: a new local starts as a copy of the variable it hides (not as a nameref).
+  const inherited =
+    local && parsed.on.has('I') && !sh.vars.inLocalScope(name) ? sh.vars.getRaw(name) : undefined;
   const variable = local
     ? sh.vars.declareLocal(name)
     : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
+  if (inherited) {
+    variable.value = cloneVariable(inherited).value;
+    variable.attrs = { ...inherited.attrs, nameref: false };
+  }
   const assigns = written.array !== null || written.value !== null;
+  if (itself && variable.value !== null) checkNamerefTarget(variable, name, assigns);
+  await checkArrays(ctx, variable, written, parsed);
   if (variable.attrs.readonly && parsed.off.has('r')) throw new VarError(`${name}: readonly variable`);
   if (variable.attrs.readonly && assigns) throw new ReadonlyValue(`${name}: readonly variable`);
-  if (!assigns) checkConversion(variable, name, parsed.on);
+  // (A nameref is no longer an integer nor lower or upper case, unless given again.)
+  if (itself) Object.assign(variable.attrs, { integer: false, lower: false, upper: false });
   for (const c of parsed.on) applyLetter(variable.attrs, c, true);
   for (const c of parsed.off) applyLetter(variable.attrs, c, false);
-  // A string made associative keeps its value under the key 0, as bash's does.
+  // A string made an array keeps its value as element 0 (key 0), as bash's does.
   if (variable.attrs.array === 'assoc' && variable.value && variable.value.kind !== 'assoc' && !assigns) {
     const items = new AssocTable();
     if (variable.value.kind === 'scalar') items.set('0', variable.value.value);
     variable.value = { kind: 'assoc', items };
   }
-  if (!assigns) return;
+  if (variable.attrs.array === 'indexed' && variable.value?.kind === 'scalar')
+    variable.value = { kind: 'indexed', items: new IndexedItems([[0, variable.value.value]]) };
+  const value = written.value;
+  const list =
+    value &&
+    value.index === null &&
+    !itself &&
+    (parsed.on.has('a') || parsed.on.has('A') || arrayKind(variable))
+      ? quotedList(ctx, name, value.text, value.append)
+      : null;
+  if (assigns)
+    await assignDeclared(ctx, variable, list ? { name, array: list, value: null } : written, itself);
+  if (refOff) refOff.attrs.nameref = false;
+}
+
+// The value of declare NAME=value (or NAME=(...)), even to a variable made read-only by the same
+// declare; with -n, the nameref's own (NAME+=value appends to it).
+async function assignDeclared(
+  ctx: BuiltinContext,
+  variable: Variable,
+  written: Written,
+  itself: boolean,
+): Promise<void> {
   const readonly = variable.attrs.readonly;
   variable.attrs.readonly = false;
   try {
-    if (written.array) await assignInOrder(ctx.r, [written.array], { declared: true });
-    else if (itself && written.value!.index === null && !written.value!.append)
-      variable.value = { kind: 'scalar', value: written.value!.text };
-    else await assignValue(ctx, name, written.value!);
+    // (A list read from a value is not traced: its words are not the text's.)
+    if (written.array)
+      await assignInOrder(ctx.r, [written.array], {
+        declared: true,
+        untraced: !ctx.decl?.includes(written.array),
+      });
+    else if (itself && written.value!.index === null) {
+      const old = written.value!.append && variable.value?.kind === 'scalar' ? variable.value.value : '';
+      variable.value = { kind: 'scalar', value: old + written.value!.text };
+    } else await assignValue(ctx, written.name, written.value!);
   } finally {
     variable.attrs.readonly = readonly;
   }
@@ -177,15 +189,28 @@ async function assignValue(
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
 
-// An indexed array does not become an associative one, nor the other way: bash says so (status 1)
-// and leaves it as it is. (With a value, bash ends the shell instead: not done here.)
-function checkConversion(variable: Variable, name: string, on: Set<string>): void {
-  const kind =
-    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
-  if (on.has('A') && kind === 'indexed')
-    throw new VarError(`${name}: cannot convert indexed to associative array`);
-  if (on.has('a') && kind === 'assoc')
-    throw new VarError(`${name}: cannot convert associative to indexed array`);
+// An indexed array does not become an associative one, nor the other way, and +a or +A does not
+// make an array a string: bash says so (status 1) and leaves it as it is. With a list to assign, bash
+// finds the first while it expands the argument: a -c text (or eval) ends there, unless declare,
+// typeset or local runs in a function: then it is said twice, the second time as the builtin's.
+async function checkArrays(
+  ctx: BuiltinContext,
+  variable: Variable,
+  written: Written,
+  parsed: Parsed,
+): Promise<void> {
+  const { name } = written;
+  const kind = arrayKind(variable);
+  let message: string | null = null;
+  if (parsed.on.has('A') && kind === 'indexed') message = 'cannot convert indexed to associative array';
+  else if (parsed.on.has('a') && kind === 'assoc') message = 'cannot convert associative to indexed array';
+  else if ((parsed.off.has('a') && kind === 'indexed') || (parsed.off.has('A') && kind === 'assoc'))
+    message = 'cannot destroy array variables in this way';
+  if (message === null) return;
+  if (written.array && ctx.sh.funcNames.length > 0 && !['readonly', 'export'].includes(ctx.name))
+    await ctx.r.error(`${name}: ${message}`);
+  else if (written.array) throw new ExpansionError(`${name}: ${message}`, 1, true);
+  throw new VarError(`${name}: ${message}`);
 }
 
 function applyLetter(attrs: Attrs, c: string, on: boolean): void {
@@ -196,47 +221,4 @@ function applyLetter(attrs: Attrs, c: string, on: boolean): void {
   else (attrs as unknown as Record<string, boolean>)[key] = on;
   if (key === 'lower' && on) attrs.upper = false;
   if (key === 'upper' && on) attrs.lower = false;
-}
-
-// declare -p [names], export -p, readonly -p (or with no names): each variable written back. With no
-// names: those with one of the attributes given (arrays only for -a, -A), or a function's locals.
-async function printAll(ctx: BuiltinContext, parsed: Parsed): Promise<number> {
-  const { sh } = ctx;
-  let status = 0;
-  const all = parsed.names.length === 0;
-  const names = all ? sh.vars.names(ctx.name === 'local') : parsed.names.map((n) => n.text);
-  const wanted = new Set(parsed.on);
-  if (ctx.name === 'export') wanted.add('x');
-  if (ctx.name === 'readonly') wanted.add('r');
-  for (const name of names) {
-    const variable = sh.vars.getRaw(name) ?? (all ? undefined : shellArray(ctx.r.ex.env, name));
-    if (!variable) {
-      if (!all) status = await ctx.fail(`${name}: not found`);
-      continue;
-    }
-    if (all && ctx.name !== 'local' && !listed(variable, wanted)) continue;
-    await ctx.out(`${declaration(name, variable)}\n`);
-  }
-  return ctx.finish(status);
-}
-
-// Whether `declare -FLAGS` with no names lists the variable: an array for -a or -A, and one of the
-// attributes (all variables when no attribute letter is given).
-function listed(variable: Variable, flags: Set<string>): boolean {
-  const kind =
-    variable.attrs.array ?? (variable.value?.kind === 'scalar' ? null : (variable.value?.kind ?? null));
-  const { attrs } = variable;
-  const has: Record<string, boolean> = {
-    a: kind === 'indexed',
-    A: kind === 'assoc',
-    i: attrs.integer,
-    l: attrs.lower,
-    u: attrs.upper,
-    n: attrs.nameref,
-    r: attrs.readonly,
-    x: attrs.exported,
-  };
-  const letters = [...flags].filter((c) => c !== 'p' && c !== 'g');
-  if ((flags.has('a') && !has.a) || (flags.has('A') && !has.A)) return false;
-  return letters.length === 0 || letters.some((c) => has[c]);
 }

@@ -1,6 +1,7 @@
 import { KEPT_ARRAYS } from '../../../model/bash-variables.js';
 import { ArithmeticError } from '../../expand/env.js';
 import { lastIndex } from '../../expand/variable.js';
+import { parsePromptText } from '../../syntax/parse.js';
 import type { BuiltinContext } from './context.js';
 
 // let EXPR...: each argument evaluated; 1 when the last is 0.
@@ -66,7 +67,9 @@ export async function unset(ctx: BuiltinContext): Promise<number> {
       status = await ctx.fail(`${name}: cannot unset`);
       continue;
     }
-    const index = element ? await elementIndex(ctx, name, element[2]!) : undefined;
+    const index = element
+      ? await elementIndex(ctx, name, await expandedSubscript(ctx, element[2]!))
+      : undefined;
     if (index === null) continue;
     if (typeof index === 'object') {
       status = index.status;
@@ -106,4 +109,14 @@ async function elementIndex(
   if (value?.kind === 'scalar' && at !== 0)
     return { status: await ctx.fail(`${name}: not an array variable`) };
   return at;
+}
+
+// unset 'a[$i]', unset 'a[${#a[@]}-1]': bash expands the subscript's $ and ` as in double quotes
+// first (a key of an associative array too). A command substitution there is refused: safe-run
+// checks only the text's own commands for what it runs.
+async function expandedSubscript(ctx: BuiltinContext, sub: string): Promise<string> {
+  if (!/[$`]/.test(sub)) return sub;
+  if (/`|\$\((?!\()|[<>]\(/.test(sub)) ctx.refuse(`expands a command substitution in the subscript ${sub}`);
+  const word = parsePromptText(sub);
+  return word ? ctx.r.ex.quotedText(word.parts, 'dq') : sub;
 }

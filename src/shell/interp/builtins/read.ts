@@ -1,6 +1,6 @@
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
-import { assignTarget } from '../assign-named.js';
+import { assignTarget, expandedTarget } from '../assign-named.js';
 import { readWithHelper } from '../read-helper.js';
 import { waitStop } from '../wait-stop.js';
 import type { BuiltinContext } from './context.js';
@@ -22,6 +22,7 @@ interface ReadOptions {
 export async function read(ctx: BuiltinContext): Promise<number> {
   const options = parseOptions(ctx);
   if (options instanceof Promise) return options;
+  options.names = await Promise.all(options.names.map((name) => expandedTarget(ctx.r, name)));
   const input = ctx.input(options.fd);
   if (input.fd === null) {
     if (input.why === 'closed') return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
