@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { againstBash } from '../helpers/against-bash.js';
+
+// Texts on which safe-run once answered differently from bash -o pipefail (2026-12-03): each row is
+// run by both in a fresh directory and must give bash's exit code and stdout; bash's stdout is
+// written in the row too.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'misc-gaps-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+describe('the advice on a failed stage whose stderr a redirection sent elsewhere', () => {
+  it.each([
+    [
+      'ls nosuch 2>&1 >/dev/null | cat',
+      'its stderr went into the pipe to stage 2 "cat" and its stdout to file /dev/null',
+    ],
+    ['ls nosuch 2>&1 | cat', 'its stderr went into the pipe to stage 2 "cat" (2>&1)'],
+    ['ls nosuch >/dev/null 2>&1 | cat', 'its stderr was thrown away (to /dev/null)'],
+    ['ls nosuch 2>&1 >out', 'its stderr went to the stdout safe-run captured and its stdout to file out'],
+    ['ls nosuch 2>&1', 'its stderr went into its stdout (2>&1)'],
+  ])('%s', async (text, advice) => {
+    const cwd = fs.mkdtempSync(path.join(root, 'case-'));
+    const { bash, ours, report } = await againstBash(text, { cwd, env });
+    expect(ours).toEqual(bash);
+    expect(report.next).toContain(advice);
+  });
+});
