@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { againstBash } from '../helpers/against-bash.js';
+import { againstBash, expectSameAsBash } from '../helpers/against-bash.js';
 
 // Texts on which safe-run once answered differently from bash -o pipefail (2026-12-03): each row is
 // run by both in a fresh directory and must give bash's exit code and stdout; bash's stdout is
@@ -11,6 +11,8 @@ import { againstBash } from '../helpers/against-bash.js';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'misc-gaps-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
 
 describe('the advice on a failed stage whose stderr a redirection sent elsewhere', () => {
   it.each([
@@ -27,5 +29,18 @@ describe('the advice on a failed stage whose stderr a redirection sent elsewhere
     const { bash, ours, report } = await againstBash(text, { cwd, env });
     expect(ours).toEqual(bash);
     expect(report.next).toContain(advice);
+  });
+});
+
+describe("$'...' is decoded as bash reads its line, under the locale in force before the line", () => {
+  it.each([
+    ['a locale set on the same line', "LC_ALL=C; echo $'\\u00e9'", 'é\n'],
+    ['a locale set on the line before', "LC_ALL=C\necho $'\\u00e9'", '\\u00E9\n'],
+    ['in a command substitution', "LC_ALL=C; echo $(echo $'\\u00e9') \"$(echo $'\\u00e9')\"", 'é é\n'],
+    ['a function defined before the locale changed', "f() { echo $'\\u00e9'; }\nLC_ALL=C\nf", 'é\n'],
+    ['in a backquoted substitution, read when it runs', "LC_ALL=C; echo `echo $'\\u00e9'`", '\\u00E9\n'],
+    ['in an eval, read when it runs', 'LC_ALL=C; eval "echo \\$\'\\\\u00e9\'"', '\\u00E9\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
   });
 });
