@@ -44,3 +44,27 @@ describe("$'...' is decoded as bash reads its line, under the locale in force be
     await same(text, expected);
   });
 });
+
+describe('BASH_XTRACEFD given for one command or as a local goes back after it, closing the trace descriptor', () => {
+  it.each([
+    ['a prefix assignment', 'exec 3>&1; BASH_XTRACEFD=3 true; echo x >&3; echo "rc=$?"', 'rc=1\n'],
+    ['a local', 'exec 3>&1; f() { local BASH_XTRACEFD=3; }; f; echo x >&3; echo "rc=$?"', 'rc=1\n'],
+    [
+      'its trace goes to stderr after it',
+      'exec 3>&1; f() { local BASH_XTRACEFD=3; set -x; echo in; }; f; echo out',
+      '+ echo in\nin\nout\n',
+    ],
+    [
+      'put back to the same descriptor, which stays open',
+      'exec 3>&1; BASH_XTRACEFD=3; BASH_XTRACEFD=3 true; echo x >&3',
+      'x\n',
+    ],
+    [
+      'an outer local of another descriptor is the trace again',
+      'exec 3>&1 4>&1; BASH_XTRACEFD=3; f() { local BASH_XTRACEFD=4; }; f; echo x >&3; echo y >&4',
+      'x\ny\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
