@@ -68,3 +68,16 @@ describe('BASH_XTRACEFD given for one command or as a local goes back after it, 
     await same(text, expected);
   });
 });
+
+describe('wait', () => {
+  it.each([
+    [
+      "-p an array's element",
+      'a=(x y z); sleep 0.1 & wait -p "a[1]" -n; echo "$? $((a[1] == $!))"; declare -A m; sleep 0.1 & wait -n -p "m[k]"; echo "$? $((m[k] == $!))"',
+      '0 1\n0 1\n',
+    ],
+    ['-p an element is never unset', 'a=(x y z); wait -p "a[1]" -n; echo "$? ${a[*]}"', '127 x y z\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
