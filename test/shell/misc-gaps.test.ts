@@ -77,6 +77,11 @@ describe('wait', () => {
       '0 1\n0 1\n',
     ],
     ['-p an element is never unset', 'a=(x y z); wait -p "a[1]" -n; echo "$? ${a[*]}"', '127 x y z\n'],
+    [
+      'a pid after a wait for all jobs is no longer a child',
+      '(exit 3) & p=$!; (exit 4) & q=$!; sleep 0.2; wait; wait $q $p; echo $?',
+      '127\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

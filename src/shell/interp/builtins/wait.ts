@@ -112,6 +112,7 @@ async function waitForJobs(
       if (waited.cut) return 0;
       job.reported = true;
     }
+    for (const job of jobs.list) job.discarded = true;
     return 0;
   }
   let status = 0;
