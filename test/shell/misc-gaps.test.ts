@@ -86,3 +86,26 @@ describe('wait', () => {
     await same(text, expected);
   });
 });
+
+describe("kill's options, in any order", () => {
+  it.each([
+    [
+      '-sSIG and -nNUM',
+      'sleep 1 & kill -sTERM $!; wait $!; echo $?; sleep 1 & kill -n9 $!; wait $!; echo $?',
+      '143\n137\n',
+    ],
+    [
+      '-l after a signal, which -l does not check',
+      'kill -s HUP -l 9; kill -l -x 15; echo $?',
+      'KILL\nTERM\n0\n',
+    ],
+    ['-l with -- among its names', 'kill -l 9 -- 3; echo $?', 'KILL\nQUIT\n1\n'],
+    [
+      'a second -s, -? and a lone -sSIG are usage errors',
+      'kill -s HUP -s INT; echo $?; kill -?; echo $?; kill -sHUP; echo $?',
+      '2\n2\n2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
