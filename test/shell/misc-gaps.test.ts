@@ -109,3 +109,22 @@ describe("kill's options, in any order", () => {
     await same(text, expected);
   });
 });
+
+describe("mapfile's options as bash's getopt takes them", () => {
+  it.each([
+    [
+      '`--` after the options',
+      'mapfile -t -- a <<< x; echo "$? ${a[0]}"; mapfile -t a -- <<< y; echo "$? ${a[0]}"',
+      '0 x\n0 y\n',
+    ],
+    [
+      'grouped, with a value in the group',
+      'mapfile -tn1 a <<< $\'x\\ny\'; echo "${a[*]}"; mapfile -n1t a <<< x; echo $?',
+      'x\n1\n',
+    ],
+    ['none after the name', 'mapfile a -t <<< x; echo "${#a[0]}"', '2\n'],
+    ['a name that is none', 'mapfile 1a <<< x; echo $?; mapfile "a[1]" <<< x; echo $?', '1\n1\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
