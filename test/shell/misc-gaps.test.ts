@@ -128,3 +128,26 @@ describe("mapfile's options as bash's getopt takes them", () => {
     await same(text, expected);
   });
 });
+
+describe("read's errors about the variables it assigns", () => {
+  it.each([
+    [
+      'a bad subscript, said as an assignment error',
+      'read "a[-3]" <<< x 2>&1; echo $?',
+      'bash: line 1: a[-3]: bad array subscript\n1\n',
+    ],
+    ['a read-only name', 'readonly r; read r <<< x 2>&1; echo $?', 'bash: line 1: r: readonly variable\n1\n'],
+    [
+      '-a of an associative array, once the record is read',
+      'declare -A m; { read -a m; cat; } <<< $\'x\\ny\' 2>&1; read -a m <<< x 2>&1; echo "$? ${#m[@]}"',
+      'bash: line 1: read: m: not an indexed array\ny\nbash: line 1: read: m: not an indexed array\n1 0\n',
+    ],
+    [
+      '-a of an element',
+      'read -a "a[1]" <<< x 2>&1; echo $?',
+      "bash: line 1: read: `a[1]': not a valid identifier\n1\n",
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
