@@ -151,3 +151,20 @@ describe("read's errors about the variables it assigns", () => {
     await same(text, expected);
   });
 });
+
+describe('arithmetic', () => {
+  it.each([
+    [
+      '-- and ++ before a number are two signs',
+      'echo $(( --1 )) $(( ++1 )) $(( 1++2 )) $(( --(1) ))',
+      '1 1 3 1\n',
+    ],
+    [
+      '-- and ++ before and after a name step it',
+      'x=5; echo $(( -- x )) $(( x -- )) $x $(( ---x )) $x',
+      '4 4 3 -2 2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -83,11 +83,21 @@ export class ArithLexer {
     const c = t[this.tp]!;
     if (/[A-Za-z_]/.test(c)) return this.identifier();
     if (/[0-9]/.test(c)) return this.number();
-    const op = OPS.find((o) => t.startsWith(o, this.tp));
+    let op = OPS.find((o) => t.startsWith(o, this.tp));
     if (!op) this.fail('syntax error: invalid arithmetic operator');
+    if ((op === '++' || op === '--') && !this.stepOp()) op = op[0]!;
     this.tp += op.length;
     this.token = { kind: 'op', op };
     return this.token;
+  }
+
+  // `++` and `--` step a variable after a name (x++) or before one (--x); elsewhere they are two
+  // signs (`--1` is 1), as bash reads them.
+  private stepOp(): boolean {
+    if (this.token.kind === 'id') return true;
+    let i = this.tp + 2;
+    while (i < this.text.length && ' \t\n'.includes(this.text[i]!)) i++;
+    return /[A-Za-z_]/.test(this.text[i] ?? '');
   }
 
   private identifier(): ArithToken {
