@@ -164,6 +164,11 @@ describe('arithmetic', () => {
       'x=5; echo $(( -- x )) $(( x -- )) $x $(( ---x )) $x',
       '4 4 3 -2 2\n',
     ],
+    [
+      '?: in a slice offset',
+      'x=hello; echo ${x: 1 ? 1 : 0} ${x:1?2:0:2} ${x:0?1:2?3:0:1} ${x:1:1?2:0}',
+      'ello ll l el\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
