@@ -173,3 +173,23 @@ describe('arithmetic', () => {
     await same(text, expected);
   });
 });
+
+describe('LINENO in a $( ) bash printed back', () => {
+  it.each([
+    ['in a function defined in it', 'x=$(\nf() {\n echo $LINENO\n}\nf\n); echo "$x"', '8\n'],
+    [
+      'in a function whose commands a newline separated (a blank line between them)',
+      'x=$(f() {\n echo $LINENO\n echo $LINENO\n}; f); echo $x; y=$(f() { echo $LINENO; echo $LINENO; }; f); echo $y',
+      '6 8\n6 7\n',
+    ],
+    ['in a here-document', 'x=$(\n\ncat <<E\n$LINENO\nE\n); echo "$x"', '6\n'],
+    [
+      'after here-documents',
+      "x=$(cat <<A <<'B'\na\nA\nb\nB\necho $LINENO); echo $x; echo $(cat <<E; echo $LINENO\na\nE\necho $LINENO\n)",
+      'b 12\na 13 14\n',
+    ],
+    ['after a here-document in a pipeline', 'x=$(cat <<E | cat\nhi\nE\necho $LINENO); echo $x', 'hi 8\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
