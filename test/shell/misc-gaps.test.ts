@@ -193,3 +193,25 @@ describe('LINENO in a $( ) bash printed back', () => {
     await same(text, expected);
   });
 });
+
+describe("arithmetic's error messages", () => {
+  it.each([
+    [
+      'a bad number cuts the expression there',
+      '(echo $(( 1 + 08 + 2 ))) 2>&1\n(echo $(( 1e3 ))) 2>&1',
+      'bash: line 1: 1 + 08: value too great for base (error token is "08")\nbash: line 2: 1e3: value too great for base (error token is "1e3")\n',
+    ],
+    [
+      'a negative exponent, at the token after it',
+      '(echo $((2**-1 + 3))) 2>&1\n(echo $((2 ** -1 ))) 2>&1',
+      'bash: line 1: 2**-1 + 3: exponent less than 0 (error token is "+ 3")\nbash: line 2: 2 ** -1 : exponent less than 0 (error token is "1 ")\n',
+    ],
+    [
+      'an operand expected after an operator',
+      '(echo $(( 1 + @ ))) 2>&1\n(echo $(( (1) @ 2 ))) 2>&1\n(echo $(( 1 @ 2 ))) 2>&1',
+      'bash: line 1: 1 + @ : syntax error: operand expected (error token is "@ ")\nbash: line 2: (1) @ 2 : syntax error: operand expected (error token is "@ 2 ")\nbash: line 3: 1 @ 2 : syntax error: invalid arithmetic operator (error token is "@ 2 ")\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

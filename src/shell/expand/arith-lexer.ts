@@ -12,6 +12,9 @@ export class ArithError extends Error {
     readonly why: string,
     // The text from the token where the problem was found (bash's "error token").
     readonly token: string,
+    // Where bash's copy of the expression ends in its message, when not at its end: a bad number's
+    // end (bash cuts the text there to read the number).
+    readonly cut?: number,
   ) {
     super(why);
   }
@@ -84,7 +87,10 @@ export class ArithLexer {
     if (/[A-Za-z_]/.test(c)) return this.identifier();
     if (/[0-9]/.test(c)) return this.number();
     let op = OPS.find((o) => t.startsWith(o, this.tp));
-    if (!op) this.fail('syntax error: invalid arithmetic operator');
+    // (After a number or a name an operator was due; elsewhere an operand.)
+    const after = this.token.kind === 'num' || this.token.kind === 'id';
+    if (!op)
+      this.fail(after ? 'syntax error: invalid arithmetic operator' : 'syntax error: operand expected');
     if ((op === '++' || op === '--') && !this.stepOp()) op = op[0]!;
     this.tp += op.length;
     this.token = { kind: 'op', op };
@@ -120,10 +126,16 @@ export class ArithLexer {
     const t = this.text;
     const start = this.tp;
     while (this.tp < t.length && /[A-Za-z0-9_#@]/.test(t[this.tp]!)) this.tp++;
-    this.token = {
-      kind: 'num',
-      value: parseNumber(t.slice(start, this.tp), () => this.fail('value too great for base', start)),
-    };
+    const text = t.slice(start, this.tp);
+    try {
+      this.token = {
+        kind: 'num',
+        value: parseNumber(text, () => this.fail('value too great for base', start)),
+      };
+    } catch (error) {
+      if (error instanceof ArithError) throw new ArithError(error.why, text, this.tp);
+      throw error;
+    }
     return this.token;
   }
 }
