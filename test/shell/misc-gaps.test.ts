@@ -78,6 +78,11 @@ describe('wait', () => {
     ],
     ['-p an element is never unset', 'a=(x y z); wait -p "a[1]" -n; echo "$? ${a[*]}"', '127 x y z\n'],
     [
+      '-n takes a job that ended unseen',
+      'false & wait -n; echo $?; (exit 3) & wait -n; echo $?; wait -n; echo $?',
+      '1\n3\n127\n',
+    ],
+    [
       'a pid after a wait for all jobs is no longer a child',
       '(exit 3) & p=$!; (exit 4) & q=$!; sleep 0.2; wait; wait $q $p; echo $?',
       '127\n',

@@ -24,7 +24,7 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
   const signal = trappedSignal(ctx.r);
   if (!signal) {
     const status = await waitForJobs(ctx, options, { cut: false });
-    if (!ctx.r.place.job) ctx.sh.jobs.forgetEnded();
+    if (!ctx.r.place.job && !options.any) ctx.sh.jobs.forgetEnded();
     return status;
   }
   const waited = { cut: false };
@@ -99,9 +99,12 @@ async function waitForJobs(
     }
   };
   if (options.any) {
+    // A job that ended since the shell last looked (no program ran since: `false & wait -n`) is
+    // taken first, as bash finds it still running or ended unseen.
+    const unseen = jobs.list.find((job) => job.status !== null && !job.reported && !job.discarded);
     const running = jobs.running().filter((job) => !job.reported);
-    if (running.length === 0) return 127;
-    const first = await Promise.race(running.map((job) => job.done.then(() => job)));
+    if (!unseen && running.length === 0) return 127;
+    const first = unseen ?? (await Promise.race(running.map((job) => job.done.then(() => job))));
     first.reported = !waited.cut;
     await told(first.pid);
     return first.status ?? 0;
