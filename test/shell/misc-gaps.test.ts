@@ -220,3 +220,16 @@ describe("arithmetic's error messages", () => {
     await same(text, expected);
   });
 });
+
+describe("read's option values", () => {
+  it.each([
+    ['a bad count is status 1', 'read -n x a <<< y; echo $?; read -N 2147483648 a <<< y; echo $?', '1\n1\n'],
+    [
+      'a missing value is a usage error',
+      'read -d 2>&1; echo $?',
+      'bash: line 1: read: -d: option requires an argument\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

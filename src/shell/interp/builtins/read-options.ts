@@ -15,6 +15,9 @@ export interface ReadOptions {
   timeout: string | null;
 }
 
+const USAGE =
+  'read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]';
+
 export function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
   const options: ReadOptions = {
     raw: false,
@@ -41,15 +44,11 @@ export function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number>
       else if (c === 's' || c === 'e') continue;
       else if ('adnNptiu'.includes(c)) {
         const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i];
-        if (value === undefined) return ctx.fail(`-${c}: option requires an argument`, 2);
+        if (value === undefined) return ctx.fail(`-${c}: option requires an argument\n${USAGE}`, 2);
         const problem = optionValue(options, c, value);
-        if (problem) return ctx.fail(problem, c === 'u' || c === 't' ? 1 : 2);
+        if (problem) return ctx.fail(problem);
         break;
-      } else
-        return ctx.fail(
-          `-${c}: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]`,
-          2,
-        );
+      } else return ctx.fail(`-${c}: invalid option\n${USAGE}`, 2);
     }
   }
   options.names = args.slice(i);
@@ -62,7 +61,8 @@ function optionValue(options: ReadOptions, c: string, value: Bytes): string | nu
   if (c === 'a') options.array = value;
   else if (c === 'd') options.delim = value === '' ? 0 : value.charCodeAt(0);
   else if (c === 'n' || c === 'N') {
-    if (!/^[0-9]+$/.test(value)) return `${value}: invalid number`;
+    // (A count is a C int to bash.)
+    if (!/^[0-9]+$/.test(value) || Number(value) > 2 ** 31 - 1) return `${value}: invalid number`;
     options.count = Number(value);
     options.exact = c === 'N';
   } else if (c === 'u') {
