@@ -3,6 +3,7 @@ import { isName } from '../../syntax/scanner.js';
 import type { Bytes } from '../../syntax/source.js';
 import { assignTarget } from '../assign-named.js';
 import { trappedSignal } from '../job-signals.js';
+import type { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
 
 const USAGE = 'wait: usage: wait [-fn] [-p var] [id ...]';
@@ -98,17 +99,7 @@ async function waitForJobs(
       await ctx.r.error(error.message);
     }
   };
-  if (options.any) {
-    // A job that ended since the shell last looked (no program ran since: `false & wait -n`) is
-    // taken first, as bash finds it still running or ended unseen.
-    const unseen = jobs.list.find((job) => job.status !== null && !job.reported && !job.discarded);
-    const running = jobs.running().filter((job) => !job.reported);
-    if (!unseen && running.length === 0) return 127;
-    const first = unseen ?? (await Promise.race(running.map((job) => job.done.then(() => job))));
-    first.reported = !waited.cut;
-    await told(first.pid);
-    return first.status ?? 0;
-  }
+  if (options.any) return waitAny(jobs, waited, told);
   if (options.ids.length === 0) {
     for (const job of [...jobs.list]) {
       await job.done;
@@ -139,4 +130,21 @@ async function waitForJobs(
     await told(/^[0-9]+$/.test(spec) ? Number(spec) : job.pid);
   }
   return status;
+}
+
+// wait -n: the first job to end, or one that ended unseen.
+async function waitAny(
+  jobs: Jobs,
+  waited: { cut: boolean },
+  told: (pid: number | null) => Promise<void>,
+): Promise<number> {
+  // A job that ended since the shell last looked (no program ran since: `false & wait -n`) is
+  // taken first, as bash finds it still running or ended unseen.
+  const unseen = jobs.list.find((job) => job.status !== null && !job.reported && !job.discarded);
+  const running = jobs.running().filter((job) => !job.reported);
+  if (!unseen && running.length === 0) return 127;
+  const first = unseen ?? (await Promise.race(running.map((job) => job.done.then(() => job))));
+  first.reported = !waited.cut;
+  await told(first.pid);
+  return first.status ?? 0;
 }
