@@ -216,6 +216,11 @@ describe("arithmetic's error messages", () => {
       '(echo $(( 1 + @ ))) 2>&1\n(echo $(( (1) @ 2 ))) 2>&1\n(echo $(( 1 @ 2 ))) 2>&1',
       'bash: line 1: 1 + @ : syntax error: operand expected (error token is "@ ")\nbash: line 2: (1) @ 2 : syntax error: operand expected (error token is "@ 2 ")\nbash: line 3: 1 @ 2 : syntax error: invalid arithmetic operator (error token is "@ 2 ")\n',
     ],
+    [
+      'BASE# with no digit, and a second #',
+      '(echo $((1 + 10#-5))) 2>&1\n(echo $((10#1#1))) 2>&1\n(echo $((0x#))) 2>&1',
+      'bash: line 1: 1 + 10#: invalid integer constant (error token is "10#")\nbash: line 2: 10#1#1: invalid number (error token is "10#1#1")\nbash: line 3: 0x#: invalid number (error token is "0x#")\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

@@ -158,11 +158,14 @@ function parseNumber(text: string, tooGreat: () => never): bigint {
   let base = 10;
   let digits = text;
   const hash = text.indexOf('#');
-  if (hash >= 0) {
+  // A # after a base given already (0, 0x, BASE#) is bash's "invalid number", met among the digits.
+  if (hash >= 0 && !(text.startsWith('0') && hash > 0)) {
     base = Number(text.slice(0, hash));
     digits = text.slice(hash + 1);
     if (!Number.isInteger(base) || base < 2 || base > 64)
       throw new ArithError('invalid arithmetic base', text);
+    // BASE# is to be followed by a digit, or a letter that could be one (bash checks no more here).
+    if (!/^[0-9A-Za-z@_]/.test(digits)) throw new ArithError('invalid integer constant', text);
   } else if (/^0[xX]/.test(text)) {
     base = 16;
     digits = text.slice(2);
@@ -172,6 +175,7 @@ function parseNumber(text: string, tooGreat: () => never): bigint {
   }
   let value = 0n;
   for (const c of digits) {
+    if (c === '#') throw new ArithError('invalid number', text);
     const digit = digitValue(c, base);
     if (digit < 0 || digit >= base) tooGreat();
     value = BigInt.asIntN(64, value * BigInt(base) + BigInt(digit));
