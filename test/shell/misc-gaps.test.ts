@@ -230,6 +230,11 @@ describe("read's option values", () => {
   it.each([
     ['a bad count is status 1', 'read -n x a <<< y; echo $?; read -N 2147483648 a <<< y; echo $?', '1\n1\n'],
     [
+      '-u of a closed descriptor is an invalid one',
+      'read -u 5 a 2>&1; echo $?; read a <&- 2>&1; echo $?',
+      'bash: line 1: read: 5: invalid file descriptor: Bad file descriptor\n1\nbash: line 1: read: read error: 0: Bad file descriptor\n1\n',
+    ],
+    [
       'a missing value is a usage error',
       'read -d 2>&1; echo $?',
       'bash: line 1: read: -d: option requires an argument\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n2\n',

@@ -10,6 +10,8 @@ export interface ReadOptions {
   exact: boolean;
   array: string | null;
   fd: number;
+  // -u was given: a closed descriptor is then an invalid one, said before anything is read.
+  fdGiven: boolean;
   names: string[];
   // -t: seconds, as written (a read that gives up is bash's own: read-helper.ts).
   timeout: string | null;
@@ -26,6 +28,7 @@ export function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number>
     exact: false,
     array: null,
     fd: 0,
+    fdGiven: false,
     names: [],
     timeout: null,
   };
@@ -68,6 +71,7 @@ function optionValue(options: ReadOptions, c: string, value: Bytes): string | nu
   } else if (c === 'u') {
     if (!/^[0-9]+$/.test(value)) return `${value}: invalid file descriptor specification`;
     options.fd = Number(value);
+    options.fdGiven = true;
   } else if (c === 't') {
     if (!/^([0-9]+\.?[0-9]*|\.[0-9]+)$/.test(value)) return `${value}: invalid timeout specification`;
     options.timeout = value;

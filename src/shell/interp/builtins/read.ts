@@ -13,7 +13,12 @@ export async function read(ctx: BuiltinContext): Promise<number> {
   if (options instanceof Promise) return options;
   const input = ctx.input(options.fd);
   if (input.fd === null) {
-    if (input.why === 'closed') return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
+    if (input.why === 'closed')
+      return ctx.fail(
+        options.fdGiven
+          ? `${options.fd}: invalid file descriptor: Bad file descriptor`
+          : `read error: ${options.fd}: Bad file descriptor`,
+      );
     assignFields(ctx, options, []);
     return 1;
   }
