@@ -17,7 +17,10 @@ export type StderrClue =
   | { kind: 'binary'; bytes: number; logFile: string | null }
   | { kind: 'silent'; logFile: string | null }
   // A redirection sent it elsewhere (`2>&1`, `2>file`): "stdout", "file out.log" (StreamReport.to).
-  | { kind: 'redirected'; to: string };
+  // For "stdout" (the stdout the stage had when `2>&1` copied it): `stdoutTo`, where a later
+  // redirection sent the stage's stdout itself (`2>&1 >/dev/null`), and `into`, the stage that the
+  // first stdout was piped into (null when safe-run captured it).
+  | { kind: 'redirected'; to: string; stdoutTo?: string | null; into?: StageRef | null };
 
 // An exit code read against the program's contract (src/contracts).
 export interface ContractMeaning {

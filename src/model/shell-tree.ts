@@ -198,12 +198,12 @@ export interface Redirect extends Span {
 }
 
 export interface Heredoc {
-  // The delimiter after quote removal.
+  // The delimiter after quote removal; any quote in it: the body is taken as written, no expansion.
   delimiter: string;
-  // Any quote in the delimiter: the body is taken as written, no expansion.
   quoted: boolean;
   // The body (for an unquoted delimiter, a word of here-document mode: $ ` and \ are active).
   body: Word;
+  lines: number; // the body's, as bash prints them back in a $( ) (syntax/subst-lines.ts)
 }
 
 export interface Word extends Span {

@@ -77,6 +77,7 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     grace: null,
     timedOutBefore: null,
     stepsOfText: null,
+    ansiRead: new WeakMap(),
     openStop: new Promise(() => {}),
     running: new Set(),
     jobs: new Jobs(),

@@ -141,7 +141,39 @@ describe('nextStep for a failed run', () => {
     {
       what: 'a failure whose stderr was thrown away',
       report: alone('failed', { exitCode: 1, stderr: streamReport({ to: 'file /dev/null' }) }),
-      next: 'stage 1 "job" failed with exit 1; its stderr was thrown away (2>/dev/null): run it without that to see why',
+      next: 'stage 1 "job" failed with exit 1; its stderr was thrown away (to /dev/null): run it without that to see why',
+    },
+    {
+      what: 'a failure whose stderr went to the captured stdout before stdout went to a file (2>&1 >out)',
+      report: alone('failed', {
+        stdout: streamReport({ text: 'no\n', to: 'file out' }),
+        stderr: streamReport({ to: 'stdout', target: { kind: 'stdout' } }),
+      }),
+      next: 'stage 1 "job" failed with exit 1; its stderr went to the stdout safe-run captured and its stdout to file out (2>&1 came before stdout\'s own redirection): read it in the stage\'s stdout',
+    },
+    {
+      what: 'a piped failure whose stderr went into the pipe (2>&1 |)',
+      report: blaming(1, [
+        stageResult(1, 'failed', {
+          name: 'ls',
+          stdout: streamReport({ text: null }),
+          stderr: streamReport({ to: 'stdout' }),
+        }),
+        stageResult(2, 'ok', { name: 'cat' }),
+      ]),
+      next: 'stage 1 "ls" failed with exit 1; its stderr went into the pipe to stage 2 "cat" (2>&1): it was that stage\'s input',
+    },
+    {
+      what: 'a piped failure whose stderr went into the pipe and stdout to /dev/null (2>&1 >/dev/null |)',
+      report: blaming(1, [
+        stageResult(1, 'failed', {
+          name: 'ls',
+          stdout: streamReport({ text: null, to: 'file /dev/null' }),
+          stderr: streamReport({ to: 'stdout' }),
+        }),
+        stageResult(2, 'ok', { name: 'cat' }),
+      ]),
+      next: 'stage 1 "ls" failed with exit 1; its stderr went into the pipe to stage 2 "cat" and its stdout to file /dev/null (2>&1 came before stdout\'s own redirection): it was that stage\'s input',
     },
     {
       what: 'a cancelled stage',

@@ -36,7 +36,7 @@ function forBlamed(stage: StageResult, report: ReportSoFar): Advice {
         ? { kind: 'out-of-memory', stage: at }
         : { kind: 'foreign-signal', stage: at, signal: stage.signal };
     case 'failed':
-      return forFailed(stage);
+      return forFailed(stage, stages);
     default:
       return { kind: 'other', stage: at, status: stage.status };
   }
@@ -64,14 +64,14 @@ function forStopped(stage: StageResult): Advice {
 
 // The exit code read against the program's contract (src/contracts): a "no match" is offered as an
 // accepted code, an error gets its meaning, a network hiccup is called one.
-function forFailed(stage: StageResult): Advice {
+function forFailed(stage: StageResult, stages: StageResult[]): Advice {
   const code = stage.exitCode ?? -1;
   const explained = explainExit(stage.argv, code);
   const contract = explained
     ? { program: explained.program, meaning: explained.meaning, transient: explained.transient === true }
     : null;
   if (explained?.benign && contract) return { kind: 'accepted-code', stage: ref(stage), code, contract };
-  return { kind: 'failed', stage: ref(stage), code, contract, stderr: stderrClue(stage) };
+  return { kind: 'failed', stage: ref(stage), code, contract, stderr: stderrClue(stage, stages) };
 }
 
 // The shell's own `exit N` ended the text (the caller knows: script-advice.ts): no program failed.
@@ -86,9 +86,20 @@ export function textExit(stage: StageResult, stages: StageResult[]): Advice {
   return { kind: 'text-exit', stage: ref(stage), command, said: said ?? null, after };
 }
 
-function stderrClue(stage: StageResult): StderrClue {
+function stderrClue(stage: StageResult, stages: StageResult[]): StderrClue {
   const line = lastLine(stage.stderr.text);
   if (line !== null) return { kind: 'line', line };
+  if (stage.stderr.to === 'stdout') {
+    // Not captured: the stage's first stdout was the pipe into the next stage of its pipeline.
+    const next = stages[stage.index];
+    const piped = stage.stdout.text === null && next !== undefined && next.step === stage.step;
+    return {
+      kind: 'redirected',
+      to: 'stdout',
+      stdoutTo: stage.stdout.to ?? null,
+      into: piped ? ref(next) : null,
+    };
+  }
   if (stage.stderr.to !== undefined) return { kind: 'redirected', to: stage.stderr.to };
   const { logFile } = stage.stderr;
   return stage.stderr.binary

@@ -12,6 +12,9 @@ export class ArithError extends Error {
     readonly why: string,
     // The text from the token where the problem was found (bash's "error token").
     readonly token: string,
+    // Where bash's copy of the expression ends in its message, when not at its end: a bad number's
+    // end (bash cuts the text there to read the number).
+    readonly cut?: number,
   ) {
     super(why);
   }
@@ -83,11 +86,24 @@ export class ArithLexer {
     const c = t[this.tp]!;
     if (/[A-Za-z_]/.test(c)) return this.identifier();
     if (/[0-9]/.test(c)) return this.number();
-    const op = OPS.find((o) => t.startsWith(o, this.tp));
-    if (!op) this.fail('syntax error: invalid arithmetic operator');
+    let op = OPS.find((o) => t.startsWith(o, this.tp));
+    // (After a number or a name an operator was due; elsewhere an operand.)
+    const after = this.token.kind === 'num' || this.token.kind === 'id';
+    if (!op)
+      this.fail(after ? 'syntax error: invalid arithmetic operator' : 'syntax error: operand expected');
+    if ((op === '++' || op === '--') && !this.stepOp()) op = op[0]!;
     this.tp += op.length;
     this.token = { kind: 'op', op };
     return this.token;
+  }
+
+  // `++` and `--` step a variable after a name (x++) or before one (--x); elsewhere they are two
+  // signs (`--1` is 1), as bash reads them.
+  private stepOp(): boolean {
+    if (this.token.kind === 'id') return true;
+    let i = this.tp + 2;
+    while (i < this.text.length && ' \t\n'.includes(this.text[i]!)) i++;
+    return /[A-Za-z_]/.test(this.text[i] ?? '');
   }
 
   private identifier(): ArithToken {
@@ -110,10 +126,16 @@ export class ArithLexer {
     const t = this.text;
     const start = this.tp;
     while (this.tp < t.length && /[A-Za-z0-9_#@]/.test(t[this.tp]!)) this.tp++;
-    this.token = {
-      kind: 'num',
-      value: parseNumber(t.slice(start, this.tp), () => this.fail('value too great for base', start)),
-    };
+    const text = t.slice(start, this.tp);
+    try {
+      this.token = {
+        kind: 'num',
+        value: parseNumber(text, () => this.fail('value too great for base', start)),
+      };
+    } catch (error) {
+      if (error instanceof ArithError) throw new ArithError(error.why, text, this.tp);
+      throw error;
+    }
     return this.token;
   }
 }
@@ -136,11 +158,14 @@ function parseNumber(text: string, tooGreat: () => never): bigint {
   let base = 10;
   let digits = text;
   const hash = text.indexOf('#');
-  if (hash >= 0) {
+  // A # after a base given already (0, 0x, BASE#) is bash's "invalid number", met among the digits.
+  if (hash >= 0 && !(text.startsWith('0') && hash > 0)) {
     base = Number(text.slice(0, hash));
     digits = text.slice(hash + 1);
     if (!Number.isInteger(base) || base < 2 || base > 64)
       throw new ArithError('invalid arithmetic base', text);
+    // BASE# is to be followed by a digit, or a letter that could be one (bash checks no more here).
+    if (!/^[0-9A-Za-z@_]/.test(digits)) throw new ArithError('invalid integer constant', text);
   } else if (/^0[xX]/.test(text)) {
     base = 16;
     digits = text.slice(2);
@@ -150,6 +175,7 @@ function parseNumber(text: string, tooGreat: () => never): bigint {
   }
   let value = 0n;
   for (const c of digits) {
+    if (c === '#') throw new ArithError('invalid number', text);
     const digit = digitValue(c, base);
     if (digit < 0 || digit >= base) tooGreat();
     value = BigInt.asIntN(64, value * BigInt(base) + BigInt(digit));

@@ -21,7 +21,8 @@ export function evalArith(text: string, scope: ArithScope, depth = 0): bigint {
     return evaluator.run();
   } catch (error) {
     if (error instanceof ArithError) {
-      throw new ArithEvalError(`${text.trimStart()}: ${error.why} (error token is "${error.token}")`);
+      const expression = text.slice(0, error.cut).trimStart();
+      throw new ArithEvalError(`${expression}: ${error.why} (error token is "${error.token}")`);
     }
     // A variable that names itself, deeper than the stack allows before bash's own limit.
     if (error instanceof RangeError && depth === 0) {
@@ -169,11 +170,11 @@ class Evaluator {
   private power(): bigint {
     const base = this.unary();
     if (!this.isOp('**')) return base;
-    const at = this.lex.tp;
     this.lex.next();
     const exponent = this.power();
     if (this.noeval) return 0n;
-    if (exponent < 0n) this.lex.fail('exponent less than 0', skipBlank(this.lex.text, at));
+    // (bash's error token: the one read after the exponent, its last at the end.)
+    if (exponent < 0n) this.lex.fail('exponent less than 0');
     return this.binary('**', base, exponent);
   }
 

@@ -46,6 +46,8 @@ export interface ExpandEnv {
   processSubstitute(part: ProcSubst): Promise<Bytes>;
   // A warning bash prints and goes on after (a NUL byte in a substitution's output).
   warn(message: string): void;
+  // Whether a $'...' was read under a UTF-8 locale (undefined when it was not stamped as read).
+  ansiRead(part: object): boolean | undefined;
 }
 
 // A failed expansion: bash prints the message and stops the shell (a non-interactive one) with

@@ -30,10 +30,10 @@ export class Variables {
     this.temporary.push(temporary);
   }
 
-  popScope(): void {
-    if (this.scopes.length === 1) return;
-    this.scopes.pop();
+  popScope(): string[] {
+    if (this.scopes.length === 1) return [];
     this.temporary.pop();
+    return [...this.scopes.pop()!.keys()]; // names whose outer variables are back
   }
 
   // The visible variable of that name (namerefs followed), or undefined (also for a circle of them).

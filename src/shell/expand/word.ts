@@ -136,7 +136,7 @@ export class Expander implements ExpanderApi {
         b.add(part.value, true, false);
         return b.keep();
       case 'ansi':
-        b.add(decodeAnsi(part.raw, isUtf8Locale(this.env)), true, false);
+        b.add(decodeAnsi(part.raw, this.env.ansiRead(part) ?? isUtf8Locale(this.env)), true, false);
         return b.keep();
       case 'dq':
         return this.doubleQuoted(part.parts, b);

@@ -61,6 +61,7 @@ export function expandEnvOf(r: RunnerApi): ExpandEnv {
     sourceStack: (lines) => (lines ? sh.sourceLines.map(String) : sh.sources),
     substitute: (part) => substitute(r, part),
     processSubstitute: (part) => processSubstitute(r, part),
+    ansiRead: (part) => rt.ansiRead.get(part),
     warn: (message) => {
       void r.error(message);
     },

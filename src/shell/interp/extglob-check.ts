@@ -1,4 +1,5 @@
 import type { Script, Stmt } from '../syntax/nodes.js';
+import { readAnsiLine } from './ansi-lines.js';
 import type { RunnerApi } from './api.js';
 import { refuseStep } from './refuse-step.js';
 import { runLine, warnLine } from './run-line.js';
@@ -34,6 +35,7 @@ export async function runLines(
   for (let k = 0; k < stmts.length; k++) {
     warned = await warnLine(r, stmts, k, warnings, warned);
     checkExtglobLine(r, stmts, k);
+    readAnsiLine(r, stmts, k);
     const line = await runLine(r, stmts, k);
     k = line.last;
     status = r.sh.status;

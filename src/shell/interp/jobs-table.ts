@@ -13,6 +13,8 @@ export class Job {
   substitution = false;
   // Set once `wait` or `jobs` told the text of its end: bash forgets a job then.
   reported = false;
+  // Set by a `wait` for all jobs: bash discards the statuses then, its pids no longer answer either.
+  discarded = false;
   // Signals ignored (trap '' SIG) when it started: its processes inherit that, so kill 0 spares it.
   ignored: ReadonlySet<string> = new Set();
   readonly running = new Set<RunHandle>();
@@ -169,7 +171,8 @@ export class Jobs {
     if (spec === '%%' || spec === '%+' || spec === '%') return known.at(-1);
     if (spec === '%-') return known.at(-2);
     if (/^%[0-9]+$/.test(spec)) return known.find((job) => job.id === Number(spec.slice(1)));
-    if (/^[0-9]+$/.test(spec)) return this.list.find((job) => job.pids.includes(Number(spec)));
+    if (/^[0-9]+$/.test(spec))
+      return this.list.find((job) => !job.discarded && job.pids.includes(Number(spec)));
     return undefined;
   }
 

@@ -1,6 +1,7 @@
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { StepReport } from '../../types.js';
 import type { Script } from '../syntax/nodes.js';
+import { readAnsiLine } from './ansi-lines.js';
 import { checkExtglobLine } from './extglob-check.js';
 import type { Job } from './jobs-table.js';
 import { recordSkippedStmt } from './record-step.js';
@@ -29,6 +30,7 @@ export async function runAll(runner: Runner, script: Script): Promise<Ending> {
       reached = k + 1;
       warned = await warnLine(runner, script.stmts, k, script.warnings, warned);
       checkExtglobLine(runner, script.stmts, k);
+      readAnsiLine(runner, script.stmts, k);
       const line = await runLine(runner, script.stmts, k, true);
       k = line.last;
       discarded = line.discarded;

@@ -117,6 +117,7 @@ function newRuntime(
     grace: null,
     timedOutBefore: null,
     stepsOfText: null,
+    ansiRead: new WeakMap(),
     openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),

@@ -36,6 +36,9 @@ export interface Runtime {
   // How many steps the text itself had recorded when it ended (its EXIT trap included): the steps of
   // background jobs stopped after it are the run's leftovers, never its last step.
   stepsOfText: number | null;
+  // Whether each $'...' of a line reached was read as UTF-8 (the locale's, when bash read the line:
+  // its \u escapes are decoded then, not when the word is expanded).
+  readonly ansiRead: WeakMap<object, boolean>;
   // While the EXIT trap runs after a stop (the time limit, a signal): its time (wait-stop.ts).
   grace: Grace | null;
   // Set when a command was refused when it was reached: its step, and why.

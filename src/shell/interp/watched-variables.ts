@@ -17,6 +17,14 @@ export class WatchedVariables extends Variables {
     return done;
   }
 
+  // A function's locals and a command's own assignments (`BASH_XTRACEFD=3 cmd`) end: the outer
+  // values are back, as if assigned again.
+  override popScope(): string[] {
+    const names = super.popScope();
+    for (const name of names) this.changed(name);
+    return names;
+  }
+
   override clone(): WatchedVariables {
     const copy = super.clone() as WatchedVariables;
     copy.changed = this.changed;

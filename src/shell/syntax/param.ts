@@ -212,10 +212,15 @@ function readArithUntil(s: Scanner, stops: string): Word {
   const close = closingBrace(s.text, s.i);
   const limit = close < 0 ? s.src.length : close;
   let first = -1;
+  // A `?` waits for its `:` (${x:1?2:0:1} has offset 1?2:0), as bash skips it.
+  let asked = 0;
   while (end < limit) {
     const c = s.text[end]!;
-    if (stops.includes(c) && first < 0) first = end;
-    if (depth === 0 && stops.includes(c)) break;
+    if (depth === 0 && c === '?') asked++;
+    const answer = depth === 0 && c === ':' && asked > 0;
+    if (answer) asked--;
+    else if (stops.includes(c) && first < 0) first = end;
+    if (depth === 0 && stops.includes(c) && !answer) break;
     if (c === '(' || c === '{' || c === '[') depth++;
     else if ((c === ')' || c === '}' || c === ']') && depth > 0) depth--;
     end++;

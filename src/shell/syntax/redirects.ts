@@ -34,7 +34,7 @@ export function readRedirect(s: Scanner): Redirect {
   };
   if (op === '<<' || op === '<<-') {
     const { delimiter, quoted } = heredocDelimiter(s.text.slice(s.local(target.start), s.local(target.end)));
-    redirect.heredoc = { delimiter, quoted, body: { parts: [], start: s.pos(), end: s.pos() } };
+    redirect.heredoc = { delimiter, quoted, body: { parts: [], start: s.pos(), end: s.pos() }, lines: 0 };
     s.pending.push({ heredoc: redirect.heredoc, stripTabs: op === '<<-', at: open });
   }
   return redirect;
@@ -107,6 +107,7 @@ export function readHeredocBody(s: Scanner, doc: PendingHeredoc): void {
   if (!terminated) s.warn(wanted, lastLine < 0 ? before : s.pos(lastLine).line);
   if (!terminated && heredoc.delimiter !== '' && text === '') text = '';
   heredoc.body = bodyWord(s, text, start, heredoc.quoted);
+  heredoc.lines = text.split('\n').length - 1;
   s.i = i;
 }
 

@@ -1,4 +1,4 @@
-import type { CaseItem, Command, SimpleCommand, Span, Stmt } from './nodes.js';
+import type { CaseItem, Command, Redirect, SimpleCommand, Span, Stmt } from './nodes.js';
 import type { Scanner } from './scanner.js';
 
 // bash 5.2 runs a $( ) from the text it printed back when it parsed it, numbered on from the line of
@@ -6,8 +6,10 @@ import type { Scanner } from './scanner.js';
 // comments gone; `a;<newline>b`, `a &<newline>b` and a pipeline or && split over lines on one line),
 // compound commands in a layout of bash's own (`if a; then` / body / `fi`, `for x in w;` / `do` /
 // body / `done`). Each simple command in it gets its line in that text (substLine, 1 for the first).
-// A list with a function, a here-document or a $( ) over several lines in a word is left as
-// written.
+// A here-document's body and delimiter follow its command's line, and what comes after starts on
+// a fresh line; a function is `function f () ` / `{ ` / body / `}`, its body's commands a line each,
+// a blank line where a newline separated them. A compound command with a here-document, in a
+// function or a $( ) over several lines in a word is left as written.
 type Marks = [SimpleCommand, number][];
 
 export function markSubstLines(s: Scanner, stmts: readonly Stmt[]): void {
@@ -39,10 +41,15 @@ function newlineBetween(s: Scanner, a: Stmt, b: Stmt): boolean {
 }
 
 function printCommand(s: Scanner, command: Command, line: number, marks: Marks): number | null {
-  if (command.kind !== 'function' && command.redirects.some((redirect) => redirect.heredoc)) return null;
+  const heredocs =
+    command.kind === 'function' ? [] : command.redirects.filter((redirect) => redirect.heredoc);
+  if (heredocs.length > 0 && command.kind !== 'simple') return null;
   switch (command.kind) {
     case 'simple':
-      return printSimple(s, command, line, marks);
+      return then(printSimple(s, command, line, marks), (end) => afterBodies(heredocs, end));
+    case 'function':
+      if (command.body.kind !== 'brace') return null;
+      return then(printFunctionBody(s, command.body.stmts, line + 2, marks), (end) => end + 1);
     case 'brace':
     case 'subshell':
       return printList(s, command.stmts, line, marks);
@@ -62,6 +69,39 @@ function printCommand(s: Scanner, command: Command, line: number, marks: Marks):
     default:
       return null;
   }
+}
+
+function hasHeredoc(command: Command): boolean {
+  return command.kind !== 'function' && command.redirects.some((redirect) => redirect.heredoc);
+}
+
+// Each here-document's body and delimiter line after the command's last line; then a fresh line.
+function afterBodies(heredocs: readonly Redirect[], end: number): number {
+  let at = end;
+  for (const { heredoc } of heredocs) {
+    at += heredoc!.lines + 1;
+  }
+  return heredocs.length > 0 ? at + 1 : end;
+}
+
+// A function's body as bash prints it: simple commands (pipelines and && lists of them) a line
+// each, one more line where a newline separated them.
+function printFunctionBody(s: Scanner, stmts: readonly Stmt[], line: number, marks: Marks): number | null {
+  let at: number | null = line;
+  let previous: Stmt | null = null;
+  for (const stmt of stmts) {
+    if (stmt.background) return null;
+    if (previous) at += newlineBetween(s, previous, stmt) ? 2 : 1;
+    for (const pipeline of [stmt.body.first, ...stmt.body.rest.map((r) => r.pipeline)]) {
+      for (const command of pipeline.commands) {
+        if (command.kind !== 'simple' || hasHeredoc(command)) return null;
+        at = printSimple(s, command, at, marks);
+        if (at === null) return null;
+      }
+    }
+    previous = stmt;
+  }
+  return at;
 }
 
 // A loop's body, then `done` on the line after it.

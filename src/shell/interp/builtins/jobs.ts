@@ -124,28 +124,48 @@ export async function jobsBuiltin(ctx: BuiltinContext): Promise<number> {
 // kill [-s sig | -sig] pid|%job...: a job is stopped as safe-run stops its commands; a signal to the
 // shell itself ($$, 0, -$$) is delivered to the interpreted shell (self-signal.ts); no other process
 // is signalled, since only the text's jobs are provably the run's own.
+const KILL_USAGE = 'kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]';
+
 export async function kill(ctx: BuiltinContext): Promise<number> {
-  let signal = 'TERM';
-  let args = ctx.args;
-  if (args[0] === '-l' || args[0] === '-L') return killList(ctx, args.slice(args[1] === '--' ? 2 : 1));
-  if (args[0] === '-s' || args[0] === '-n') {
-    const given = args[1] === undefined ? null : signalName(args[1]);
-    if (given === null) return ctx.fail(`${args[1] ?? ''}: invalid signal specification`);
-    signal = given;
-    args = args.slice(2);
-  } else if (args[0]?.startsWith('-') && args[0] !== '--') {
-    const given = signalName(args[0].slice(1));
-    if (given === null) return ctx.fail(`${args[0].slice(1)}: invalid signal specification`);
-    signal = given;
-    args = args.slice(1);
-  }
-  if (args[0] === '--') args = args.slice(1);
-  if (['ERR', 'DEBUG', 'RETURN'].includes(signal)) return ctx.fail(`${signal}: invalid signal specification`);
-  if (args.length === 0)
-    return ctx.usage('kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]');
+  if (ctx.args.length === 0) return ctx.usage(KILL_USAGE);
+  const options = killOptions(ctx.args);
+  if ('missing' in options) return ctx.fail(`${options.missing}: option requires an argument`);
+  if (options.usage) return ctx.usage(KILL_USAGE);
+  const { args, spec } = options;
+  if (options.listing) return killList(ctx, args);
+  const signal = spec === null ? 'TERM' : signalName(spec);
+  if (signal === null || ['ERR', 'DEBUG', 'RETURN'].includes(signal))
+    return ctx.fail(`${spec}: invalid signal specification`);
+  if (args.length === 0) return ctx.usage(KILL_USAGE);
   let status = 0;
   for (const target of args) status = Math.max(status, await killOne(ctx, target, signal));
   return status;
+}
+
+// Its options as bash reads them, in any order: -l or -L (listing, which wins: `kill -9 -l`), -s SIG,
+// -n NUM, -sSIG, -nNUM, and the first -SIG (a later -N is a process group); `--` ends them. `spec`:
+// the last signal given, checked only when not listing (`kill -l -x` lists them all).
+function killOptions(
+  all: readonly Bytes[],
+): { missing: Bytes } | { usage: boolean; listing: boolean; spec: Bytes | null; args: readonly Bytes[] } {
+  let listing = false;
+  let spec: Bytes | null = null;
+  let k = 0;
+  for (; k < all.length; k++) {
+    const word = all[k]!;
+    if (word === '-l' || word === '-L') listing = true;
+    else if (word === '-s' || word === '-n') {
+      if (k + 1 >= all.length) return { missing: word };
+      spec = all[++k]!;
+    } else if (/^-s[A-Za-z]|^-n[0-9]/.test(word)) spec = word.slice(2);
+    else if (word === '--') {
+      k++;
+      break;
+    } else if (word === '-?') return { usage: true, listing, spec, args: [] };
+    else if (word.startsWith('-') && spec === null) spec = word.slice(1);
+    else break;
+  }
+  return { usage: false, listing, spec, args: all.slice(k) };
 }
 
 async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Promise<number> {

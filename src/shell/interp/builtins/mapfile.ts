@@ -1,3 +1,4 @@
+import { isName } from '../../syntax/scanner.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
 
@@ -11,34 +12,78 @@ const INVALID: Record<string, string> = {
   '-u': 'invalid file descriptor specification',
 };
 
+interface MapfileOptions {
+  delim: number;
+  count: number;
+  origin: number | null;
+  skip: number;
+  strip: boolean;
+  fd: number;
+  name: string;
+}
+
+// Its options as bash's getopt takes them (-tn1, -n 1, then `--`), up to the first word that is
+// none: the array's name (later words are not looked at); a status when one is wrong.
+async function mapfileOptions(ctx: BuiltinContext): Promise<MapfileOptions | number> {
+  const options: MapfileOptions = {
+    delim: 10,
+    count: 0,
+    origin: null,
+    skip: 0,
+    strip: false,
+    fd: 0,
+    name: 'MAPFILE',
+  };
+  const args = ctx.args;
+  let i = 0;
+  for (; i < args.length && /^-./.test(args[i]!); i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    for (let k = 1; k < arg.length; k++) {
+      const c = arg[k]!;
+      if (c === 't') {
+        options.strip = true;
+        continue;
+      }
+      if (!'dnOsuCc'.includes(c)) return ctx.usage(USAGE, `-${c}: invalid option`);
+      const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i];
+      if (value === undefined) return ctx.fail(`-${c}: option requires an argument`, 2);
+      const problem = optionValue(ctx, options, c, value);
+      if (problem !== null) return problem;
+      break;
+    }
+  }
+  if (i < args.length) options.name = args[i]!;
+  if (!isName(options.name)) return ctx.fail(`\`${options.name}': not a valid identifier`);
+  return options;
+}
+
+function optionValue(
+  ctx: BuiltinContext,
+  options: MapfileOptions,
+  c: string,
+  value: Bytes,
+): Promise<number> | null {
+  if (c === 'd') options.delim = value === '' ? 0 : value.charCodeAt(0);
+  else if (c === 'C' || c === 'c')
+    ctx.refuse(`runs a callback (-${c}), which safe-run's mapfile does not do`);
+  else if (!/^[0-9]+$/.test(value)) return ctx.fail(`${value}: ${INVALID[`-${c}`]}`);
+  else if (c === 'n') options.count = Number(value);
+  else if (c === 'O') options.origin = Number(value);
+  else if (c === 's') options.skip = Number(value);
+  else options.fd = Number(value);
+  return null;
+}
+
 // mapfile / readarray [-d delim] [-n count] [-O origin] [-s skip] [-t] [-u fd] [array]: the records
 // of the input (never a byte past the last one taken) into an indexed array.
 export async function mapfile(ctx: BuiltinContext): Promise<number> {
-  let delim = 10;
-  let count = 0;
-  let origin: number | null = null;
-  let skip = 0;
-  let strip = false;
-  let fd = 0;
-  let name = 'MAPFILE';
-  const args = ctx.args;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-t') strip = true;
-    else if (/^-[dnOsuCc]$/.test(arg)) {
-      const value = args[++i];
-      if (value === undefined) return ctx.fail(`${arg}: option requires an argument`, 2);
-      if (arg === '-d') delim = value === '' ? 0 : value.charCodeAt(0);
-      else if (arg === '-C' || arg === '-c')
-        ctx.refuse(`runs a callback (${arg}), which safe-run's mapfile does not do`);
-      else if (!/^[0-9]+$/.test(value)) return ctx.fail(`${value}: ${INVALID[arg]}`);
-      else if (arg === '-n') count = Number(value);
-      else if (arg === '-O') origin = Number(value);
-      else if (arg === '-s') skip = Number(value);
-      else fd = Number(value);
-    } else if (/^-./.test(arg)) return ctx.usage(USAGE, `${arg}: invalid option`);
-    else name = arg;
-  }
+  const options = await mapfileOptions(ctx);
+  if (typeof options === 'number') return options;
+  const { delim, count, origin, skip, strip, fd, name } = options;
   const variable = ctx.sh.vars.get(name);
   if (variable?.attrs.readonly) return ctx.fail(`${name}: readonly variable`, 1, false);
   if (variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc')

@@ -4,18 +4,7 @@ import { assignTarget, expandedTarget } from '../assign-named.js';
 import { readWithHelper } from '../read-helper.js';
 import { waitStop } from '../wait-stop.js';
 import type { BuiltinContext } from './context.js';
-
-interface ReadOptions {
-  raw: boolean;
-  delim: number;
-  count: number | null;
-  exact: boolean;
-  array: string | null;
-  fd: number;
-  names: string[];
-  // -t: seconds, as written (a read that gives up is bash's own: read-helper.ts).
-  timeout: string | null;
-}
+import { arrayProblem, parseOptions, type ReadOptions } from './read-options.js';
 
 // read [-r] [-a array] [-d delim] [-n|-N count] [-u fd] [-p prompt] [names]: one record from the
 // input, never a byte past it, split by IFS into the names as bash splits it.
@@ -25,7 +14,12 @@ export async function read(ctx: BuiltinContext): Promise<number> {
   options.names = await Promise.all(options.names.map((name) => expandedTarget(ctx.r, name)));
   const input = ctx.input(options.fd);
   if (input.fd === null) {
-    if (input.why === 'closed') return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
+    if (input.why === 'closed')
+      return ctx.fail(
+        options.fdGiven
+          ? `${options.fd}: invalid file descriptor: Bad file descriptor`
+          : `read error: ${options.fd}: Bad file descriptor`,
+      );
     assignFields(ctx, options, []);
     return 1;
   }
@@ -57,73 +51,15 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     return options.count !== null && taken >= options.count;
   });
   if ('unreadable' in record) return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
+  const noArray = arrayProblem(ctx, options);
+  if (noArray !== null) return ctx.fail(noArray);
   try {
     assignFields(ctx, options, chars);
   } catch (error) {
-    if (error instanceof VarError) return ctx.fail(error.message);
+    if (error instanceof VarError) return ctx.fail(error.message, 1, false);
     throw error;
   }
   return record.eof ? 1 : 0;
-}
-
-function parseOptions(ctx: BuiltinContext): ReadOptions | Promise<number> {
-  const options: ReadOptions = {
-    raw: false,
-    delim: 10,
-    count: null,
-    exact: false,
-    array: null,
-    fd: 0,
-    names: [],
-    timeout: null,
-  };
-  const args = ctx.args;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      i++;
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') break;
-    for (let k = 1; k < arg.length; k++) {
-      const c = arg[k]!;
-      if (c === 'r') options.raw = true;
-      else if (c === 's' || c === 'e') continue;
-      else if ('adnNptiu'.includes(c)) {
-        const value = k + 1 < arg.length ? arg.slice(k + 1) : args[++i];
-        if (value === undefined) return ctx.fail(`-${c}: option requires an argument`, 2);
-        const problem = optionValue(options, c, value);
-        if (problem) return ctx.fail(problem, c === 'u' || c === 't' ? 1 : 2);
-        break;
-      } else
-        return ctx.fail(
-          `-${c}: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]`,
-          2,
-        );
-    }
-  }
-  options.names = args.slice(i);
-  const bad = options.names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*(\[.+\])?$/s.test(name));
-  if (bad !== undefined) return ctx.fail(`\`${bad}': not a valid identifier`);
-  return options;
-}
-
-function optionValue(options: ReadOptions, c: string, value: Bytes): string | null {
-  if (c === 'a') options.array = value;
-  else if (c === 'd') options.delim = value === '' ? 0 : value.charCodeAt(0);
-  else if (c === 'n' || c === 'N') {
-    if (!/^[0-9]+$/.test(value)) return `${value}: invalid number`;
-    options.count = Number(value);
-    options.exact = c === 'N';
-  } else if (c === 'u') {
-    if (!/^[0-9]+$/.test(value)) return `${value}: invalid file descriptor specification`;
-    options.fd = Number(value);
-  } else if (c === 't') {
-    if (!/^([0-9]+\.?[0-9]*|\.[0-9]+)$/.test(value)) return `${value}: invalid timeout specification`;
-    options.timeout = value;
-  }
-  return null;
 }
 
 // read -t: the record read by bash itself (read-helper.ts), its values assigned here.
@@ -141,6 +77,8 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
     ifs,
   });
   if (stderr) await ctx.err(stderr);
+  const noArray = arrayProblem(ctx, options);
+  if (noArray !== null) return ctx.fail(noArray);
   const { vars } = ctx.sh;
   try {
     if (options.array !== null)
@@ -153,7 +91,7 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
     else if (options.names.length === 0) vars.assign('REPLY', values[0] ?? '');
     else for (const [i, name] of options.names.entries()) assignTarget(ctx.r, name, values[i] ?? '');
   } catch (error) {
-    if (error instanceof VarError) return ctx.fail(error.message);
+    if (error instanceof VarError) return ctx.fail(error.message, 1, false);
     throw error;
   }
   return status;

@@ -1,6 +1,9 @@
+import { VarError } from '../../expand/vars.js';
 import { isName } from '../../syntax/scanner.js';
 import type { Bytes } from '../../syntax/source.js';
+import { assignTarget } from '../assign-named.js';
 import { trappedSignal } from '../job-signals.js';
+import type { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
 
 const USAGE = 'wait: usage: wait [-fn] [-p var] [id ...]';
@@ -22,7 +25,7 @@ export async function wait(ctx: BuiltinContext): Promise<number> {
   const signal = trappedSignal(ctx.r);
   if (!signal) {
     const status = await waitForJobs(ctx, options, { cut: false });
-    if (!ctx.r.place.job) ctx.sh.jobs.forgetEnded();
+    if (!ctx.r.place.job && !options.any) ctx.sh.jobs.forgetEnded();
     return status;
   }
   const waited = { cut: false };
@@ -62,9 +65,16 @@ async function waitOptions(ctx: BuiltinContext): Promise<WaitOptions | number> {
   }
   options.ids = ctx.args.slice(k);
   if (options.name === null) return options;
+  // An array's element (`a[1]`) is taken too, and never unset (bash unsets a variable of that name).
+  if (isElement(options.name)) return options;
   if (!isName(options.name)) return ctx.fail(`\`${options.name}': not a valid identifier`);
   if (!ctx.sh.vars.unset(options.name)) return ctx.fail(`${options.name}: cannot unset: readonly variable`);
   return options;
+}
+
+function isElement(name: string): boolean {
+  const open = name.indexOf('[');
+  return open > 0 && isName(name.slice(0, open)) && name.endsWith(']') && open < name.length - 2;
 }
 
 // The waits themselves; once `waited.cut`, nothing more is marked as told.
@@ -75,25 +85,28 @@ async function waitForJobs(
 ): Promise<number> {
   const { jobs } = ctx.r.sh;
   // (A pid as it was named; a job's by its $!.)
-  const told = (pid: number | null) => {
+  // (A bad subscript is said as an assignment's error, and the wait's status stands.)
+  const told = async (pid: number | null) => {
     if (options.name === null) return;
-    if (pid === null) ctx.sh.vars.unset(options.name);
-    else ctx.sh.vars.assign(options.name, String(pid));
+    if (pid === null) {
+      if (!isElement(options.name)) ctx.sh.vars.unset(options.name);
+      return;
+    }
+    try {
+      assignTarget(ctx.r, options.name, String(pid));
+    } catch (error) {
+      if (!(error instanceof VarError)) throw error;
+      await ctx.r.error(error.message);
+    }
   };
-  if (options.any) {
-    const running = jobs.running().filter((job) => !job.reported);
-    if (running.length === 0) return 127;
-    const first = await Promise.race(running.map((job) => job.done.then(() => job)));
-    first.reported = !waited.cut;
-    told(first.pid);
-    return first.status ?? 0;
-  }
+  if (options.any) return waitAny(jobs, waited, told);
   if (options.ids.length === 0) {
     for (const job of [...jobs.list]) {
       await job.done;
       if (waited.cut) return 0;
       job.reported = true;
     }
+    for (const job of jobs.list) job.discarded = true;
     return 0;
   }
   let status = 0;
@@ -104,7 +117,7 @@ async function waitForJobs(
     }
     const job = jobs.find(spec);
     if (!job) {
-      told(null);
+      await told(null);
       status = await ctx.fail(
         `${/^[0-9]+$/.test(spec) ? `pid ${spec} is not a child of this shell` : `${spec}: no such job`}`,
         127,
@@ -114,7 +127,24 @@ async function waitForJobs(
     status = await job.done;
     if (waited.cut) return status;
     job.reported = true;
-    told(/^[0-9]+$/.test(spec) ? Number(spec) : job.pid);
+    await told(/^[0-9]+$/.test(spec) ? Number(spec) : job.pid);
   }
   return status;
+}
+
+// wait -n: the first job to end, or one that ended unseen.
+async function waitAny(
+  jobs: Jobs,
+  waited: { cut: boolean },
+  told: (pid: number | null) => Promise<void>,
+): Promise<number> {
+  // A job that ended since the shell last looked (no program ran since: `false & wait -n`) is
+  // taken first, as bash finds it still running or ended unseen.
+  const unseen = jobs.list.find((job) => job.status !== null && !job.reported && !job.discarded);
+  const running = jobs.running().filter((job) => !job.reported);
+  if (!unseen && running.length === 0) return 127;
+  const first = unseen ?? (await Promise.race(running.map((job) => job.done.then(() => job))));
+  first.reported = !waited.cut;
+  await told(first.pid);
+  return first.status ?? 0;
 }
