@@ -3,12 +3,13 @@ import { ExpansionError } from '../expand/env.js';
 import type { Command, Pipeline } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Collected, RunnerApi } from './api.js';
+import { noteCommand } from './bash-command.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runSubshell } from './exit-trap.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
 import { recordCut, recordPipeline } from './record-pipeline.js';
-import { checkDirectory, markRefused } from './refuse-step.js';
+import { checkDirectory, MemberRefused, markRefused } from './refuse-step.js';
 import { traceCommand } from './trace.js';
 
 // One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
@@ -79,6 +80,7 @@ async function classify(
 ): Promise<Element> {
   const simple = command.kind === 'simple';
   const element = { node: command, collect: place.collect };
+  noteCommand(r, command);
   const sub = r.subshell(
     undefined,
     simple ? place : { parentStep: place.parentStep, collect: undefined, element },
@@ -208,13 +210,6 @@ function runProgramGroup(
     }
   })();
   return group.map((_, k) => run.then((statuses) => statuses[k] ?? 1));
-}
-
-// A program of the pipeline the interpreter refuses when it is reached (`why`, in words).
-class MemberRefused extends Error {
-  constructor(readonly why: string) {
-    super(`refused: ${why}`);
-  }
 }
 
 async function prepare(

@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
+
+// Texts about set -e, the ERR and EXIT traps on which safe-run once answered differently from bash,
+// found by probing it with what CI steps write (2026-12-03). Each row is run by both in a fresh
+// directory and must give bash's exit code and stdout; bash's stdout is written in the row too.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'errexit-gaps-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+// A CI step: `bash --noprofile --norc -eo pipefail FILE` against `safe-run -e --script FILE`.
+async function sameAsStep(text: string, expected: { stdout: string; code: number }): Promise<void> {
+  const dir = () => fs.mkdtempSync(path.join(root, 'step-'));
+  const [a, b] = [dir(), dir()];
+  for (const d of [a, b]) fs.writeFileSync(path.join(d, 's.sh'), text);
+  const bash = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', 's.sh'], {
+    cwd: a,
+    env,
+    encoding: 'utf8',
+  });
+  expect({ stdout: bash.stdout, code: bash.status }).toEqual(expected);
+  const ours = await runCli(['--no-facts', '-q', '-e', '--script', 's.sh'], { cwd: b, env });
+  expect({ stdout: ours.stdout, code: ours.code }).toEqual(expected);
+}
+
+const ERR = `trap 'echo "[$BASH_COMMAND]"' ERR; `;
+const EXIT = `trap 'echo "[$BASH_COMMAND]"' EXIT; `;
+
+describe('$BASH_COMMAND (was refused before anything ran)', () => {
+  it.each([
+    ['in an ERR trap: the command that failed', `${ERR}echo ok; false   x  "a  b"`, 'ok\n[false x "a  b"]\n'],
+    [
+      'its redirections after its words, in bash’s form',
+      `${ERR}>&2 false a 2>/dev/null <&-`,
+      '[false a 1>&2 2> /dev/null 0>&-]\n',
+    ],
+    ['a $( ) printed back', `${ERR}x=$(  true;  false  )`, '[x=$(true; false)]\n'],
+    ['an array assignment single-spaced', `${ERR}a=(1  2) false`, '[a=(1 2) false]\n'],
+    [
+      '[[ ]] single-spaced, (( )) as written',
+      `${ERR}[[  a  ==  b  ]]; ((  0 ))`,
+      '[[[ a == b ]]]\n[((  0 ))]\n',
+    ],
+    ['the last element of a pipeline', `${ERR}true | false`, '[false]\n'],
+    ['a subshell, whole', `${ERR}(  true;  false  ) >/dev/null`, '[( true; false ) > /dev/null]\n'],
+    [
+      'inside a function, the failed command there',
+      `${ERR}set -E; f() { false  in-f; }; f`,
+      '[false in-f]\n[false in-f]\n',
+    ],
+    ['of a function defined by eval', `${ERR}eval 'f() { false; }'; f`, '[false]\n'],
+    [
+      'not changed by the trap’s own commands',
+      `trap 'echo a; echo "[$BASH_COMMAND]"' ERR; false`,
+      'a\n[false]\n',
+    ],
+    ['in the EXIT trap: the last command', `${EXIT}true; exit 3`, '[exit 3]\n'],
+    ['after eval, the eval command again', `${EXIT}eval 'true; false'`, "[eval 'true; false']\n"],
+    [
+      'outside a trap, the command reading it',
+      'echo "$BASH_COMMAND"; f() { echo "$BASH_COMMAND"; }; f  a',
+      'echo "$BASH_COMMAND"\necho "$BASH_COMMAND"\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('in the ERR trap of a CI step that set -e ends', async () => {
+    await sameAsStep(
+      'trap \'echo "line $LINENO: $BASH_COMMAND exited with $?"\' ERR\necho start\nls /nonexistent 2>/dev/null\necho never\n',
+      { stdout: 'start\nline 3: ls /nonexistent 2> /dev/null exited with 2\n', code: 2 },
+    );
+  });
+
+  it("is refused when it names a command safe-run does not print as bash does ($'...')", async () => {
+    const result = await runCli(['--no-facts', '-q', '-c', `${ERR}echo a; false $'d'; echo b`], {
+      cwd: root,
+      env,
+    });
+    expect(result.stdout).toBe('a\n');
+    expect(result.code).toBe(125);
+    expect(result.stderr).toContain('$BASH_COMMAND names a command that safe-run cannot print as bash does');
+  });
+});
