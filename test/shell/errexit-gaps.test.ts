@@ -80,8 +80,23 @@ describe('$BASH_COMMAND (was refused before anything ran)', () => {
     );
   });
 
-  it("is refused when it names a command safe-run does not print as bash does ($'...')", async () => {
-    const result = await runCli(['--no-facts', '-q', '-c', `${ERR}echo a; false $'d'; echo b`], {
+  it.each([
+    [
+      "$'...' decoded and single-quoted again",
+      `${ERR}IFS=$'\\n'; false $'it\\'s' $'\\''`,
+      "[false 'it'\\''s' \\']\n",
+    ],
+    [
+      'a here-document after the line, its delimiter quoted as bash quotes it',
+      `${ERR}false <<"EOF" 2>/dev/null\nbody $x\nEOF\nfalse <<-EOF\n\tb\n\tEOF`,
+      "[false <<'EOF' 2> /dev/null\nbody $x\nEOF\n]\n[false <<-EOF\nb\nEOF\n]\n",
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it("is refused when it names a command safe-run does not print as bash does ($'\\u...')", async () => {
+    const result = await runCli(['--no-facts', '-q', '-c', `${ERR}echo a; false $'\\u00e9'; echo b`], {
       cwd: root,
       env,
     });

@@ -24,7 +24,7 @@ export function bashCommand(r: RunnerApi): Bytes {
   const printed = seen === null ? '' : seen();
   if (printed !== null) return printed;
   const why =
-    "$BASH_COMMAND names a command that safe-run cannot print as bash does (a here-document, $'...', a compound command in a $( ), a line continuation)";
+    "$BASH_COMMAND names a command that safe-run cannot print as bash does ($'\\u...', a compound command in a $( ), a line continuation)";
   void r.error(why);
   r.rt.stoppedBy = { kind: 'refused', why };
   throw new ExitSignal(125, 'stopped');

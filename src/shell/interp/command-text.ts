@@ -1,3 +1,4 @@
+import { decodeAnsi } from '../expand/ansi.js';
 import type {
   AndOr,
   Assign,
@@ -16,8 +17,9 @@ import type { Bytes } from '../syntax/source.js';
 // bash's BASH_COMMAND: the command running now or last run outside a trap, as bash's printer gives it
 // back: words single-spaced as written (a $( ) or <( ) printed back too, `$"..."` as "..."),
 // redirections after the words in bash's own form (`> file`, `1>&2`, `0>&-`), `[[ ]]` single-spaced,
-// `(( ))` as written. null: a form printed here differently from bash (a here-document, $'...', a
-// compound command inside a $( ), a line continuation): reading BASH_COMMAND then is refused.
+// `(( ))` as written, $'...' decoded and single-quoted. null: a form printed here differently from
+// bash ($'\u...', a compound command inside a $( ), a line continuation, a here-document of a
+// compound command): reading BASH_COMMAND then is refused.
 type Printed = Bytes | null;
 
 function simpleText(src: Bytes, command: SimpleCommand): Printed {
@@ -28,8 +30,24 @@ function simpleText(src: Bytes, command: SimpleCommand): Printed {
     const decl = command.declArgs?.[i];
     items.push(decl?.array ? arrayText(src, decl) : spanText(src, word, word.parts));
   }
-  for (const redirect of command.redirects) items.push(redirectText(src, redirect));
-  return joined(items);
+  for (const redirect of command.redirects) items.push(redirectText(src, redirect, true));
+  const line = joined(items);
+  const bodies = command.redirects.map((redirect) => (redirect.heredoc ? heredocBody(src, redirect) : ''));
+  if (line === null || bodies.includes(null)) return null;
+  return bodies.some(Boolean) ? `${line}\n${bodies.filter(Boolean).join('')}` : line;
+}
+
+// A here-document's body after the command's line, as read (`<<-`: without its leading tabs), then
+// its delimiter.
+function heredocBody(src: Bytes, redirect: Redirect): Printed {
+  const { body, delimiter, quoted } = redirect.heredoc!;
+  const only = body.parts.length === 1 ? body.parts[0]! : null;
+  // (A body without expansions is one literal part, its leading tabs gone already.)
+  if (body.parts.length === 0) return `${delimiter}\n`;
+  if (only?.kind === 'sq' && only.start.offset === only.end.offset) return `${only.value}${delimiter}\n`;
+  const written = text(src, body);
+  if (quoted || redirect.op === '<<-' || /\\\n/.test(written)) return null;
+  return `${written}${delimiter}\n`;
 }
 
 // NAME=( ... ) with its elements single-spaced.
@@ -136,8 +154,13 @@ const OUTPUT_OPS = new Set(['>', '>>', '>|', '>&']);
 
 // bash's form of a redirection: `N> target` (N left out when it is the operator's own), a copy or a
 // close as `N>&M`, `N>&-` (a close of either direction is written with >&).
-function redirectText(src: Bytes, redirect: Redirect): Printed {
-  if (redirect.heredoc) return null;
+function redirectText(src: Bytes, redirect: Redirect, heredocs = false): Printed {
+  const { heredoc } = redirect;
+  if (heredoc) {
+    if (!heredocs) return null;
+    const delimiter = heredoc.quoted ? singleQuoted(heredoc.delimiter) : heredoc.delimiter;
+    return `${redirect.fd && redirect.fd !== 0 ? redirect.fd : ''}${redirect.op}${delimiter}`;
+  }
   const target = wordText(src, redirect.target);
   if (target === null) return null;
   const own = OUTPUT_OPS.has(redirect.op) ? 1 : 0;
@@ -176,7 +199,8 @@ function spanText(src: Bytes, span: Span, parts: readonly WordPart[]): Printed {
 function partText(src: Bytes, part: WordPart): Printed | undefined {
   switch (part.kind) {
     case 'ansi':
-      return null;
+      // bash decodes it as it reads it (\u by the locale: not printed here) and quotes it again.
+      return /\\[uU]/.test(part.raw) ? null : singleQuoted(decodeAnsi(part.raw));
     case 'dq':
       return part.locale
         ? prefixed('"', spanText(src, { start: after(part.start, 2), end: part.end }, part.parts))
@@ -194,6 +218,11 @@ function partText(src: Bytes, part: WordPart): Printed | undefined {
     default:
       return undefined;
   }
+}
+
+// bash's sh_single_quote: a lone ' as \'.
+function singleQuoted(text: Bytes): Bytes {
+  return text === "'" ? "\\'" : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 function after(pos: Span['start'], n: number): Span['start'] {
