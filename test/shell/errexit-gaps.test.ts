@@ -105,3 +105,21 @@ describe('$BASH_COMMAND (was refused before anything ran)', () => {
     expect(result.stderr).toContain('$BASH_COMMAND names a command that safe-run cannot print as bash does');
   });
 });
+
+describe("a program's redirection target that fails to expand (set -u, ${x:?})", () => {
+  it.each([
+    [
+      'ends its child with 1 under set -e, so set -e ends the text with 1',
+      'set -eu; cat <<< "$nope"; echo after',
+      '',
+    ],
+    ['and with 1 in a subshell', 'set -u; (cat < "$nope"; echo "in $?")', 'in 1\n'],
+    ['but with 127 in bash -c’s own shell', 'set -u; f() { cat <<< "$nope"; echo "f $?"; }; f', 'f 127\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('ends it with 1 in a script file', async () => {
+    await sameAsStep('set +e -u\ncat <<< "$nope"\necho "rc $?"\n', { stdout: 'rc 1\n', code: 0 });
+  });
+});
