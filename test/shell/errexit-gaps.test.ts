@@ -123,3 +123,17 @@ describe("a program's redirection target that fails to expand (set -u, ${x:?})",
     await sameAsStep('set +e -u\ncat <<< "$nope"\necho "rc $?"\n', { stdout: 'rc 1\n', code: 0 });
   });
 });
+
+describe("a pipeline's program whose redirection target fails to expand (was an internal error, 125)", () => {
+  it.each([
+    [
+      'fails alone, 127 in bash -c’s own shell',
+      'set -u; cat <<< "$nope" | cat; echo "p $? ${PIPESTATUS[*]}"',
+      'p 127 127 0\n',
+    ],
+    ['1 under set -e, which then ends the text', 'set -e; echo a | cat > "${nope:?}" | cat; echo after', ''],
+    ['in a here-document', 'set -u; cat <<EOF | cat\n$nope\nEOF\necho "h $?"', 'h 127\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

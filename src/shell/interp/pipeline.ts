@@ -8,6 +8,7 @@ import { BUILTINS } from './builtins/registry.js';
 import { runSubshell } from './exit-trap.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
+import { failedTarget } from './pipeline-targets.js';
 import { recordCut, recordPipeline } from './record-pipeline.js';
 import { checkDirectory, MemberRefused, markRefused } from './refuse-step.js';
 import { traceCommand } from './trace.js';
@@ -94,6 +95,8 @@ async function classify(
   let args: Bytes[];
   try {
     args = await sub.ex.fields(command.words);
+    const failed = await failedTarget(sub, command);
+    if (failed) throw failed;
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
     // bash's forked child fails alone (127 for an unset parameter); the others run.
