@@ -31,6 +31,21 @@ async function sameAsStep(text: string, expected: { stdout: string; code: number
   expect({ stdout: ours.stdout, code: ours.code }).toEqual(expected);
 }
 
+// bash's stderr (-c) must be `expected`, and safe-run's stderr must begin with it (its table follows).
+async function sameStderr(text: string, expected: string): Promise<void> {
+  const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', text], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
+  expect(bash.stderr).toBe(expected);
+  const ours = await runCli(['--no-facts', '-q', '-c', text], { cwd: root, env });
+  expect({ code: ours.code, stderr: ours.stderr.slice(0, expected.length) }).toEqual({
+    code: bash.status,
+    stderr: expected,
+  });
+}
+
 const ERR = `trap 'echo "[$BASH_COMMAND]"' ERR; `;
 const EXIT = `trap 'echo "[$BASH_COMMAND]"' EXIT; `;
 
@@ -135,5 +150,17 @@ describe("a pipeline's program whose redirection target fails to expand (was an 
     ['in a here-document', 'set -u; cat <<EOF | cat\n$nope\nEOF\necho "h $?"', 'h 127\n'],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
+  });
+});
+
+describe('what bash says', () => {
+  it.each([
+    [
+      'exec of a name PATH does not give',
+      'echo a >/dev/null; exec nonexistent_zz; echo after',
+      'bash: line 1: exec: nonexistent_zz: not found\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await sameStderr(text, expected);
   });
 });
