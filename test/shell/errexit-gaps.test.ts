@@ -160,6 +160,7 @@ describe('what bash says', () => {
       'echo a >/dev/null; exec nonexistent_zz; echo after',
       'bash: line 1: exec: nonexistent_zz: not found\n',
     ],
+    ['$! unset under set -u, named as written', 'set -u; echo "$!"', 'bash: line 1: $!: unbound variable\n'],
   ])('%s', async (_what, text, expected) => {
     await sameStderr(text, expected);
   });
