@@ -153,6 +153,28 @@ describe("a pipeline's program whose redirection target fails to expand (was an 
   });
 });
 
+describe("$LINENO in the ERR trap after a pipeline or a subshell (was the line of the shell's command before it)", () => {
+  it.each([
+    [
+      'a pipeline: the line of its last simple command; a subshell: the line it ends on',
+      `trap 'echo "ERR $LINENO"' ERR\necho a\ntrue |\n  false\n(\n  false\n)\n{ false; } |\n  cat\nfalse | { cat; false; }`,
+      'a\nERR 4\nERR 7\nERR 9\nERR 10\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+
+  it('in a CI step that set -e ends at a pipeline', async () => {
+    await sameAsStep(
+      `trap 'echo "failed at line $LINENO"' ERR\necho start\necho x | grep -q y\necho never\n`,
+      {
+        stdout: 'start\nfailed at line 3\n',
+        code: 1,
+      },
+    );
+  });
+});
+
 describe('what bash says', () => {
   it.each([
     [

@@ -18,6 +18,14 @@ export function noteCommand(r: RunnerApi, command: Command): void {
 
 const PRINTED = new Set<Command['kind']>(['simple', 'arith', 'cond']);
 
+// An element of a pipeline as the shell starts it: a simple command's line (or a subshell's, the
+// line it ends on) is the shell's $LINENO from then on, for an ERR trap after the pipeline too.
+export function noteElement(r: RunnerApi, command: Command): void {
+  if (command.kind === 'simple') r.sh.lineno = r.sh.lineOf(command);
+  if (command.kind === 'subshell') r.sh.lineno = command.end.line;
+  noteCommand(r, command);
+}
+
 // $BASH_COMMAND: empty before any command; a form safe-run does not print as bash does is refused.
 export function bashCommand(r: RunnerApi): Bytes {
   const seen = r.sh.lastCommand;

@@ -2,7 +2,7 @@ import { ArithmeticError, ExpansionError } from '../expand/env.js';
 import { VarError } from '../expand/vars.js';
 import type { CaseClause, Compound, Stmt, Word } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
-import { noteCommand } from './bash-command.js';
+import { noteCommand, noteElement } from './bash-command.js';
 import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
 import { runErrTrap } from './err-trap.js';
@@ -83,7 +83,8 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
 // ( list ): a copy of the shell; exit ends only it; its EXIT trap runs when it ends. (As a job's
 // whole body, it is the job's shell: job-signals.ts.)
 async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }): Promise<number> {
-  noteCommand(r, command);
+  // Its $LINENO in the shell (an ERR trap's after it fails) is the line it ends on, as bash's.
+  noteElement(r, command);
   const sub = r.subshell();
   adoptSubshell(r, command, sub);
   return runSubshell(sub, () => {

@@ -3,7 +3,7 @@ import { ExpansionError } from '../expand/env.js';
 import type { Command, Pipeline } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Collected, RunnerApi } from './api.js';
-import { noteCommand } from './bash-command.js';
+import { noteElement } from './bash-command.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runSubshell } from './exit-trap.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
@@ -81,7 +81,7 @@ async function classify(
 ): Promise<Element> {
   const simple = command.kind === 'simple';
   const element = { node: command, collect: place.collect };
-  noteCommand(r, command);
+  noteElement(r, command);
   const sub = r.subshell(
     undefined,
     simple ? place : { parentStep: place.parentStep, collect: undefined, element },
