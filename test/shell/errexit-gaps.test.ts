@@ -102,6 +102,11 @@ describe('$BASH_COMMAND (was refused before anything ran)', () => {
       "[false 'it'\\''s' \\']\n",
     ],
     [
+      'a $( ) inside ${...} and $(( )) printed back, $((( ))) as written',
+      `${ERR}false "\${x:-$(  true  )}" $((( 1 ) + $(  echo 1 ))) $(( $(echo 1) ))`,
+      '[false "${x:-$(true)}" $((( 1 ) + $(echo 1))) $(( $(echo 1) ))]\n',
+    ],
+    [
       'a here-document after the line, its delimiter quoted as bash quotes it',
       `${ERR}false <<"EOF" 2>/dev/null\nbody $x\nEOF\nfalse <<-EOF\n\tb\n\tEOF`,
       "[false <<'EOF' 2> /dev/null\nbody $x\nEOF\n]\n[false <<-EOF\nb\nEOF\n]\n",

@@ -13,6 +13,16 @@ import type {
   WordPart,
 } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
+import {
+  after,
+  joined,
+  operandParts,
+  type Printed,
+  prefixed,
+  quoted,
+  singleQuoted,
+  text,
+} from './print-parts.js';
 
 // bash's BASH_COMMAND: the command running now or last run outside a trap, as bash's printer gives it
 // back: words single-spaced as written (a $( ) or <( ) printed back too, `$"..."` as "..."),
@@ -20,7 +30,6 @@ import type { Bytes } from '../syntax/source.js';
 // `(( ))` as written, $'...' decoded and single-quoted. null: a form printed here differently from
 // bash ($'\u...', a compound command inside a $( ), a line continuation, a here-document of a
 // compound command): reading BASH_COMMAND then is refused.
-type Printed = Bytes | null;
 
 function simpleText(src: Bytes, command: SimpleCommand): Printed {
   const items: Printed[] = command.assigns.map((assign) =>
@@ -214,29 +223,9 @@ function partText(src: Bytes, part: WordPart): Printed | undefined {
       return prefixed(`${part.op}(`, listText(src, part.stmts, true), ')');
     case 'param':
     case 'arith-exp':
-      return /\$\(|`|\$'|\$"/.test(text(src, part)) ? null : undefined;
+      // As written, its $( )s printed back ($'...' and $"..." in it: not done here).
+      return quoted(part) ? null : spanText(src, part, operandParts(part));
     default:
       return undefined;
   }
-}
-
-// bash's sh_single_quote: a lone ' as \'.
-function singleQuoted(text: Bytes): Bytes {
-  return text === "'" ? "\\'" : `'${text.replaceAll("'", "'\\''")}'`;
-}
-
-function after(pos: Span['start'], n: number): Span['start'] {
-  return { ...pos, offset: pos.offset + n };
-}
-
-function text(src: Bytes, span: Span): Bytes {
-  return src.slice(span.start.offset, span.end.offset);
-}
-
-function prefixed(head: string, body: Printed, tail = ''): Printed {
-  return body === null ? null : `${head}${body}${tail}`;
-}
-
-function joined(items: readonly Printed[]): Printed {
-  return items.includes(null) ? null : items.join(' ');
 }
