@@ -180,6 +180,24 @@ describe("$LINENO in the ERR trap after a pipeline or a subshell (was the line o
   });
 });
 
+describe('return in a subshell of a function ends only the subshell (returned from the function)', () => {
+  it.each([
+    [
+      'in ( ), $( ) and a pipeline element',
+      'k() { (cd /nonexistent 2>/dev/null || return 3; echo no); echo "a $?"; x=$(return 4); echo "b $?"; return 5 | cat; echo "c $?"; }; k',
+      'a 3\nb 4\nc 5\n',
+    ],
+    [
+      'its EXIT trap sees the status',
+      'k() { (trap "echo t \\$?" EXIT; return 5); echo "after $?"; }; k',
+      't 5\nafter 5\n',
+    ],
+    ['under set -e, its status ends the text', 'set -e; k() { (return 4); echo no; }; k; echo end', ''],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('what bash says', () => {
   it.each([
     [
