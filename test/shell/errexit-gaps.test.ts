@@ -198,6 +198,23 @@ describe('return in a subshell of a function ends only the subshell (returned fr
   });
 });
 
+describe('break and continue in a subshell inside a loop (left the loop of the shell)', () => {
+  it.each([
+    [
+      '( ) and a compound pipeline element are in no loop: break says so, the subshell goes on',
+      'for i in 1 2; do (break; echo no); { continue; echo in; } | cat; echo "i $i $?"; done',
+      'no\nin\ni 1 0\nno\nin\ni 2 0\n',
+    ],
+    [
+      'in $( ) and a simple command piped, they end that subshell only',
+      'for i in 1 2; do x=$(continue; echo no); true | break; echo "c $i $? [$x]"; done',
+      'c 1 0 []\nc 2 0 []\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('what bash says', () => {
   it.each([
     [

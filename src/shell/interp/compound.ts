@@ -80,12 +80,13 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
   }
 }
 
-// ( list ): a copy of the shell; exit ends only it; its EXIT trap runs when it ends. (As a job's
-// whole body, it is the job's shell: job-signals.ts.)
+// ( list ): a copy of the shell, in no loop (break there says so); exit ends only it; its EXIT trap
+// runs when it ends. (As a job's whole body, it is the job's shell: job-signals.ts.)
 async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }): Promise<number> {
   // Its $LINENO in the shell (an ERR trap's after it fails) is the line it ends on, as bash's.
   noteElement(r, command);
   const sub = r.subshell();
+  sub.sh.loopDepth = 0;
   adoptSubshell(r, command, sub);
   return runSubshell(sub, () => {
     const failed = recordUnredirected(r, command, command.kind, 'compound command');

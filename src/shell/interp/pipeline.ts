@@ -89,6 +89,7 @@ async function classify(
   if (simple) sub.sh.seeJobsOf(r.sh);
   if (later) sub.sh.fds.set(0, { kind: 'run', fd: 0, pending: true });
   if (!simple) place.collect({ stages: [] });
+  if (!simple) sub.sh.loopDepth = 0; // (as a ( ) subshell: compound.ts)
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
     return { kind: 'shell', command, sub, args: null };
   sub.sh.lineno = sub.sh.lineOf(command);
