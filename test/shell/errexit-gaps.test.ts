@@ -215,6 +215,23 @@ describe('break and continue in a subshell inside a loop (left the loop of the s
   });
 });
 
+describe('return, break and continue in a background job end only the job (left the shell)', () => {
+  it.each([
+    [
+      'return in a job started in a function',
+      'k() { return 3 & wait $!; echo "a $?"; { return 4; echo no; } & wait $!; echo "b $?"; }; k',
+      'a 3\nb 4\n',
+    ],
+    [
+      'break: a lone command ends its job; a group is in no loop',
+      'for i in 1 2; do break & wait; { break; echo g; } & wait; echo "i $i"; done',
+      'g\ni 1\ng\ni 2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
+
 describe('what bash says', () => {
   it.each([
     [
