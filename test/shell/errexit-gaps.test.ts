@@ -232,6 +232,25 @@ describe('return, break and continue in a background job end only the job (left 
   });
 });
 
+describe('set -u with TERM and SHELL missing from the environment (were unbound)', () => {
+  it('bash has its own, not exported: TERM=dumb, SHELL the login shell', async () => {
+    const text =
+      'set -u; echo "[$TERM]"; [ -n "$SHELL" ] && echo shell; env | grep -cE "^(TERM|SHELL)=" || true';
+    const bash = spawnSync('bash', ['--norc', '-o', 'pipefail', '-c', text], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    });
+    expect(bash.stdout).toBe('[dumb]\nshell\n0\n');
+    // (runCli passes the tests' own environment on, but for what is named here.)
+    const ours = await runCli(['--no-facts', '-q', '-c', text], {
+      cwd: root,
+      env: { ...env, TERM: undefined, SHELL: undefined },
+    });
+    expect({ stdout: ours.stdout, code: ours.code }).toEqual({ stdout: bash.stdout, code: bash.status });
+  });
+});
+
 describe('what bash says', () => {
   it.each([
     [
