@@ -66,6 +66,7 @@ describe('$BASH_COMMAND (was refused before anything ran)', () => {
     ],
     ['the last element of a pipeline', `${ERR}true | false`, '[false]\n'],
     ['a subshell, whole', `${ERR}(  true;  false  ) >/dev/null`, '[( true; false ) > /dev/null]\n'],
+    ['a subshell over several lines, on one', `${ERR}(\n  x=1\n  false\n)`, '[( x=1; false )]\n'],
     [
       'inside a function, the failed command there',
       `${ERR}set -E; f() { false  in-f; }; f`,

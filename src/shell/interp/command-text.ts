@@ -127,7 +127,8 @@ function withRedirects(src: Bytes, head: Printed, tail: string, redirects: reado
   return joined([`${head}${tail}`, ...redirects.map((redirect) => redirectText(src, redirect))]);
 }
 
-// Commands one after another: `a; b`, `a & b`; in a $( ), a newline between them stays one.
+// Commands one after another: `a; b`, `a & b`; in a $( ), a newline between them stays one (in a
+// ( ) or { }, it is `; ` too).
 function listText(src: Bytes, stmts: readonly Stmt[], inSubst: boolean): Printed {
   let out = '';
   let previous: Stmt | null = null;
@@ -135,8 +136,7 @@ function listText(src: Bytes, stmts: readonly Stmt[], inSubst: boolean): Printed
     if (previous) {
       const between = text(src, { start: previous.end, end: stmt.start }).replace(/#[^\n]*/g, '');
       const newline = !previous.background && !/[;&]/.test(between) && between.includes('\n');
-      if (newline && !inSubst) return null;
-      out += previous.background ? ' ' : newline ? '\n' : '; ';
+      out += previous.background ? ' ' : newline && inSubst ? '\n' : '; ';
     }
     const body = andOrText(src, stmt.body);
     if (body === null) return null;
