@@ -59,7 +59,7 @@ function writeAll(fd: number, data: Buffer): Promise<void> {
 // fails alone with bash's code while the others run.
 export async function notFoundAsBash(
   run: {
-    spec: { argv: string[]; line?: number; shell?: string; searchPath?: string };
+    spec: { argv: string[]; line?: number; shell?: string; searchPath?: string; execFound?: true };
     preflightError: StageError | null;
   },
   stderr: StdioSlot,
@@ -67,12 +67,12 @@ export async function notFoundAsBash(
 ): Promise<StageError> {
   const error = run.preflightError!;
   const program = run.spec.argv[0] ?? '';
-  const why =
-    // (With PATH unset or empty bash looks in the directory only, and says why as for a path.)
-    error.exitCode === 127 && !program.includes('/') && run.spec.searchPath !== ''
-      ? 'command not found'
-      : (STRERROR[error.code] ?? error.message);
+  const searched = error.exitCode === 127 && !program.includes('/') && run.spec.searchPath !== '';
+  // (With PATH unset or empty bash looks in the directory only, and says why as for a path.)
+  const why = searched ? 'command not found' : (STRERROR[error.code] ?? error.message);
+  // `exec NAME` that PATH does not give is said by exec: "exec: NAME: not found".
+  const said = searched && run.spec.execFound ? `exec: ${program}: not found` : `${program}: ${why}`;
   // The report keeps safe-run's own explanation (where it searched); the stage's stderr gets bash's.
-  await sayOnStderr(stderr, `${where(run.spec.line, run.spec.shell)}${program}: ${why}`, stop);
+  await sayOnStderr(stderr, `${where(run.spec.line, run.spec.shell)}${said}`, stop);
   return { ...error, during: 'command' };
 }

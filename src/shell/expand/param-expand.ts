@@ -41,8 +41,8 @@ const WORD_OPS = new Set([':-', '-', ':=', '=', ':?', '?', ':+', '+']);
 // set -u: a parameter that is not set is an error, but $@ and $* (and arrays with @) are not.
 function checkUnset(ex: ExpanderApi, part: ParamExp, base: Base): void {
   if (base.set || !ex.env.nounset || base.multi) return;
-  // bash names a positional parameter written without braces as written: $1.
-  const dollar = part.short && /^[0-9]$/.test(part.name) ? '$' : '';
+  // bash names a positional parameter (and $!) written without braces as written: $1, $!.
+  const dollar = part.short && /^[0-9!]$/.test(part.name) ? '$' : '';
   const name = `${part.indirect ? '!' : ''}${dollar}${nameOf(part)}`;
   throw new ExpansionError(`${name}: unbound variable`, 127);
 }

@@ -10,7 +10,7 @@ import { lettingExitTrapRun, loneSubshell, runPendingTraps } from './job-signals
 import { giveStandIn } from './job-stand-in.js';
 import type { Job } from './jobs-table.js';
 import { sourceOf } from './record-step.js';
-import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
+import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from './signals.js';
 import { jobEnded } from './stops.js';
 
 // How long `COMMAND &` waits for its job's first process when nothing says why it has none yet: a
@@ -51,6 +51,8 @@ export async function startJob(
   job.shell = sub.sh;
   if (body) job.adopt = loneSubshell(body);
   if (body) sub.sh.bareCommand = r.sh.subshell === 0 && loneSimple(body);
+  // (A job of more than one simple command is bash's subshell in no loop: break there says so.)
+  if (body && !loneSimple(body)) sub.sh.loopDepth = 0;
   job.done = (async () => {
     try {
       return await runJobShell(sub, work);
@@ -77,7 +79,8 @@ function loneSimple({ first, rest }: AndOr): boolean {
 }
 
 // The job's shell from start to end: traps of signals sent to it while its last command ran, then
-// its EXIT trap, as bash's subshell runs them; an `exit` anywhere gives the job's status.
+// its EXIT trap, as bash's subshell runs them; an `exit` anywhere gives the job's status, and so
+// does a `return` of the function it was started in.
 async function runJobShell(sub: RunnerApi, work: (sub: RunnerApi) => Promise<number>): Promise<number> {
   let status = await exitStatus(async () => {
     sub.sh.status = await work(sub);
@@ -100,8 +103,8 @@ async function exitStatus(work: () => Promise<number>): Promise<number> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ExitSignal) return error.status;
-    // (`break &` in a loop: the job ends, the loop goes on.)
+    if (error instanceof ExitSignal || error instanceof ReturnSignal) return error.status;
+    // (break or continue of a loop around a lone simple command run with &: its job ends.)
     if (error instanceof BreakSignal || error instanceof ContinueSignal) return 0;
     throw error;
   }

@@ -2,6 +2,7 @@ import { ArithmeticError, ExpansionError } from '../expand/env.js';
 import { VarError } from '../expand/vars.js';
 import type { CaseClause, Compound, Stmt, Word } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
+import { noteCommand, noteElement } from './bash-command.js';
 import { matchesAny } from './case-match.js';
 import { evalCond } from './cond.js';
 import { runErrTrap } from './err-trap.js';
@@ -69,19 +70,22 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
     case 'case':
       return runCase(r, command);
     case 'arith':
+      noteCommand(r, command);
       return arith(r, command.expr);
     case 'cond':
+      noteCommand(r, command);
       return cond(r, command);
     default:
       throw new Error(`safe-run: ${command.kind} should have been refused before the run`);
   }
 }
 
-// ( list ): a copy of the shell; exit ends only it; its EXIT trap runs when it ends. (As a job's
-// whole body, it is the job's shell: job-signals.ts.)
+// ( list ): a copy of the shell, in no loop (break there says so); exit ends only it; its EXIT trap
+// runs when it ends. (As a job's whole body, it is the job's shell: job-signals.ts.)
 async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }): Promise<number> {
+  // Its $LINENO in the shell (an ERR trap's after it fails) is the line it ends on, as bash's.
+  noteElement(r, command);
   const sub = r.subshell();
-  // bash's ( list ) starts outside any loop: `(break)` says break is only meaningful in a loop.
   sub.sh.loopDepth = 0;
   adoptSubshell(r, command, sub);
   return runSubshell(sub, () => {

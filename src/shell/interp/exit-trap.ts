@@ -1,7 +1,7 @@
 import type { RunnerApi } from './api.js';
 import { lettingExitTrapRun } from './job-signals.js';
 import type { Shell } from './shell.js';
-import { BreakSignal, ContinueSignal, ExitSignal } from './signals.js';
+import { BreakSignal, ContinueSignal, ExitSignal, ReturnSignal } from './signals.js';
 
 // The EXIT trap's action, run by `run`: $? is kept unless the trap exits, and a bare `exit` anywhere
 // in it (a function it calls, a subshell, eval) gives the status the trap began with, as bash's does
@@ -24,13 +24,15 @@ export async function inExitTrap(sh: Shell, run: () => Promise<number>): Promise
   sh.status = status;
 }
 
-// The status a subshell's work ends with, `exit` included; a stop of the run goes on up. A `break` or
-// `continue` of a loop outside the subshell (`true | break`, `$(break; echo skipped)`) ends it with 0
-// and leaves the loop alone, as in bash's forked child.
+// The status a subshell's work ends with, `exit` included, and a `return` of the function it runs in
+// (`f() { (cd dir || return 1; make); }`), which ends only the subshell, as in bash, and so do break
+// and continue; a stop of the run goes on up.
 export async function endingStatus(work: () => Promise<number>): Promise<number> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof ReturnSignal) return error.status;
+    // (break or continue of a loop around a $( ) or a simple command's pipeline element ends it.)
     if (error instanceof BreakSignal || error instanceof ContinueSignal) return 0;
     if (!(error instanceof ExitSignal) || error.why === 'stopped') throw error;
     return error.status;

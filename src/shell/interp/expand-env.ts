@@ -3,6 +3,7 @@ import { bashVersionInfo } from '../bash-version.js';
 import type { ExpandEnv } from '../expand/env.js';
 import { generatedValue } from '../expand/random-variable.js';
 import type { RunnerApi } from './api.js';
+import { bashCommand } from './bash-command.js';
 import { processSubstitute } from './process-subst.js';
 import { substitute } from './substitution.js';
 
@@ -76,6 +77,8 @@ function dynamicValue(r: RunnerApi, name: string): string | undefined {
       return bashPath();
     case 'BASH_VERSION':
       return bashVersionInfo().version;
+    case 'BASH_COMMAND':
+      return bashCommand(r);
     case 'LINENO':
       return String(sh.lineno);
     case 'RANDOM':

@@ -39,10 +39,11 @@ export async function runExternal(
   try {
     member = await memberOf(r, command, args);
   } catch (error) {
-    // A redirection's target that fails to expand: bash's child says so and ends, the shell goes on.
+    // A redirection's target that fails to expand: bash's child says so and ends, the shell goes on
+    // (the child's status is a fatal error's: 1 under set -e, in a script file or a subshell).
     if (!(error instanceof ExpansionError)) throw error;
     await r.error(error.message);
-    return error.status;
+    return r.sh.fatalStatus(error.status);
   }
   r.checkStopped(command);
   if (typeof member === 'string') refuseStep(r, command, member);

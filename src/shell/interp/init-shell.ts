@@ -59,13 +59,16 @@ export function initShell(state: StartState, arg0: Bytes, args: Bytes[]): Shell 
     Object.assign(vars.target(name).attrs, { readonly: true, integer: true });
   }
   if (!('HOSTNAME' in state.env)) vars.assign('HOSTNAME', os.hostname());
+  // bash's own when the environment has none, not exported: TERM=dumb, SHELL the user's login shell.
+  if (!('TERM' in state.env)) vars.assign('TERM', 'dumb');
+  if (!('SHELL' in state.env)) vars.assign('SHELL', loginShell());
   // Started without PATH, bash has its default one, not exported; a text that unsets it finds nothing.
   if (!('PATH' in state.env)) {
     vars.assign('PATH', BASH_DEFAULT_PATH);
     sh.defaults.set('PATH', BASH_DEFAULT_PATH);
   }
   builtInVariables(state, sh);
-  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', 'OPTERR']) {
+  for (const name of ['IFS', 'PS4', 'OPTIND', 'HOSTNAME', 'OPTERR', 'TERM', 'SHELL']) {
     const value = vars.get(name)?.value;
     if (value?.kind === 'scalar') sh.defaults.set(name, value.value);
   }
@@ -106,6 +109,15 @@ function builtInVariables(state: StartState, sh: Shell): void {
         name,
         lazyScalar(() => bashVersionInfo().builtIn[name]),
       );
+  }
+}
+
+// The login shell of the user safe-run runs as (bash's /bin/sh when the system has no entry for it).
+function loginShell(): string {
+  try {
+    return os.userInfo().shell || '/bin/sh';
+  } catch {
+    return '/bin/sh';
   }
 }
 

@@ -79,6 +79,8 @@ async function runParsed(
 ): Promise<number> {
   const { sh } = r;
   const saved = sh.positional;
+  // BASH_COMMAND is the eval or source command again after its text (bash's parse_and_execute).
+  const command = sh.lastCommand;
   const sets = sh.positionalSets;
   if (options.args) sh.positional = options.args;
   if (options.sourced !== undefined) {
@@ -99,6 +101,7 @@ async function runParsed(
       sh.sources.shift();
       sh.sourceLines.shift();
     }
+    if (command) sh.lastCommand = command;
     // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
     if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;
   }

@@ -3,12 +3,14 @@ import { ExpansionError } from '../expand/env.js';
 import type { Command, Pipeline } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { Collected, RunnerApi } from './api.js';
+import { noteElement } from './bash-command.js';
 import { BUILTINS } from './builtins/registry.js';
 import { type Member, memberOf, pipelineStatus, runMembers } from './external.js';
 import { type FdRef, OpenFile } from './fds.js';
 import { runShellElement } from './pipe-element.js';
+import { failedTarget } from './pipeline-targets.js';
 import { recordCut, recordPipeline } from './record-pipeline.js';
-import { checkDirectory, markRefused } from './refuse-step.js';
+import { checkDirectory, MemberRefused, markRefused } from './refuse-step.js';
 import { traceCommand } from './trace.js';
 
 // One element of a pipeline, in the subshell bash would give it: a program (run by the engine with
@@ -79,22 +81,23 @@ async function classify(
 ): Promise<Element> {
   const simple = command.kind === 'simple';
   const element = { node: command, collect: place.collect };
+  noteElement(r, command);
   const sub = r.subshell(
     undefined,
     simple ? place : { parentStep: place.parentStep, collect: undefined, element },
   );
   if (simple) sub.sh.seeJobsOf(r.sh);
-  // A compound command in a pipeline starts outside any loop, as bash's `( list )` does; a simple one
-  // (`true | break`) is in the loop, and ends its own element only.
-  else sub.sh.loopDepth = 0;
   if (later) sub.sh.fds.set(0, { kind: 'run', fd: 0, pending: true });
   if (!simple) place.collect({ stages: [] });
+  if (!simple) sub.sh.loopDepth = 0; // (as a ( ) subshell: compound.ts)
   if (command.kind !== 'simple' || command.declArgs || command.assigns.length > 0)
     return { kind: 'shell', command, sub, args: null };
   sub.sh.lineno = sub.sh.lineOf(command);
   let args: Bytes[];
   try {
     args = await sub.ex.fields(command.words);
+    const failed = await failedTarget(sub, command);
+    if (failed) throw failed;
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
     // bash's forked child fails alone (127 for an unset parameter); the others run.
@@ -182,13 +185,6 @@ function runProgramGroup(
     }
   })();
   return group.map((_, k) => run.then((statuses) => statuses[k] ?? 1));
-}
-
-// A program of the pipeline the interpreter refuses when it is reached (`why`, in words).
-class MemberRefused extends Error {
-  constructor(readonly why: string) {
-    super(`refused: ${why}`);
-  }
 }
 
 async function prepare(

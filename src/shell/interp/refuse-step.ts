@@ -35,3 +35,10 @@ export function checkDirectory(r: RunnerApi, node: Span, slot?: number): void {
   if (fs.existsSync(r.sh.cwd)) return;
   refuseStep(r, node, `runs in ${r.sh.cwd}, which an earlier step removed`, slot);
 }
+
+// A program of a pipeline the interpreter refuses when it is reached (`why`, in words).
+export class MemberRefused extends Error {
+  constructor(readonly why: string) {
+    super(`refused: ${why}`);
+  }
+}

@@ -7,6 +7,7 @@ import type { Bytes } from '../syntax/source.js';
 import type { Placement, RunnerApi } from './api.js';
 import { assignNamed, referredSubscript } from './assign-named.js';
 import { noteInShell, startBackground } from './background.js';
+import { definitionText, noteDefinition } from './bash-command.js';
 import { runCompound } from './compound.js';
 import { errTrapSet, runErrTrap, SIMPLE_LIKE } from './err-trap.js';
 import { inExitTrap } from './exit-trap.js';
@@ -131,6 +132,7 @@ export class Runner implements RunnerApi {
     if (command.kind === 'simple') status = await runSimple(this, command);
     else if (command.kind === 'function') {
       this.sh.define(command);
+      noteDefinition(this, command);
       status = 0;
     } else status = await runCompound(this, command);
     this.sh.status = status;
@@ -189,10 +191,13 @@ export class Runner implements RunnerApi {
 
   // A function call: its arguments as $1..., its locals in a scope of their own, `return` ends it.
   callFunction(name: string, args: string[]): Promise<number> {
-    // Its commands are steps of their own, even when the call is one element of a pipeline.
-    const body = this.place.collect
-      ? new Runner(this.rt, this.sh, { ...this.place, collect: undefined })
-      : this;
+    // Its commands are steps of their own, even when the call is one element of a pipeline; their
+    // places are in the text it was defined in.
+    const source = definitionText(this.sh.functions.get(name)) ?? this.place.source;
+    const body =
+      this.place.collect || source !== this.place.source
+        ? new Runner(this.rt, this.sh, { ...this.place, collect: undefined, source })
+        : this;
     return callFunction(body, name, args);
   }
 
@@ -207,7 +212,9 @@ export class Runner implements RunnerApi {
   // `indirect`: set -x traces it one level deeper (all but the EXIT trap).
   async runText(text: Bytes, options: Parameters<RunnerApi['runText']>[1]): Promise<number> {
     const deeper = options.indirect === false ? 0 : 1;
+    const trap = options.label === 'trap' ? 1 : 0;
     this.sh.traceDepth += deeper;
+    this.sh.runningTrap += trap;
     try {
       return await runNested(
         this,
@@ -217,6 +224,7 @@ export class Runner implements RunnerApi {
       );
     } finally {
       this.sh.traceDepth -= deeper;
+      this.sh.runningTrap -= trap;
     }
   }
 

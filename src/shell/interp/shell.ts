@@ -131,6 +131,10 @@ export class Shell {
   // Greater than 0 while errexit does not apply (an if or while condition, a && or || operand, !).
   errexitIgnored = 0;
   lineno = 0;
+  // bash's BASH_COMMAND: the last command started outside a trap, printed when read (bash-command.ts).
+  lastCommand: (() => Bytes | null) | null = null;
+  // Greater than 0 while a trap's action runs.
+  runningTrap = 0;
   // In a command substitution: the line before the one its first line is numbered (lineOf).
   substBase: number | null = null;
   // The status of the last command substitution of the command being expanded (for `x=$(false)`).
@@ -226,6 +230,8 @@ export class Shell {
     copy.iterations = [...this.iterations];
     copy.errexitIgnored = this.errexitIgnored;
     copy.lineno = this.lineno;
+    copy.lastCommand = this.lastCommand;
+    copy.runningTrap = this.runningTrap;
     copy.substBase = this.substBase;
     copy.sourceDepth = this.sourceDepth;
     copy.getopts = { ...this.getopts };

@@ -6,6 +6,7 @@ import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { assignInOrder } from './assignments.js';
 import { noteInShell } from './background.js';
+import { noteCommand } from './bash-command.js';
 import { BUILTINS } from './builtins/registry.js';
 import { runBuiltin } from './builtins/run-builtin.js';
 import { runExternal } from './external.js';
@@ -32,6 +33,7 @@ export async function runSimple(r: RunnerApi, command: SimpleCommand): Promise<n
 async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number> {
   const { sh } = r;
   sh.lineno = sh.lineOf(command);
+  noteCommand(r, command);
   sh.substStatus = null;
   let expanded: { args: Bytes[]; decl: (Assign | null)[] | null };
   // The list's marks are this command's step's, not its substitutions'.

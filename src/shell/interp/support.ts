@@ -9,7 +9,6 @@ import { BUILTINS } from './builtins/registry.js';
 // Variables whose value this interpreter cannot give as bash would.
 const DYNAMIC_REFUSED = new Set([
   'BASHPID',
-  'BASH_COMMAND',
   'BASH_ARGV',
   'BASH_ARGC',
   'BASH_EXECUTION_STRING',
