@@ -25,6 +25,11 @@ describe('found by random texts', () => {
       'set -u; echo "${#nope[3]}"; echo same\necho "after $?"\nf(){ echo "${#nope[@]}"; echo inf; }; f; echo same\n( echo "${#n[@]}"; echo in ); x=$(echo "${#n[*]}"; echo in); echo "sub $? [$x]"\nexec 2>&1; echo "${#nope[@]}"\necho "end $?"',
       'after 1\nsub 1 []\nbash: line 5: nope: unbound variable\nend 1\n',
     ],
+    [
+      'a compound assignment reads its variable before the right side runs',
+      'a=0; let "a+=2 ? a-- ? 5 : 7 : 1"; b=3; (( b *= b++ )); c=1; (( c += (c=5) )); d=(1 2); (( d[1] += d[1]++ )); echo $a $b $c ${d[*]}',
+      '7 9 6 1 4\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await expectSameAsBash(text, expected, root, env);
   });

@@ -81,12 +81,13 @@ class Evaluator {
     if (target) {
       this.lex.next();
       const op = (this.tok as { op: string }).op;
+      // bash reads the variable of `a += ...` before the right side runs: `a=1; (( a += (a=5) ))` is 6.
+      const before = op !== '=' && !this.noeval ? this.valueOf(target.name, target.subscript) : 0n;
       this.lex.next();
       const right = this.assign();
       if (this.noeval) return right;
       let value = right;
-      if (op !== '=')
-        value = this.binary(op.slice(0, -1), this.valueOf(target.name, target.subscript), right);
+      if (op !== '=') value = this.binary(op.slice(0, -1), before, right);
       this.scope.write(target.name, target.subscript, value);
       return value;
     }
