@@ -21,6 +21,8 @@ const ALLOWED: Record<string, string> = {
     'a pid or "1" into a cgroup file (cgroup.procs, cgroup.kill) of the cgroup filesystem',
   'src/mcp/job-stdin.ts':
     "a job's stdin FIFO, opened O_NONBLOCK: a full pipe is EAGAIN, said to the caller, never waited for",
+  'src/shell/interp/output.ts':
+    "a builtin's write into a pipe through its second opening with O_NONBLOCK: a full pipe is EAGAIN, and the rest goes through libuv's pool",
   'src/session/session-file.ts': '--session FILE: a temporary regular file beside it, renamed over it',
 };
 

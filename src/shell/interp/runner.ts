@@ -34,14 +34,13 @@ import { watchXtraceFd } from './xtrace-fd.js';
 // over a copy). Statuses are returned; break, continue, return, exit are thrown (signals.ts).
 export class Runner implements RunnerApi {
   readonly ex: Expander;
-
   constructor(
     readonly rt: Runtime,
     readonly sh: Shell,
     readonly place: Placement,
   ) {
     this.ex = new Expander(expandEnvOf(this));
-    // A variable with the integer attribute takes the value of its text as arithmetic.
+    // (A variable with the integer attribute takes its text's value as arithmetic.)
     this.sh.vars.integerValue = (text) => String(toTopLevel(() => this.ex.evaluate(text), true));
     this.sh.vars.warn = (message) => void this.error(message);
     this.sh.vars.elementIndex = (name, text) => referredSubscript(this, name, text);
