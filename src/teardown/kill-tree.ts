@@ -85,8 +85,8 @@ export async function terminate(options: TerminateOptions): Promise<Terminated[]
   // hopper between generations): nothing ends while it holds a process.
   const populated = () => own?.cgroupPopulated() ?? false;
   if (sendTerm(options, own, targets, note, results) && !populated()) return [];
-  const lookAgain = (scan: ProcScan) => unsure(scan) || populated();
   const unsure = unsureTracker();
+  const lookAgain = (scan: ProcScan) => unsure(scan) || populated();
   if (await graceOver(options.killAfterMs, targets, lookAgain)) return [...results.values()];
   await sendKill(options.settleMs ?? 1000, own, targets, lookAgain, note, results);
   return [...results.values()];
