@@ -75,22 +75,17 @@ async function sigkillAfterRestart(
     },
     deadline,
   );
-  // The stage is the sleep the fixture exec'ed into: safe-run's other child.
-  const stage = fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .find((pid) => {
-      try {
-        return (
-          fs.readFileSync(`/proc/${pid}/status`, 'utf8').includes(`\nPPid:\t${child.pid}\n`) &&
-          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')
-        );
-      } catch {
-        return false;
-      }
-    });
-  expect(stage).toBeDefined();
+  // The stage is the sleep the fixture exec's into right after writing the note: safe-run's other
+  // child (polled: on a busy machine the exec can come after the new watchdog is seen).
+  let stage: number | undefined;
+  await waitFor(
+    'the stage to exec sleep',
+    () => {
+      stage = sleepChildOf(child.pid!);
+      return stage !== undefined;
+    },
+    deadline,
+  );
   found.stage = stage;
   // It knew the stage's group and the run's marker from its first instruction (in its arguments):
   // written to its stdin after spawn() returned, a SIGKILL of safe-run between its exec and that
@@ -100,4 +95,21 @@ async function sigkillAfterRestart(
   expect(argv).toContainEqual(expect.stringMatching(/^m \w+=[\w.-]+$/));
   child.kill('SIGKILL');
   await waitFor('the stage to be killed by the restarted watchdog', () => !isAlive(stage!), deadline);
+}
+
+function sleepChildOf(parent: number): number | undefined {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .find((pid) => {
+      try {
+        return (
+          fs.readFileSync(`/proc/${pid}/status`, 'utf8').includes(`\nPPid:\t${parent}\n`) &&
+          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')
+        );
+      } catch {
+        return false;
+      }
+    });
 }
