@@ -16,11 +16,21 @@ const schema = {
     'What `safe-run --json` prints on stdout instead of a report when it refuses the request before anything starts (exit 125). The codes are listed in docs/exit-codes.md.',
   type: 'object',
   additionalProperties: false,
-  required: ['schemaVersion', 'ok', 'exitCode', 'error'],
+  required: ['schemaVersion', 'ok', 'exitCode', 'reason', 'next', 'error'],
   properties: {
     schemaVersion: { const: 1 },
     ok: { const: false },
     exitCode: { const: 125 },
+    reason: {
+      type: 'string',
+      description:
+        'The refusal in one line: "refused before anything ran: " and the message (its lines joined by "; ").',
+    },
+    next: {
+      type: 'string',
+      description:
+        'That nothing ran, and what kind of fix the request needs (the text, a spec file, the command line).',
+    },
     error: {
       type: 'object',
       additionalProperties: false,

@@ -3,6 +3,7 @@ import { maskShortened } from '../capture/mask-cut.js';
 import type { RequestError } from '../errors.js';
 import { settingRows } from '../settings/table.js';
 import { cliFlagRows } from './flag-table.js';
+import { refusalSummary } from './refusal-advice.js';
 import { ENV_OPTIONS, splitWords } from './split-words.js';
 
 interface Output {
@@ -76,6 +77,7 @@ export function printRefusal(error: RequestError, args: readonly string[], io: O
       schemaVersion: 1,
       ok: false,
       exitCode: 125,
+      ...refusalSummary(error, message),
       error: { code: error.code, column: error.column, message },
     };
     const compact = json.some(([, format]) => format === 'compact');

@@ -29,13 +29,20 @@ describe('the --json document of a refused request', () => {
     expect(document.error.code).toBe(code);
     expect(document.error.column).toBe(column);
     expect(result.stderr).toBe(`safe-run: ${document.error.message}\n`);
+    expect(document.reason).toBe(`refused before anything ran: ${document.error.message}`);
+    expect(document.next).toMatch(/^nothing ran: .*, then run it again$/);
+    if (column !== null) expect(document.next).toContain(`the text at column ${column}`);
   });
 
   it('is one line under --json compact, and still matches', async () => {
     const result = await runCli(['--json', 'compact', '--timeout', 'soon', '--', 'true']);
     expect(result.code).toBe(125);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(validate(JSON.parse(result.stdout), schema)).toEqual([]);
+    const document = JSON.parse(result.stdout);
+    expect(validate(document, schema)).toEqual([]);
+    // The two fields a harness reads first in every compact answer.
+    expect(document.reason).toMatch(/^refused before anything ran: --timeout: "soon" is not a duration/);
+    expect(document.next).toContain('fix the command line');
   });
 
   it('is refused by the schema when its code is not one of the list', () => {
@@ -43,6 +50,8 @@ describe('the --json document of a refused request', () => {
       schemaVersion: 1,
       ok: false,
       exitCode: 125,
+      reason: 'refused before anything ran: x',
+      next: 'nothing ran: fix what the reason names, then run it again',
       error: { code: 'usage.made-up', column: null, message: 'x' },
     };
     expect(validate(made, schema)).toEqual(['$.error.code: usage.made-up not in enum']);
