@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Command lines as coding agents type them, on which safe-run once answered differently from
+// bash -o pipefail (found by running a corpus of agents' lines both ways, 2026-12-04). Each row runs
+// under both in a fresh directory and must give bash's exit code and stdout (written in the row).
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lines-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+describe('programs of the text', () => {
+  it.each([
+    [
+      'a script without a #! line runs under bash, as bash runs it itself',
+      'printf \'a=(x y); echo "${a[1]} $0 $1"; [[ a == a ]] && echo ok\\n\' > t.sh; chmod +x t.sh; ./t.sh A; x=$(./t.sh B | cat); echo "[$x]"',
+      'y ./t.sh A\nok\n[y ./t.sh B\nok]\n',
+    ],
+    [
+      'and one found on PATH, with its path as $0; env still runs it with /bin/sh',
+      'mkdir b; printf \'echo "$0 ${BASH_VERSION:+bash}"\\n\' > b/nsb; chmod +x b/nsb; PATH=$PWD/b:$PATH; nsb | sed "s|$PWD|D|"; env nsb | sed "s|$PWD|D|"',
+      'D/b/nsb bash\nD/b/nsb \n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
