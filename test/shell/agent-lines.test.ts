@@ -30,3 +30,21 @@ describe('programs of the text', () => {
     await same(text, expected);
   });
 });
+
+describe('disown', () => {
+  it.each([
+    [
+      'a server started and disowned: the text goes on, jobs and wait no longer know it',
+      'sleep 1 & disown; echo started; jobs; wait $!; echo "pid rc=$?"; wait; echo "rc=$?"; wait $! 2>/dev/null; echo "then $?"',
+      'started\npid rc=0\nrc=0\nthen 127\n',
+    ],
+    [
+      'by job, by pid and -a; a job it does not know, or a bad option, is an error',
+      'disown 2>&1; echo "rc=$?"; sleep 1 & p=$!; sleep 1 & disown %1; jobs | cut -c1-4; disown $p 2>&1 | sed "s/$p/PID/"; disown -a; jobs; echo "n=$?"; disown -x 2>&1; echo "rc=$?"',
+      'bash: line 1: disown: current: no such job\nrc=1\n[2]+\nbash: line 1: disown: PID: no such job\nn=0\n' +
+        'bash: line 1: disown: -x: invalid option\ndisown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\nrc=2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
