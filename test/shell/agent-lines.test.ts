@@ -48,3 +48,20 @@ describe('disown', () => {
     await same(text, expected);
   });
 });
+
+describe('getopts', () => {
+  it.each([
+    [
+      'a function called again without local OPTIND: past the end, OPTIND becomes one past the arguments',
+      'parse() { local v=0; while getopts "vo:" opt; do case $opt in v) v=1;; o) :;; esac; done; shift $((OPTIND - 1)); echo "v=$v rest=$*"; }; parse -v -o f a b; parse -x; parse',
+      'v=1 rest=a b\nv=0 rest=\nv=0 rest=\n',
+    ],
+    [
+      'OPTIND read as atoi: 0 and negative numbers start again, leading blanks are skipped',
+      'set -- -a -b; OPTIND=0; getopts ab o; echo "$o $OPTIND"; OPTIND=-3; getopts ab o; echo "$o $OPTIND"; OPTIND=" 2"; getopts ab o; echo "$o $OPTIND"; OPTIND=9; getopts ab o; echo "$? $o $OPTIND"',
+      'a 2\na 2\nb 3\n1 ? 3\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
