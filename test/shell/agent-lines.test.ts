@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectSameAsBash } from '../helpers/against-bash.js';
+import { runCli } from '../helpers/cli.js';
 
 // Command lines as coding agents type them, on which safe-run once answered differently from
 // bash -o pipefail (found by running a corpus of agents' lines both ways, 2026-12-04). Each row runs
@@ -63,5 +65,22 @@ describe('getopts', () => {
     ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
+  });
+});
+
+describe('the facts ledger with HOME as the working directory (as sandboxes run agents)', () => {
+  it('a program not found leaves no .local among the files the text lists next', async () => {
+    const text = 'tree 2>/dev/null || find . | sort; git init -q; git status --porcelain; ls -A';
+    const dir = () => fs.mkdtempSync(path.join(root, 'home-'));
+    const bashHome = dir();
+    const bash = spawnSync('bash', ['-o', 'pipefail', '-c', text], {
+      cwd: bashHome,
+      env: { ...env, HOME: bashHome },
+      encoding: 'utf8',
+    });
+    expect(bash.stdout).toBe('.\n.git\n');
+    const ourHome = dir();
+    const ours = await runCli(['-q', '-c', text], { cwd: ourHome, env: { ...env, HOME: ourHome } });
+    expect({ code: ours.code, stdout: ours.stdout }).toEqual({ code: bash.status, stdout: bash.stdout });
   });
 });
