@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AGENT_ENV, AGENT_SETTINGS, withAgentEnv } from '../agent/agent-defaults.js';
 import { RequestError } from '../errors.js';
-import { defaultLedgerPath } from '../facts/ledger.js';
+import { commandLineLedger } from '../facts/ledger-path.js';
 import { assemblePlan, readOkCodes, type SpecInput } from '../inputs/assemble-plan.js';
 import { checkWritableFile } from '../inputs/check-paths.js';
 import { stagesFromArgv } from '../inputs/command-stages.js';
@@ -44,10 +44,10 @@ function commandStages(options: CliOptions, spec: SpecInput | null): [Plan['sour
 }
 
 // The settings the command line sets. The ledger is on by default for the CLI only (the library
-// keeps none unless told).
+// keeps none unless told), and off when its default place is inside the working directory.
 function flagSettings(options: CliOptions, env: NodeJS.ProcessEnv): Partial<Settings> {
   const settings = settingsFromFlags((flag) => options.settings[flag]);
-  if (settings.facts === undefined) settings.facts = defaultLedgerPath(env);
+  if (settings.facts === undefined) settings.facts = commandLineLedger(env, process.cwd());
   return settings;
 }
 

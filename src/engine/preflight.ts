@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { StageError, StageSpec } from '../types.js';
-import { type Resolution, resolveProgram } from './resolve/resolve-program.js';
+import { type Resolution, type Resolved, resolveProgram } from './resolve/resolve-program.js';
 
 interface StagePreflight {
   // What resolving the program found; null when its working directory is missing.
@@ -21,7 +21,7 @@ function preflightStage(spec: StageSpec, env: Record<string, string>, cwd: strin
     return { resolution: null, error };
   }
   const resolution = resolveProgram((spec.launch ?? spec.argv)[0]!, env, cwd);
-  if (resolution.ok) return { resolution, error: null };
+  if (resolution.ok) return { resolution: withShell(resolution, spec.noShebangShell), error: null };
   const { code, message, exitCode } = resolution;
   return { resolution, error: { code, message, exitCode, during: 'preflight' } };
 }
@@ -41,6 +41,7 @@ export function preflightMemo(): (
       cwd,
       env.PATH ?? null,
       env.HOME ?? null,
+      spec.noShebangShell ?? null,
     ]);
     let found = seen.get(key);
     if (found === undefined) {
@@ -49,6 +50,13 @@ export function preflightMemo(): (
     }
     return found;
   };
+}
+
+// A file the kernel refuses for want of a #! line runs under the stage's own fallback shell when it
+// has one; the warning about /bin/sh (the inspection's last) then no longer holds.
+function withShell(resolution: Resolved, shell: string | undefined): Resolved {
+  if (!resolution.noShebang || shell === undefined) return resolution;
+  return { ...resolution, interpreter: shell, warnings: resolution.warnings.slice(0, -1) };
 }
 
 function isDirectory(dir: string): boolean {

@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 // Where every safe-run on this machine (for this user) keeps its environment facts:
 // $SAFE_RUN_FACTS, else $XDG_STATE_HOME/safe-run/facts.jsonl, else ~/.local/state/safe-run/facts.jsonl.
@@ -9,4 +10,26 @@ export function defaultLedgerPath(env: Record<string, string | undefined>): stri
   const state = env.XDG_STATE_HOME;
   if (state && isAbsolute(state)) return join(state, 'safe-run', 'facts.jsonl');
   return join(env.HOME || homedir(), '.local', 'state', 'safe-run', 'facts.jsonl');
+}
+
+// The command line's ledger: the default one, or none when neither $SAFE_RUN_FACTS nor
+// $XDG_STATE_HOME names it and ~/.local lies inside `cwd`, the directory the run works in (a HOME
+// that is the project's directory, as sandboxes set it): the ledger's `.local` would appear among
+// the text's files (`ls -A`, `find .`, `git add -A`), where bash leaves nothing.
+export function commandLineLedger(env: Record<string, string | undefined>, cwd: string): string | null {
+  const file = defaultLedgerPath(env);
+  if (env.SAFE_RUN_FACTS || (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME))) return file;
+  const inside = relative(realPath(cwd), realPath(file));
+  return inside.startsWith('..') || isAbsolute(inside) ? file : null;
+}
+
+// The path with its longest existing leading part resolved through symbolic links.
+function realPath(file: string): string {
+  const full = resolve(file);
+  const parent = dirname(full);
+  try {
+    return realpathSync(full);
+  } catch {
+    return parent === full ? full : join(realPath(parent), basename(full));
+  }
 }

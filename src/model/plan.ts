@@ -75,6 +75,9 @@ export interface StageSpec {
   // Executed as the file found even when named by a relative path (bash's exec builtin); otherwise a
   // program named by a path is executed by that path as written.
   execFound?: true;
+  // The shell an executable file without a #! line runs under, when not /bin/sh (execvp's): a -c
+  // text's programs give bash's own, as bash runs such a file itself.
+  noShebangShell?: string;
 }
 
 // Pipeline-wide settings; the effective values are echoed in the report.

@@ -20,7 +20,7 @@ function inspectExecutable(program: string, file: string, env: Env, cwd: string,
     return unresolved(file, 'ENOEXEC', 'bad-format', 126, message);
   }
   const warning = `${program} has no #! line; it will be run with ${FALLBACK_SHELL} (bash would run it with bash); add a #! line to choose its interpreter`;
-  return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning] };
+  return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning], noShebang: true };
 }
 
 // The last step for a file that was found and may be executed: look inside it.
@@ -40,5 +40,6 @@ export function finishResolution(
     via,
     warnings: [...warnings, ...inspection.warnings],
     interpreter: inspection.interpreter,
+    ...(inspection.noShebang ? { noShebang: true as const } : {}),
   };
 }

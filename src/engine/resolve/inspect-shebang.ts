@@ -37,7 +37,7 @@ export function inspectShebang(script: ShebangScript): Inspection {
     if (!inner.ok) return chainFailure(program, file, inner);
     if (inner.interpreter !== null) {
       const warning = `${program}: its interpreter ${interpreter} has no #! line, so ${program} will be run with ${FALLBACK_SHELL}`;
-      return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning] };
+      return { ok: true, interpreter: FALLBACK_SHELL, warnings: [warning], noShebang: true };
     }
   }
   if (basename(interpreter) === 'env' && shebang.arg !== null) return inspectEnvForm(script);

@@ -3,7 +3,7 @@ import type { Shebang } from './shebang.js';
 
 // How a file that exists and may be executed would actually run, decided from its first bytes.
 
-type Runnable = { ok: true; interpreter: string | null; warnings: string[] };
+type Runnable = { ok: true; interpreter: string | null; warnings: string[]; noShebang?: true };
 export type Inspection = Runnable | Unresolved;
 export const RUNNABLE: Runnable = { ok: true, interpreter: null, warnings: [] };
 

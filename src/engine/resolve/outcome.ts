@@ -12,6 +12,9 @@ export interface Resolved {
   // Set only when the caller must run the file through this program (`interpreter file args`):
   // an executable text file without a #! line, which the kernel refuses with ENOEXEC.
   interpreter: string | null;
+  // The kernel refuses the file (ENOEXEC: no #! line, or a #! interpreter that has none), so the
+  // interpreter is the shell a caller falls back to: /bin/sh for execvp, bash itself for bash.
+  noShebang?: true;
 }
 
 export interface Unresolved {

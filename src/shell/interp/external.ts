@@ -3,6 +3,7 @@ import { startRun } from '../../engine/run-pipeline.js';
 import { assignStageNames } from '../../inputs/stage-names.js';
 import { monotonicMs } from '../../monotonic-ms.js';
 import type { Plan, Report, StageRedirect, StageSpec } from '../../types.js';
+import { bashPath } from '../bash-path.js';
 import { stageShellCode } from '../bash-status.js';
 import { ExpansionError } from '../expand/env.js';
 import { scalarOf, type Variable } from '../expand/variable.js';
@@ -176,6 +177,7 @@ function membersPlan(r: RunnerApi, members: readonly Member[], grace: { until: n
     line: sh.lineOf(member.command),
     shell: fromBytes(sh.messageName()),
     ...(member.found ? { execFound: true as const } : {}),
+    noShebangShell: bashPath(),
     ...searchPathOf(sh.vars.get('PATH')),
   }));
   // The text's limit, counted from the text's start (rt.io.limitSince), not from this step's; in the

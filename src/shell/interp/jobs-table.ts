@@ -165,6 +165,27 @@ export class Jobs {
     this.list.push(job);
   }
 
+  // Jobs that left the table (disown), by their last process's id: the status each had then (0 while
+  // it ran), which `wait PID` gives at once, as bash keeps it among its saved background statuses.
+  private readonly saved = new Map<number, number>();
+
+  // disown: the job leaves the table (it runs on, as one of the run's jobs).
+  remove(job: Job): void {
+    const at = this.list.indexOf(job);
+    if (at !== -1) this.list.splice(at, 1);
+    const last = job.pids.at(-1) ?? job.pid;
+    if (last !== null && last !== undefined) this.saved.set(last, job.status ?? 0);
+  }
+
+  savedStatus(pid: number): number | undefined {
+    return this.saved.get(pid);
+  }
+
+  // A `wait` for all jobs discards the saved statuses too.
+  discardSaved(): void {
+    this.saved.clear();
+  }
+
   // %N, %%, %+, %-, or a process id. A job the text was told has ended is no longer found by %N.
   find(spec: string): Job | undefined {
     const known = this.list.filter((job) => !job.reported);

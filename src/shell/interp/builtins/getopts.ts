@@ -17,6 +17,9 @@ export async function getopts(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
   const args = given.length > 0 ? given : sh.positional;
   const cursor = cursorOf(ctx);
+  // Past the last argument (OPTIND left by an earlier walk of other arguments), bash sets OPTIND to
+  // one past them and ends: a function's second call with fewer arguments shifts the right number.
+  if (cursor.optind > args.length + 1) cursor.optind = args.length + 1;
   const c = nextLetter(args, cursor);
   const answer = c === null ? '?' : await answerFor(ctx, spec, args, c, cursor);
   sh.vars.assign(name, answer);
@@ -25,10 +28,12 @@ export async function getopts(ctx: BuiltinContext): Promise<number> {
   return c === null ? 1 : 0;
 }
 
-// OPTIND as the shell has it now; the place inside a group only while OPTIND is where getopts left it.
+// OPTIND as the shell has it now, read as C's atoi does (0, a negative number or no number start
+// again from 1); the place inside a group only while OPTIND is where getopts left it.
 function cursorOf({ sh }: BuiltinContext): Cursor {
-  const optindText = scalarOf(sh.vars.get('OPTIND')) ?? '1';
-  const optind = /^[0-9]+$/.test(optindText) ? Number(optindText) : 1;
+  const number = /^\s*([+-]?[0-9]+)/.exec(scalarOf(sh.vars.get('OPTIND')) ?? '');
+  const read = number ? Number(number[1]) : 0;
+  const optind = read < 1 || read > 2 ** 31 - 1 ? 1 : read;
   if (optind !== sh.getopts.optind) sh.getopts = { optind, char: 0 };
   return { optind, char: sh.getopts.char };
 }

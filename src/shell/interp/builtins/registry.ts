@@ -5,6 +5,7 @@ import { cd } from './cd.js';
 import type { Builtin } from './context.js';
 import { declareLike } from './declare.js';
 import { dirs, popd, pushd } from './dirstack.js';
+import { disown } from './disown.js';
 import { evalBuiltin, exit, loopControl, returnBuiltin, shift, source } from './flow.js';
 import { getopts } from './getopts.js';
 import { help } from './help.js';
@@ -65,6 +66,7 @@ const RUN: [BuiltinName, Builtin][] = [
   ['wait', wait],
   ['jobs', jobsBuiltin],
   ['kill', kill],
+  ['disown', disown],
   ['exec', colon],
 ];
 

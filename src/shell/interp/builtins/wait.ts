@@ -107,6 +107,7 @@ async function waitForJobs(
       job.reported = true;
     }
     for (const job of jobs.list) job.discarded = true;
+    jobs.discardSaved();
     return 0;
   }
   let status = 0;
@@ -116,6 +117,12 @@ async function waitForJobs(
       continue;
     }
     const job = jobs.find(spec);
+    const saved = /^[0-9]+$/.test(spec) ? jobs.savedStatus(Number(spec)) : undefined;
+    if (!job && saved !== undefined) {
+      status = saved;
+      await told(Number(spec));
+      continue;
+    }
     if (!job) {
       await told(null);
       status = await ctx.fail(
