@@ -15,11 +15,14 @@ export function defaultLedgerPath(env: Record<string, string | undefined>): stri
 // The command line's ledger: the default one, or none when neither $SAFE_RUN_FACTS nor
 // $XDG_STATE_HOME names it and ~/.local lies inside `cwd`, the directory the run works in (a HOME
 // that is the project's directory, as sandboxes set it): the ledger's `.local` would appear among
-// the text's files (`ls -A`, `find .`, `git add -A`), where bash leaves nothing.
+// the text's files (`ls -A`, `find .`, `git add -A`), where bash leaves nothing. Not for cwd /.
 export function commandLineLedger(env: Record<string, string | undefined>, cwd: string): string | null {
   const file = defaultLedgerPath(env);
   if (env.SAFE_RUN_FACTS || (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME))) return file;
-  const inside = relative(realPath(cwd), realPath(file));
+  // Run from / (a container's default directory), everything is inside it: the ledger stays.
+  const top = realPath(cwd);
+  if (top === '/') return file;
+  const inside = relative(top, realPath(file));
   return inside.startsWith('..') || isAbsolute(inside) ? file : null;
 }
 

@@ -45,6 +45,8 @@ describe('commandLineLedger', () => {
       const ledger = join(home, '.local', 'state', 'safe-run', 'facts.jsonl');
       expect(commandLineLedger({ HOME: home }, join(home, 'project'))).toBe(ledger);
       expect(commandLineLedger({ HOME: home }, process.cwd())).toBe(ledger);
+      // Run from / (a container's working directory), HOME is inside it, and the ledger stays.
+      expect(commandLineLedger({ HOME: home }, '/')).toBe(ledger);
       // Named by $SAFE_RUN_FACTS or $XDG_STATE_HOME, it is where it was asked to be.
       const named = join(home, 'facts.jsonl');
       expect(commandLineLedger({ HOME: home, SAFE_RUN_FACTS: named }, home)).toBe(named);
