@@ -21,9 +21,11 @@ export function arithScope(env: ExpandEnv): ArithScope {
       if (variable?.attrs.array === 'assoc') return null;
       // (Evaluated for an unset name too.)
       const index = Number(toTopLevel(() => evalArith(subscript, scope)));
-      if (!value) return null;
-      if (value.kind === 'scalar') return index === 0 ? value.value : null;
-      const at = index < 0 ? value.items.maxIndex() + 1 + index : index;
+      // A negative one counts back from the end of an indexed array only.
+      const at = index < 0 && value?.kind === 'indexed' ? value.items.maxIndex() + 1 + index : index;
+      if (at < 0) env.warn(`${name}: bad array subscript`);
+      if (!value || at < 0) return null;
+      if (value.kind === 'scalar') return at === 0 ? value.value : null;
       return value.items.get(at) ?? null;
     },
     write(name, subscript, number) {

@@ -102,12 +102,12 @@ async function elementIndex(
     return null;
   }
   let at = ctx.r.ex.subscript(sub);
-  if (at < 0) {
+  const indexed = value?.kind === 'indexed' || variable.attrs.array === 'indexed';
+  if (at < 0 && indexed) {
     at += lastIndex(variable) + 1;
     if (at < 0) return { status: await ctx.fail(`[${sub}]: bad array subscript`) };
   }
-  if (value?.kind === 'scalar' && at !== 0)
-    return { status: await ctx.fail(`${name}: not an array variable`) };
+  if (!indexed && at !== 0) return { status: await ctx.fail(`${name}: not an array variable`) };
   return at;
 }
 

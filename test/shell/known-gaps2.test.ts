@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Known differences from bash -o pipefail -c (2026-12-04), each row run by both in a fresh directory:
+// safe-run must give bash's exit code and stdout, and bash's stdout is written in the row.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'known-gaps2-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+describe('a negative subscript on a scalar or an unset name (counted back from the end of arrays only)', () => {
+  it.each([
+    [
+      'names nothing: said, the expansion is empty',
+      'x=abc; echo "[${x[-1]}]" $?; echo ${x[0]} ${x[1]}-',
+      '[] 0\nabc -\n',
+    ],
+    [
+      'with an operator',
+      'x=abc; echo ${x[-1]:-d} ${x[-1]-e} "${x[-1]:+p}" "${x[-1]#a}"; i=-1; echo "[${x[i]}]"',
+      'd e  \n[]\n',
+    ],
+    ['unset or associative', 'unset x; echo "[${x[-1]}]"; declare -A m; echo "[${m[-1]}]"', '[]\n[]\n'],
+    [
+      'its length: a bad subscript that discards the line',
+      'x=abc; echo ${#x[-1]}; echo same\necho next ${#u[-1]}',
+      'next 0\n',
+    ],
+    ['before an array’s first element', 'a=(1); echo ${#a[-2]}; echo same\necho next', 'next\n'],
+    [
+      '${x[-1]:=w} assigns as x[-1]=w',
+      'x=abc; echo ${x[-1]:=z}; declare -p x\nunset x; echo ${x[-1]:=z}; echo same\necho next',
+      'z\ndeclare -a x=([0]="z")\nnext\n',
+    ],
+    ['in arithmetic', 'x=abc; echo $((x[-1])) $((x[0]))', '0 0\n'],
+    ['unset x[-1] of a scalar', 'x=abc; unset "x[-1]"; echo $? $x', '1 abc\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
