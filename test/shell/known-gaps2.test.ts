@@ -43,3 +43,26 @@ describe('a negative subscript on a scalar or an unset name (counted back from t
     await same(text, expected);
   });
 });
+
+describe('break and continue in the condition of while and until (inside the loop, as in bash)', () => {
+  it.each([
+    [
+      'continue starts the next pass of while',
+      'i=0; while ((i++<3)) && { [ $i = 2 ] && continue; true; }; do echo $i; done; echo end $i',
+      '1\n3\nend 4\n',
+    ],
+    [
+      'break leaves while with 0, until with its last pass’s status',
+      'while break; do echo x; done; echo after $?\ni=0; until [ $i = 1 ] && break; do i=1; false; done; echo $?',
+      'after 0\n1\n',
+    ],
+    ['continue leaves until', 'until continue; do echo x; done; echo after $?', 'after 0\n'],
+    [
+      'break 2 and continue 2 go to the loop around',
+      'for j in 1 2; do while continue 2; do echo x; done; echo no; done; echo after $j\nfor j in 1 2; do until break 2; do echo x; done; echo no; done; echo after $j',
+      'after 2\nafter 1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
