@@ -66,3 +66,25 @@ describe('break and continue in the condition of while and until (inside the loo
     await same(text, expected);
   });
 });
+
+describe('for with a nameref for its variable points the nameref at each word, as bash does', () => {
+  it.each([
+    [
+      'each word in turn',
+      'a=1 b=2; declare -n r; for r in a b; do echo $r; done; declare -p r',
+      '1\n2\ndeclare -n r="b"\n',
+    ],
+    [
+      'not through what it named before',
+      'x=1; declare -n r=x; for r in a b; do r=5; done; declare -p r x; echo $a $b',
+      'declare -n r="b"\ndeclare -- x="1"\n5 5\n',
+    ],
+    [
+      'the last nameref of a chain; a word naming no variable fails the loop',
+      'declare -n q=r r; for q in a; do :; done; declare -p q r; for r in 1a b; do echo $r; done; echo $?',
+      'declare -n q="r"\ndeclare -n r="a"\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -8,7 +8,7 @@ import { evalCond } from './cond.js';
 import { runErrTrap } from './err-trap.js';
 import { runSubshell } from './exit-trap.js';
 import { adoptSubshell, runPendingTraps } from './job-signals.js';
-import { pass, whileLoop } from './loops.js';
+import { assignControl, pass, whileLoop } from './loops.js';
 import { recordUnredirected } from './record-step.js';
 import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.js';
 
@@ -112,7 +112,7 @@ async function forIn(
   for (const [k, value] of values.entries()) {
     await traceFor(r, name, items);
     try {
-      r.sh.vars.assign(name, value);
+      assignControl(r, name, value);
     } catch (error) {
       if (error instanceof ExpansionError) return r.expansionFailed(error);
       if (!(error instanceof VarError)) throw error;

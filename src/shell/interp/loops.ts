@@ -1,5 +1,9 @@
+import { namesVariable } from '../expand/variable.js';
+import { VarError } from '../expand/vars.js';
 import type { Compound, Stmt } from '../syntax/nodes.js';
+import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { lastNameref, lastNamerefName } from './builtins/declare-nameref.js';
 import { BreakSignal, ContinueSignal } from './signals.js';
 
 // One pass of a loop body, with break and continue handled: 'break' to leave the loop.
@@ -71,4 +75,19 @@ async function condition(r: RunnerApi, command: Extract<Compound, { kind: 'while
   } finally {
     r.sh.loopDepth--;
   }
+}
+
+// for NAME in WORDS: NAME gets each word; a NAME that is a nameref (the last of a chain of them) is
+// pointed at each word in turn instead, as bash's for does (a word must name a variable).
+export function assignControl(r: RunnerApi, name: string, value: Bytes): void {
+  const last = lastNamerefName(r.sh.vars, name);
+  const variable = lastNameref(r.sh.vars, name);
+  if (last === undefined || !variable) {
+    r.sh.vars.assign(name, value);
+    return;
+  }
+  if (!namesVariable(value, true)) throw new VarError(`\`${value}': not a valid identifier`);
+  if (variable.attrs.readonly) throw new VarError(`${last}: readonly variable`);
+  if (value === last) throw new VarError(`${last}: nameref variable self references not allowed`);
+  variable.value = { kind: 'scalar', value };
 }
