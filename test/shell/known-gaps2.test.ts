@@ -88,3 +88,25 @@ describe('for with a nameref for its variable points the nameref at each word, a
     await same(text, expected);
   });
 });
+
+describe('-v NAME[SUB] expands and evaluates SUB again, as bash does', () => {
+  it.each([
+    [
+      'in [[ ]]',
+      `a=(x y); i=1; [[ -v 'a[$i]' ]]; echo $?; [[ -v a[i-1] ]]; echo $?; [[ -v a[2] ]]; echo $?; j=0; [[ -v a[j++] ]]; echo $j`,
+      '0\n0\n1\n1\n',
+    ],
+    [
+      'negative subscripts count back',
+      'a=(x y); [ -v a[-1] ]; echo $?; test -v "a[-2]"; echo $?; [[ -v a[-3] ]]; echo $?',
+      '0\n0\n1\n',
+    ],
+    [
+      'an associative array’s @ is a key',
+      'declare -A m=([k]=v); [[ -v m[@] ]]; echo $?; k=k; test -v "m[$k]"; echo $?; m[@]=1; [[ -v m[@] ]]; echo $?',
+      '1\n0\n0\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

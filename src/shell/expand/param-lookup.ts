@@ -86,6 +86,18 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   throw new ExpansionError(`${ref}: invalid variable name`, 1, true);
 }
 
+// test -v NAME[SUB] and [[ -v NAME[SUB] ]]: whether ${NAME[SUB]} is set, SUB expanded again as bash
+// does there (so -v 'a[$i]' and -v a[i+1] work); an associative array's @ and * are keys like any
+// other, an empty SUB names nothing.
+export async function elementIsSet(ex: ExpanderApi, name: string, sub: Bytes): Promise<boolean> {
+  const variable = shellArray(ex.env, name) ?? ex.env.vars.get(name);
+  if (sub === '') return false;
+  if (variable?.value?.kind === 'assoc' && (sub === '@' || sub === '*')) return variable.value.items.has(sub);
+  const base = await named(ex, name, subscriptWord(sub));
+  if (base.bad) ex.env.warn(`${name}: bad array subscript`);
+  return base.set;
+}
+
 // A subscript given as text (${!r} with r='a[$i]', a nameref to a[$i]): its $ expansions are made,
 // as bash makes them; a command substitution is left as written (safe-run checks only the text's own
 // commands).
