@@ -110,3 +110,30 @@ describe('-v NAME[SUB] expands and evaluates SUB again, as bash does', () => {
     await same(text, expected);
   });
 });
+
+describe('${x@K} and ${x@k}, as bash 5.2 gives them', () => {
+  it.each([
+    [
+      'a scalar, an element, $@: quoted as @Q',
+      `x="it's"; a=(1 "b c"); set -- p "q r"; echo \${x@K} \${x@k} \${a@K} \${a[1]@k} \${@@K}`,
+      `'it'\\''s' 'it'\\''s' '1' 'b c' 'p' 'q r'\n`,
+    ],
+    [
+      'an indexed array: subscripts and values',
+      `a=(1 "b c" $'t\\tx'); a[7]=y; printf '[%s]\\n' "\${a[@]@K}" "\${a[@]@k}"; IFS=:; echo "\${a[*]@k}"`,
+      `[0 "1" 1 "b c" 2 $'t\\tx' 7 "y"]\n[0]\n[1]\n[1]\n[b c]\n[2]\n[t\tx]\n[7]\n[y]\n0:1:1:b c:2:t\tx:7:y\n`,
+    ],
+    [
+      'an associative array, each pair followed by a space',
+      `declare -A m=([k]=v ["two words"]='x y' [@]=1); echo "\${m[@]@K}|"; declare -A c="(\${m[@]@K})"; [ "\${c[*]}" = "\${m[*]}" ] && echo same`,
+      `"@" "1" k "v" "two words" "x y" |\nsame\n`,
+    ],
+    [
+      'nothing for an empty or unset array',
+      'a=(); unset u; echo "[${a[@]@K}][${u[@]@k}][${u@K}]"',
+      '[][][]\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

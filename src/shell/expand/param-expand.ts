@@ -4,10 +4,10 @@ import type { Builder } from './builder.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi, PartContext } from './expander-api.js';
 import { isUtf8Locale } from './oracle-state.js';
-import { assignmentForm } from './param-assign-form.js';
 import { type Base, lookup, shellArray } from './param-lookup.js';
 import { patternOps } from './param-patterns.js';
-import { attributeLetters, charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
+import { charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
+import { transform } from './param-transform.js';
 import { lastIndex } from './variable.js';
 import { VarError } from './vars.js';
 
@@ -209,29 +209,4 @@ async function sliceArith(ex: ExpanderApi, part: ParamExp, word: Word): Promise<
     if (!(error instanceof ExpansionError)) throw error;
     throw new ExpansionError(`${nameOf(part)}: ${error.message}`, error.status, error.discard);
   }
-}
-
-// ${x@Q} and its kin.
-async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
-  const op = part.transform!;
-  if (op === 'a') {
-    const variable = ex.env.vars.get(part.name);
-    const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
-    return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
-  }
-  const ask = async (item: Bytes, how: string) =>
-    (await ex.env.oracle.ask('transform', [item, how, ...localeOf(ex)]))[0] ?? item;
-  if (op === 'A' && part.bad === null) return assignmentForm(ex, part, base, (value) => ask(value, 'Q'));
-  if (!base.set) return base;
-  if (part.bad !== null) throw new ExpansionError(`${part.bad}: bad substitution`, 127);
-  const items: Bytes[] = [];
-  for (const item of base.items) items.push(await ask(item, op));
-  return { ...base, items };
-}
-
-function localeOf(ex: ExpanderApi): string[] {
-  return ['LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LANG'].map((name) => {
-    const value = ex.env.vars.get(name)?.value;
-    return value?.kind === 'scalar' ? `=${value.value}` : '';
-  });
 }
