@@ -137,3 +137,35 @@ describe('${x@K} and ${x@k}, as bash 5.2 gives them', () => {
     await same(text, expected);
   });
 });
+
+const SIGNALS = [
+  'HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT STOP TSTP',
+  'TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS',
+]
+  .join(' ')
+  .split(' ');
+const NUMBERED = [
+  ...SIGNALS.map((name, k) => [k + 1, name] as const),
+  ...Array.from({ length: 31 }, (_, k) => {
+    const n = 34 + k;
+    return [
+      n,
+      n === 34 ? 'RTMIN' : n === 64 ? 'RTMAX' : n < 50 ? `RTMIN+${n - 34}` : `RTMAX-${64 - n}`,
+    ] as const;
+  }),
+];
+// bash's table: five to a line, each entry followed by a tab but the fifth of a line.
+const TABLE = `${NUMBERED.map(([n, name], k) => `${String(n).padStart(2)}) SIG${name}${k % 5 === 4 ? '\n' : '\t'}`).join('')}\n`;
+
+describe('kill -l and trap -l list the signals as bash does', () => {
+  it.each([
+    ['kill -l, kill -L and trap -l: the whole table', 'kill -l; kill -L; trap -l', TABLE.repeat(3)],
+    [
+      'numbers, names, real-time ones',
+      'kill -l 15 TERM sigkill 143 0 34 50 64 RTMIN+3 rtmax-2 ERR; kill -l 32; echo $?; kill -l 65 foo; echo $?',
+      'TERM\n15\n9\nTERM\nEXIT\nRTMIN\nRTMAX-14\nRTMAX\n37\n62\n66\n0\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
