@@ -169,3 +169,20 @@ describe('kill -l and trap -l list the signals as bash does', () => {
     await same(text, expected);
   });
 });
+
+describe('an arithmetic assignment to a negative subscript counts back from the end, as bash does', () => {
+  it.each([
+    [
+      'of an array, of a scalar',
+      'a=(x y); (( a[-1]=5, a[-2]++ )); echo $((a[-1]++)); declare -p a; x=abc; let "x[-1]=7"; declare -p x',
+      '5\ndeclare -a a=([0]="1" [1]="6")\ndeclare -a x=([0]="7")\n',
+    ],
+    [
+      'before the first: nothing is assigned',
+      'a=(); (( a[-1]=5 )); echo $?; declare -p a',
+      '0\ndeclare -a a=()\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
