@@ -186,3 +186,15 @@ describe('an arithmetic assignment to a negative subscript counts back from the 
     await same(text, expected);
   });
 });
+
+describe('${x[@]:offset:length} of a scalar slices its value, as ${x:offset:length}', () => {
+  it.each([
+    [
+      'unquoted and quoted',
+      'x=abc; echo ${x[@]:1} ${x[*]:1:1} "${x[@]:0:2}" ${x[@]: -1} "[${x[@]:5}]"',
+      'bc b ab c []\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

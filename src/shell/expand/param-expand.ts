@@ -174,7 +174,9 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
   if (!base.set && part.name !== '@' && part.name !== '*') return base;
   const from = Number(await sliceArith(ex, part, offset));
   const count = length === null ? null : Number(await sliceArith(ex, part, length));
-  if (!base.multi) {
+  // (${x[@]:1} of a scalar slices its value, as ${x:1} does.)
+  const scalar = base.multi && isAllIndex(part.index) && !part.indirect && isScalar(ex, part.name);
+  if (!base.multi || scalar) {
     const text = base.items[0];
     if (text === undefined) return base;
     const sliced = sliceText(text, from, count, isUtf8Locale(ex.env));
@@ -200,6 +202,10 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
   if (start < 0) return { ...base, items: [] };
   if (count !== null && count < 0) throw new ExpansionError(`${count}: substring expression < 0`, 1, 'arith');
   return { ...base, items: items.slice(start, count === null ? undefined : start + count) };
+}
+
+function isScalar(ex: ExpanderApi, name: string): boolean {
+  return (shellArray(ex.env, name) ?? ex.env.vars.get(name))?.value?.kind === 'scalar';
 }
 
 async function sliceArith(ex: ExpanderApi, part: ParamExp, word: Word): Promise<bigint> {
