@@ -198,3 +198,20 @@ describe('${x[@]:offset:length} of a scalar slices its value, as ${x:offset:leng
     await same(text, expected);
   });
 });
+
+describe('an empty subscript', () => {
+  it.each([
+    [
+      '${a[]} is a bad substitution that discards the line',
+      'a=(1); echo ${a[]}; echo same\necho ${#a[]} "${a[]:-x}"\necho next',
+      'next\n',
+    ],
+    [
+      'a[]=x, and an empty key of an associative array, a bad subscript that discards the line',
+      'a=(1); a[]=x; echo same\ndeclare -A m; k=; m[$k]=2; echo same\nm[""]+=3; echo same\na[$k]=y; echo next "${a[@]}" ${#m[@]}',
+      'next y 0\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -44,7 +44,7 @@ export async function assignInOrder(
     }
     await traceAssign(r, assign, value);
     if (assign.index) {
-      const index = await subscript(r, assign.name, assign.index);
+      const index = await subscript(r, assign.name, assign.index, declared);
       sh.vars.assign(assign.name, value, { append: assign.append, index });
     } else sh.vars.assign(assign.name, value, { append: assign.append });
   }
@@ -75,14 +75,22 @@ function isAssoc(r: RunnerApi, name: string): boolean {
   return variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc';
 }
 
-// A subscript: a key for an associative array, arithmetic for an indexed one.
+// A subscript: a key for an associative array, arithmetic for an indexed one. One written empty
+// (a[]=x), or an empty key, is a bad subscript that discards the rest of the line, as in bash
+// (named as written; declare's own arguments are left as they were).
 async function subscript(
   r: RunnerApi,
   name: string,
   index: Assign['index'] & object,
+  declared: boolean,
 ): Promise<number | Bytes> {
   const text = await r.ex.value(index);
-  if (isAssoc(r, name)) return text;
+  const assoc = isAssoc(r, name);
+  if (!declared && (index.parts.length === 0 || (assoc && text === ''))) {
+    const written = r.place.source.slice(index.start.offset, index.end.offset);
+    throw new ExpansionError(`${name}[${written}]: bad array subscript`, 1, true);
+  }
+  if (assoc) return text;
   const at = r.ex.subscript(text);
   if (at >= 0) return at;
   const resolved = lastIndex(r.sh.vars.get(name)) + 1 + at;
