@@ -215,3 +215,25 @@ describe('an empty subscript', () => {
     await same(text, expected);
   });
 });
+
+describe('names that builtins assign', () => {
+  it.each([
+    [
+      'printf -v with an empty subscript is no identifier',
+      'printf -v "m[]" x; echo $?; printf -v "a[1]" y; echo $? ${a[1]}',
+      '2\n0 y\n',
+    ],
+    [
+      'getopts: no identifier (status 1), a read-only name (status 2)',
+      'getopts a 1x -a; echo $? $OPTIND; getopts a "a[1]" -a; echo $?; readonly r; getopts a r -a -a; echo $? $OPTIND; getopts a 1x -b; echo $?',
+      '1 2\n1\n2 3\n1\n',
+    ],
+    [
+      'getopts: OPTIND past the arguments goes back to one past the last',
+      'OPTIND=5; getopts a x -a -b; echo $? $OPTIND; set -- -a; OPTIND=9; getopts a x; echo $? $OPTIND',
+      '1 3\n1 2\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
