@@ -237,3 +237,20 @@ describe('names that builtins assign', () => {
     await same(text, expected);
   });
 });
+
+describe('declare NAME[SUB]=value expands SUB, as bash expands the whole word', () => {
+  it.each([
+    [
+      'a key, an index, in a function',
+      'declare -A m; k=foo; declare m[$k]=y m["a b"]=z; declare -p m; k=2; f(){ local a[$k]=x; declare -p a; }; f',
+      'declare -A m=([foo]="y" ["a b"]="z" )\ndeclare -a a=([2]="x")\n',
+    ],
+    [
+      'an empty one is a bad subscript (status 1)',
+      'k=; declare -A m; declare m[$k]=y b=2; echo $? $b; declare -p m',
+      '1 2\ndeclare -A m\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

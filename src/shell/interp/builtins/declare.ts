@@ -185,6 +185,8 @@ async function assignValue(
     ctx.sh.vars.assign(name, value.text, { append: value.append });
     return;
   }
+  // (An empty subscript, as written or expanded, names no element: bash says so, status 1.)
+  if (value.index === '') throw new VarError(`${name}[]: bad array subscript`);
   const index = subscriptOf(ctx.r, name, value.index);
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
