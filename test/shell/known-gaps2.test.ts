@@ -254,3 +254,20 @@ describe('declare NAME[SUB]=value expands SUB, as bash expands the whole word', 
     await same(text, expected);
   });
 });
+
+describe('declare NAME[SUB] with no value declares NAME an array, as bash does', () => {
+  it.each([
+    [
+      'declare, local, -r; an associative array stays one',
+      'x=5; declare x[1]; echo $?; declare -p x; f(){ local a[2]; declare -p a; }; f; declare -r c[1]; declare -A m; declare m[k]; declare -p c m',
+      '0\ndeclare -a x=([0]="5")\ndeclare -a a\ndeclare -ar c\ndeclare -A m\n',
+    ],
+    [
+      'export, readonly and an empty SUB: no identifier',
+      'export b[1]; echo $?; declare a[]; echo $?',
+      '1\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
