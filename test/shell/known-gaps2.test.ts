@@ -271,3 +271,15 @@ describe('declare NAME[SUB] with no value declares NAME an array, as bash does',
     await same(text, expected);
   });
 });
+
+describe('a subscript has no tilde expansion, as in bash', () => {
+  it.each([
+    [
+      'an associative array’s key ~ is ~',
+      'declare -A m=([~]=1); m[~/x]=2; declare m[~y]=3; echo ${m[~]}; declare -p m; [[ -v m[~] ]] && echo set',
+      '1\ndeclare -A m=(["~"]="1" ["~/x"]="2" ["~y"]="3" )\nset\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

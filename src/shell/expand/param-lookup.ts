@@ -216,10 +216,10 @@ async function element(
 ): Promise<Base> {
   const value = variable?.value;
   if (value?.kind === 'assoc' || variable?.attrs.array === 'assoc') {
-    const key = await ex.value(index);
+    const key = await ex.value(index, { subscript: true });
     return { ...single(value?.kind === 'assoc' ? (value.items.get(key) ?? null) : null, name), index: key };
   }
-  const written = ex.subscript(await ex.value(arithmeticWord(index)));
+  const written = ex.subscript(await ex.value(arithmeticWord(index), { subscript: true }));
   const at = written < 0 && value?.kind === 'indexed' ? lastIndex(variable) + 1 + written : written;
   // ${x[-1]:=w} assigns as x[-1]=w would, counting back from the end of what x is then.
   if (at < 0) return { ...single(null, name), index: written, bad: true };

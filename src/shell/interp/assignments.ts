@@ -84,7 +84,7 @@ async function subscript(
   index: Assign['index'] & object,
   declared: boolean,
 ): Promise<number | Bytes> {
-  const text = await r.ex.value(index);
+  const text = await r.ex.value(index, { subscript: true });
   const assoc = isAssoc(r, name);
   if (!declared && (index.parts.length === 0 || (assoc && text === ''))) {
     const written = r.place.source.slice(index.start.offset, index.end.offset);
@@ -113,7 +113,7 @@ async function arrayElements(
   if (assoc && assign.array!.length > 0 && !assign.array![0]!.index) return keyValuePairs(r, assign);
   for (const element of assign.array!) {
     if (element.index) {
-      const keyText = await r.ex.value(element.index);
+      const keyText = await r.ex.value(element.index, { subscript: true });
       const key = assoc ? keyText : String(r.ex.subscript(keyText));
       out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
     } else {
@@ -134,7 +134,7 @@ async function keyValuePairs(r: RunnerApi, assign: Assign): Promise<{ key: Bytes
   for (const element of assign.array!) {
     if (element.index)
       words.push(
-        `[${await r.ex.value(element.index)}]=${await r.ex.value(element.value, { assignment: true })}`,
+        `[${await r.ex.value(element.index, { subscript: true })}]=${await r.ex.value(element.value, { assignment: true })}`,
       );
     else words.push(...(await r.ex.fields([element.value])));
   }

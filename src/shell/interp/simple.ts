@@ -126,7 +126,8 @@ async function expandArgs(
       const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
       const raw = word.raw ?? `${assign.name}=`;
       // (NAME[SUB]=: SUB expanded too, as bash expands the whole word.)
-      const sub = assign.index && raw.includes('=') ? `[${await r.ex.value(assign.index)}]` : null;
+      const sub =
+        assign.index && raw.includes('=') ? `[${await r.ex.value(assign.index, { subscript: true })}]` : null;
       const head =
         sub === null
           ? raw.slice(0, raw.indexOf('=') + 1)
