@@ -283,3 +283,20 @@ describe('a subscript has no tilde expansion, as in bash', () => {
     await same(text, expected);
   });
 });
+
+describe('@ and * as an indexed array’s subscript name no element, as in bash', () => {
+  it.each([
+    [
+      'a[*]=v: a bad subscript that discards the line; declare a[@]=v: status 1',
+      'a[*]=1; echo same\na[@]+=2; echo same\ndeclare a[@]=1 b=2; echo $? $b',
+      '1 2\n',
+    ],
+    [
+      'a=([*]=v): said and left out',
+      'a=([*]=1 [1]=x); echo $?; declare -p a; declare -A m=([*]=3); m[@]=4; declare -p m',
+      '0\ndeclare -a a=([1]="x")\ndeclare -A m=(["*"]="3" ["@"]="4" )\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

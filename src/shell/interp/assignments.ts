@@ -1,7 +1,7 @@
 import { KEPT_ARRAYS } from '../../model/bash-variables.js';
 import { ExpansionError } from '../expand/env.js';
 import { lastIndex } from '../expand/variable.js';
-import type { Assign } from '../syntax/nodes.js';
+import type { Assign, Span } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { traceAssign } from './trace.js';
@@ -75,6 +75,12 @@ function isAssoc(r: RunnerApi, name: string): boolean {
   return variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc';
 }
 
+const writtenText = (r: RunnerApi, node: Span): string =>
+  r.place.source.slice(node.start.offset, node.end.offset);
+
+// @ or * written as an indexed array's subscript: no element.
+const isAllWritten = (r: RunnerApi, index: Span): boolean => /^[@*]$/.test(writtenText(r, index));
+
 // A subscript: a key for an associative array, arithmetic for an indexed one. One written empty
 // (a[]=x), or an empty key, is a bad subscript that discards the rest of the line, as in bash
 // (named as written; declare's own arguments are left as they were).
@@ -86,10 +92,8 @@ async function subscript(
 ): Promise<number | Bytes> {
   const text = await r.ex.value(index, { subscript: true });
   const assoc = isAssoc(r, name);
-  if (!declared && (index.parts.length === 0 || (assoc && text === ''))) {
-    const written = r.place.source.slice(index.start.offset, index.end.offset);
-    throw new ExpansionError(`${name}[${written}]: bad array subscript`, 1, true);
-  }
+  if (!declared && (index.parts.length === 0 || (assoc && text === '') || (!assoc && isAllWritten(r, index))))
+    throw new ExpansionError(`${name}[${writtenText(r, index)}]: bad array subscript`, 1, true);
   if (assoc) return text;
   const at = r.ex.subscript(text);
   if (at >= 0) return at;
@@ -114,6 +118,11 @@ async function arrayElements(
   for (const element of assign.array!) {
     if (element.index) {
       const keyText = await r.ex.value(element.index, { subscript: true });
+      // ([*]=v) in an indexed array: said, and left out.
+      if (!assoc && isAllWritten(r, element.index)) {
+        await r.error(`${writtenText(r, element)}: cannot assign to non-numeric index`);
+        continue;
+      }
       const key = assoc ? keyText : String(r.ex.subscript(keyText));
       out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
     } else {

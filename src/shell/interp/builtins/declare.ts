@@ -193,7 +193,8 @@ async function assignValue(
     return;
   }
   // (An empty subscript, as written or expanded, names no element: bash says so, status 1.)
-  if (value.index === '') throw new VarError(`${name}[]: bad array subscript`);
+  if (value.index === '' || (/^[@*]$/.test(value.index) && !isAssoc(ctx, name)))
+    throw new VarError(`${name}[${value.index}]: bad array subscript`);
   const index = subscriptOf(ctx.r, name, value.index);
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }
