@@ -300,3 +300,15 @@ describe('@ and * as an indexed array’s subscript name no element, as in bash'
     await same(text, expected);
   });
 });
+
+describe('unset NAME[@] of a scalar', () => {
+  it.each([
+    [
+      'is not an array variable: status 1, the value stays',
+      'x=abc; unset "x[@]"; echo $? $x; declare -a a; unset "a[*]"; echo $?',
+      '1 abc\n0\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

@@ -98,6 +98,9 @@ async function elementIndex(
   if (sub === '@' || sub === '*') {
     if (variable?.attrs.readonly)
       return { status: await ctx.fail(`${name}: cannot unset: readonly variable`) };
+    // (Of a scalar, bash says it is none.)
+    if (value?.kind !== 'indexed' && !variable.attrs.array)
+      return { status: await ctx.fail(`${name}: not an array variable`) };
     if (value?.kind === 'indexed') value.items.clear();
     return null;
   }
