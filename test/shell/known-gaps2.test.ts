@@ -312,3 +312,20 @@ describe('unset NAME[@] of a scalar', () => {
     await same(text, expected);
   });
 });
+
+describe('-v of what the shell computes', () => {
+  it.each([
+    [
+      '$LINENO, $BASH_VERSION, $_ are set; FUNCNAME in a function',
+      'for v in LINENO SECONDS BASH_VERSION EPOCHSECONDS _; do [[ -v $v ]] || echo no $v; done; f(){ [[ -v FUNCNAME ]] && test -v BASH_SOURCE && echo fn; }; f; [[ -v FUNCNAME ]] || echo top',
+      'fn\ntop\n',
+    ],
+    [
+      'a positional parameter written with blanks or a sign',
+      'set -- a; [[ -v " 1" ]]; echo $?; [[ -v +1 ]]; echo $?; [[ -v -1 ]]; echo $?',
+      '0\n0\n1\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});

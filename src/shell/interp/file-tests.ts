@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import tty from 'node:tty';
-import { elementIsSet } from '../expand/param-lookup.js';
+import { elementIsSet, shellArray } from '../expand/param-lookup.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import type { Shell } from './shell.js';
@@ -114,7 +114,7 @@ function unaryTest(op: string, arg: Bytes, sh: Shell): boolean {
 // -v NAME: the variable is set (an array's element 0); -v NAME[SUB] is testVariable's.
 function isSet(arg: Bytes, sh: Shell): boolean {
   // A positional parameter: -v 1 is set when $1 is ($0 always is).
-  if (/^[0-9]+$/.test(arg)) return Number(arg) <= sh.positional.length;
+  if (/^\s*[-+]?[0-9]+\s*$/.test(arg)) return Number(arg) >= 0 && Number(arg) <= sh.positional.length;
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(arg)) return false;
   const value = sh.vars.get(arg)?.value;
   if (!value) return false;
@@ -125,6 +125,10 @@ function isSet(arg: Bytes, sh: Shell): boolean {
 export async function unaryTestIn(r: RunnerApi, op: Bytes, arg: Bytes): Promise<boolean> {
   const element = op === '-v' ? /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(arg) : null;
   if (element) return elementIsSet(r.ex, element[1]!, element[2]!);
+  // The variables the shell computes ($LINENO, $BASH_VERSION, $_) are set; its arrays (FUNCNAME,
+  // DIRSTACK) as their element 0 is.
+  if (op === '-v' && (arg === '_' || r.ex.env.dynamic(arg) !== undefined)) return true;
+  if (op === '-v' && shellArray(r.ex.env, arg)) return elementIsSet(r.ex, arg, '0');
   return unaryTest(op, arg, r.sh);
 }
 
