@@ -1,6 +1,6 @@
 import { ArithEvalError, type ArithScope, evalArith } from './arith.js';
 import { ArithmeticError, type ExpandEnv, ExpansionError, TopLevelError } from './env.js';
-import { scalarOf } from './variable.js';
+import { lastIndex, scalarOf } from './variable.js';
 import { VarError } from './vars.js';
 
 // Arithmetic's view of the shell's variables: a[i] of an indexed array is evaluated as arithmetic, of
@@ -21,9 +21,11 @@ export function arithScope(env: ExpandEnv): ArithScope {
       if (variable?.attrs.array === 'assoc') return null;
       // (Evaluated for an unset name too.)
       const index = Number(toTopLevel(() => evalArith(subscript, scope)));
-      if (!value) return null;
-      if (value.kind === 'scalar') return index === 0 ? value.value : null;
-      const at = index < 0 ? value.items.maxIndex() + 1 + index : index;
+      // A negative one counts back from the end of an indexed array only.
+      const at = index < 0 && value?.kind === 'indexed' ? value.items.maxIndex() + 1 + index : index;
+      if (at < 0) env.warn(`${name}: bad array subscript`);
+      if (!value || at < 0) return null;
+      if (value.kind === 'scalar') return at === 0 ? value.value : null;
       return value.items.get(at) ?? null;
     },
     write(name, subscript, number) {
@@ -31,7 +33,15 @@ export function arithScope(env: ExpandEnv): ArithScope {
         if (subscript === null) return env.vars.assign(name, String(number));
         const variable = env.vars.get(name);
         const assoc = variable?.value?.kind === 'assoc' || variable?.attrs.array === 'assoc';
-        const index = assoc ? subscript : Number(toTopLevel(() => evalArith(subscript, scope)));
+        let index: number | string = assoc
+          ? subscript
+          : Number(toTopLevel(() => evalArith(subscript, scope)));
+        // A negative subscript counts back from the end (a scalar is element 0); before the first,
+        // bash says so and assigns nothing (the expression keeps its value).
+        if (typeof index === 'number' && index < 0) {
+          index += lastIndex(variable) + 1;
+          if (index < 0) return env.warn(`${name}[${subscript}]: bad array subscript`);
+        }
         env.vars.assign(name, String(number), { index });
       } catch (error) {
         if (error instanceof VarError) throw new ArithmeticError(error.message, true);

@@ -21,6 +21,20 @@ export function declaration(name: string, variable: Variable, utf8: boolean): By
   return `declare ${flags} ${name}=(${items.join('')})`;
 }
 
+// ${a[@]@K}: an array's subscripts (an associative array's keys quoted as declare -p quotes them)
+// and values (quoted), each pair followed by a space in an associative array, between pairs in an
+// indexed one, as bash writes them.
+export function keyValuePairs(value: Value & { kind: 'indexed' | 'assoc' }, utf8: boolean): Bytes {
+  if (value.kind === 'indexed')
+    return sortedKeys(value.items)
+      .map((k) => `${k} ${quoted(value.items.get(k)!, utf8)}`)
+      .join(' ');
+  return value.items
+    .entries()
+    .map(([k, v]) => `${quoteKey(k, utf8)} ${quoted(v, utf8)} `)
+    .join('');
+}
+
 // The attribute letters in bash's order, or -- for none.
 function flagsOf(variable: Variable): string {
   const out = attributeLetters(variable.attrs, variable.value?.kind ?? null);

@@ -23,7 +23,7 @@ export interface ExpanderApi {
   readonly env: ExpandEnv;
   build(parts: readonly WordPart[], context: PartContext): Promise<Field[]>;
   pattern(word: Word, style?: LitStyle): Promise<Chunk[]>;
-  value(word: Word, options?: { assignment?: boolean }): Promise<Bytes>;
+  value(word: Word, options?: { assignment?: boolean; subscript?: boolean }): Promise<Bytes>;
   arith(word: Word): Promise<bigint>;
   // The same, as $((...)) and an offset expand it: an error of arithmetic's own discards the line.
   arithExpansion(word: Word): Promise<bigint>;

@@ -4,10 +4,11 @@ import type { Builder } from './builder.js';
 import { ExpansionError } from './env.js';
 import type { ExpanderApi, PartContext } from './expander-api.js';
 import { isUtf8Locale } from './oracle-state.js';
-import { assignmentForm } from './param-assign-form.js';
 import { type Base, lookup, shellArray } from './param-lookup.js';
 import { patternOps } from './param-patterns.js';
-import { attributeLetters, charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
+import { charsOf, isAllIndex, nameOf, sliceText } from './param-text.js';
+import { transform } from './param-transform.js';
+import { lastIndex } from './variable.js';
 import { VarError } from './vars.js';
 
 // ${...} and $name: looks the parameter up, applies its operator, and adds the result to the word
@@ -22,6 +23,7 @@ export async function expandParam(
     throw new ExpansionError(`${part.bad}: bad substitution`, 1, true);
   const base = await lookup(ex, part);
   if (part.length) {
+    checkBadLength(ex, part, base);
     checkUnsetLength(ex, part, base);
     return emit(lengthOf(ex, base), b, ctx, ex);
   }
@@ -57,6 +59,14 @@ function checkUnsetLength(ex: ExpanderApi, part: ParamExp, base: Base): void {
     const variable = shellArray(ex.env, part.name) ?? ex.env.vars.get(part.name);
     if (!variable?.value) throw new ExpansionError(`${part.name}: unbound variable`, 1, true);
   } else if (!base.multi) throw new ExpansionError(`${part.name}: unbound variable`, 127);
+}
+
+// ${#x[-1]} of a set scalar, or before a set array's first element: bash says the subscript is bad
+// and discards the rest of the line, as for a bad substitution (of an unset name it is 0).
+function checkBadLength(ex: ExpanderApi, part: ParamExp, base: Base): void {
+  if (!base.bad || !base.variable || !ex.env.vars.get(base.variable)?.value) return;
+  const written = nameOf(part);
+  throw new ExpansionError(`${written.slice(written.indexOf('[') + 1)}: bad array subscript`, 1, true);
 }
 
 function lengthOf(ex: ExpanderApi, base: Base): Base {
@@ -107,11 +117,11 @@ async function wordOperator(
   if (kind === '?') {
     const message =
       value !== '' ? value : op.startsWith(':') ? 'parameter null or not set' : 'parameter not set';
-    throw new ExpansionError(`${part.name}: ${message}`, 127);
+    throw new ExpansionError(`${part.indirect ? '!' : ''}${nameOf(part)}: ${message}`, 127);
   }
   if (base.variable === null) throw cannotAssign(part);
   try {
-    const index = base.index;
+    const index = base.bad ? countedBack(ex, part, base) : base.index;
     ex.env.vars.assign(base.variable, value, index === undefined ? {} : { index });
   } catch (error) {
     if (error instanceof VarError) throw new ExpansionError(error.message, 1);
@@ -119,6 +129,14 @@ async function wordOperator(
   }
   const assigned = await lookup(ex, { ...part, op: null });
   emit(assigned, b, ctx, ex);
+}
+
+// ${x[-1]:=w} where x[-1] named nothing: x[-1]=w, counted back from the end of x as it is (a scalar
+// is one element); before the first, a bad subscript that discards the rest of the line.
+function countedBack(ex: ExpanderApi, part: ParamExp, base: Base): number {
+  const at = lastIndex(ex.env.vars.get(base.variable!)) + 1 + (base.index as number);
+  if (at < 0) throw new ExpansionError(`${nameOf(part)}: bad array subscript`, 1, true);
+  return at;
 }
 
 // ${a[@]:=w} is a bad subscript to bash, ${@:=w} and ${1:=w} no name to assign.
@@ -156,7 +174,9 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
   if (!base.set && part.name !== '@' && part.name !== '*') return base;
   const from = Number(await sliceArith(ex, part, offset));
   const count = length === null ? null : Number(await sliceArith(ex, part, length));
-  if (!base.multi) {
+  // (${x[@]:1} of a scalar slices its value, as ${x:1} does.)
+  const scalar = base.multi && isAllIndex(part.index) && !part.indirect && isScalar(ex, part.name);
+  if (!base.multi || scalar) {
     const text = base.items[0];
     if (text === undefined) return base;
     const sliced = sliceText(text, from, count, isUtf8Locale(ex.env));
@@ -184,6 +204,10 @@ async function slice(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base>
   return { ...base, items: items.slice(start, count === null ? undefined : start + count) };
 }
 
+function isScalar(ex: ExpanderApi, name: string): boolean {
+  return (shellArray(ex.env, name) ?? ex.env.vars.get(name))?.value?.kind === 'scalar';
+}
+
 async function sliceArith(ex: ExpanderApi, part: ParamExp, word: Word): Promise<bigint> {
   try {
     return await ex.arithExpansion(word);
@@ -191,29 +215,4 @@ async function sliceArith(ex: ExpanderApi, part: ParamExp, word: Word): Promise<
     if (!(error instanceof ExpansionError)) throw error;
     throw new ExpansionError(`${nameOf(part)}: ${error.message}`, error.status, error.discard);
   }
-}
-
-// ${x@Q} and its kin.
-async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
-  const op = part.transform!;
-  if (op === 'a') {
-    const variable = ex.env.vars.get(part.name);
-    const letters = variable ? attributeLetters(variable.attrs, variable.value?.kind ?? null) : '';
-    return { ...base, items: base.multi ? base.items.map(() => letters) : [letters] };
-  }
-  const ask = async (item: Bytes, how: string) =>
-    (await ex.env.oracle.ask('transform', [item, how, ...localeOf(ex)]))[0] ?? item;
-  if (op === 'A' && part.bad === null) return assignmentForm(ex, part, base, (value) => ask(value, 'Q'));
-  if (!base.set) return base;
-  if (part.bad !== null) throw new ExpansionError(`${part.bad}: bad substitution`, 127);
-  const items: Bytes[] = [];
-  for (const item of base.items) items.push(await ask(item, op));
-  return { ...base, items };
-}
-
-function localeOf(ex: ExpanderApi): string[] {
-  return ['LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LANG'].map((name) => {
-    const value = ex.env.vars.get(name)?.value;
-    return value?.kind === 'scalar' ? `=${value.value}` : '';
-  });
 }

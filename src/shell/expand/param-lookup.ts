@@ -20,6 +20,9 @@ export interface Base {
   index?: number | Bytes;
   // ${a[@]} of an indexed array: the items' subscripts (a slice counts by them, not by place).
   keys?: number[];
+  // A negative subscript that names no element: before an indexed array's first, or any on a
+  // scalar or an unset name (bash counts back from the end of arrays only).
+  bad?: boolean;
 }
 
 const single = (value: Bytes | null, variable: string | null = null): Base => ({
@@ -46,8 +49,10 @@ export async function lookup(ex: ExpanderApi, part: ParamExp): Promise<Base> {
     const items = keysOf(shellArray(env, part.name) ?? env.vars.get(part.name));
     return { items, multi: true, star: isStar(part.index), set: items.length > 0, variable: null };
   }
-  if (part.indirect) return indirect(ex, part);
-  return named(ex, part.name, part.index);
+  const base = part.indirect ? await indirect(ex, part) : await named(ex, part.name, part.index);
+  // Said, and the expansion is empty (the command runs); ${#x[-1]} decides for itself.
+  if (base.bad && !part.length) env.warn(`${base.variable}: bad array subscript`);
+  return base;
 }
 
 function isStar(index: Word | null): boolean {
@@ -63,6 +68,7 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   const raw = part.index === null ? ex.env.vars.getRaw(part.name) : undefined;
   if (raw?.attrs.nameref) return single(scalarOf(raw), part.name);
   const base = await named(ex, part.name, part.index);
+  if (base.bad) ex.env.warn(`${part.name}: bad array subscript`);
   const all = part.name === '@' || part.name === '*';
   const ref = all ? (base.items.length > 0 ? base.items.join(' ') : undefined) : base.items[0];
   if (ref === '') throw new ExpansionError(': invalid variable name', 1, true);
@@ -78,6 +84,18 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   }
   if (/^([0-9]+|[@*#?$!-])$/.test(ref)) return named(ex, ref, null);
   throw new ExpansionError(`${ref}: invalid variable name`, 1, true);
+}
+
+// test -v NAME[SUB] and [[ -v NAME[SUB] ]]: whether ${NAME[SUB]} is set, SUB expanded again as bash
+// does there (so -v 'a[$i]' and -v a[i+1] work); an associative array's @ and * are keys like any
+// other, an empty SUB names nothing.
+export async function elementIsSet(ex: ExpanderApi, name: string, sub: Bytes): Promise<boolean> {
+  const variable = shellArray(ex.env, name) ?? ex.env.vars.get(name);
+  if (sub === '') return false;
+  if (variable?.value?.kind === 'assoc' && (sub === '@' || sub === '*')) return variable.value.items.has(sub);
+  const base = await named(ex, name, subscriptWord(sub));
+  if (base.bad) ex.env.warn(`${name}: bad array subscript`);
+  return base.set;
 }
 
 // A subscript given as text (${!r} with r='a[$i]', a nameref to a[$i]): its $ expansions are made,
@@ -198,18 +216,13 @@ async function element(
 ): Promise<Base> {
   const value = variable?.value;
   if (value?.kind === 'assoc' || variable?.attrs.array === 'assoc') {
-    const key = await ex.value(index);
+    const key = await ex.value(index, { subscript: true });
     return { ...single(value?.kind === 'assoc' ? (value.items.get(key) ?? null) : null, name), index: key };
   }
-  let at = ex.subscript(await ex.value(arithmeticWord(index)));
-  if (at < 0) {
-    at = lastIndex(variable) + 1 + at;
-    // Before the first element: bash says so and the expansion is empty (the command runs).
-    if (at < 0) {
-      ex.env.warn(`${name}: bad array subscript`);
-      return single(null, name);
-    }
-  }
+  const written = ex.subscript(await ex.value(arithmeticWord(index), { subscript: true }));
+  const at = written < 0 && value?.kind === 'indexed' ? lastIndex(variable) + 1 + written : written;
+  // ${x[-1]:=w} assigns as x[-1]=w would, counting back from the end of what x is then.
+  if (at < 0) return { ...single(null, name), index: written, bad: true };
   if (!value) return { ...single(null, name), index: at };
   if (value.kind === 'scalar') return { ...single(at === 0 ? value.value : null, name), index: at };
   return { ...single(value.items.get(at) ?? null, name), index: at };

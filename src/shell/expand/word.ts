@@ -60,9 +60,9 @@ export class Expander implements ExpanderApi {
   }
 
   // One value, neither split nor globbed (an assignment, a case word, a here-string): "$@" joined by
-  // spaces.
-  async value(word: Word, { assignment = false } = {}): Promise<Bytes> {
-    const tilde = assignment ? 'assignment' : 'start';
+  // spaces. An array's subscript has no tilde expansion (m[~] is the key ~).
+  async value(word: Word, { assignment = false, subscript = false } = {}): Promise<Bytes> {
+    const tilde = subscript ? 'none' : assignment ? 'assignment' : 'start';
     const fields = await this.build(word.parts, { ...WORD, tilde, single: true });
     return fields.map(fieldText).join(' ');
   }

@@ -1,7 +1,7 @@
 import { KEPT_ARRAYS } from '../../model/bash-variables.js';
 import { ExpansionError } from '../expand/env.js';
 import { lastIndex } from '../expand/variable.js';
-import type { Assign } from '../syntax/nodes.js';
+import type { Assign, Span } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { traceAssign } from './trace.js';
@@ -44,7 +44,7 @@ export async function assignInOrder(
     }
     await traceAssign(r, assign, value);
     if (assign.index) {
-      const index = await subscript(r, assign.name, assign.index);
+      const index = await subscript(r, assign.name, assign.index, declared);
       sh.vars.assign(assign.name, value, { append: assign.append, index });
     } else sh.vars.assign(assign.name, value, { append: assign.append });
   }
@@ -75,14 +75,26 @@ function isAssoc(r: RunnerApi, name: string): boolean {
   return variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc';
 }
 
-// A subscript: a key for an associative array, arithmetic for an indexed one.
+const writtenText = (r: RunnerApi, node: Span): string =>
+  r.place.source.slice(node.start.offset, node.end.offset);
+
+// @ or * written as an indexed array's subscript: no element.
+const isAllWritten = (r: RunnerApi, index: Span): boolean => /^[@*]$/.test(writtenText(r, index));
+
+// A subscript: a key for an associative array, arithmetic for an indexed one. One written empty
+// (a[]=x), or an empty key, is a bad subscript that discards the rest of the line, as in bash
+// (named as written; declare's own arguments are left as they were).
 async function subscript(
   r: RunnerApi,
   name: string,
   index: Assign['index'] & object,
+  declared: boolean,
 ): Promise<number | Bytes> {
-  const text = await r.ex.value(index);
-  if (isAssoc(r, name)) return text;
+  const text = await r.ex.value(index, { subscript: true });
+  const assoc = isAssoc(r, name);
+  if (!declared && (index.parts.length === 0 || (assoc && text === '') || (!assoc && isAllWritten(r, index))))
+    throw new ExpansionError(`${name}[${writtenText(r, index)}]: bad array subscript`, 1, true);
+  if (assoc) return text;
   const at = r.ex.subscript(text);
   if (at >= 0) return at;
   const resolved = lastIndex(r.sh.vars.get(name)) + 1 + at;
@@ -105,7 +117,12 @@ async function arrayElements(
   if (assoc && assign.array!.length > 0 && !assign.array![0]!.index) return keyValuePairs(r, assign);
   for (const element of assign.array!) {
     if (element.index) {
-      const keyText = await r.ex.value(element.index);
+      const keyText = await r.ex.value(element.index, { subscript: true });
+      // ([*]=v) in an indexed array: said, and left out.
+      if (!assoc && isAllWritten(r, element.index)) {
+        await r.error(`${writtenText(r, element)}: cannot assign to non-numeric index`);
+        continue;
+      }
       const key = assoc ? keyText : String(r.ex.subscript(keyText));
       out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
     } else {
@@ -126,7 +143,7 @@ async function keyValuePairs(r: RunnerApi, assign: Assign): Promise<{ key: Bytes
   for (const element of assign.array!) {
     if (element.index)
       words.push(
-        `[${await r.ex.value(element.index)}]=${await r.ex.value(element.value, { assignment: true })}`,
+        `[${await r.ex.value(element.index, { subscript: true })}]=${await r.ex.value(element.value, { assignment: true })}`,
       );
     else words.push(...(await r.ex.fields([element.value])));
   }

@@ -8,8 +8,8 @@ import { evalCond } from './cond.js';
 import { runErrTrap } from './err-trap.js';
 import { runSubshell } from './exit-trap.js';
 import { adoptSubshell, runPendingTraps } from './job-signals.js';
+import { assignControl, pass, whileLoop } from './loops.js';
 import { recordUnredirected } from './record-step.js';
-import { BreakSignal, ContinueSignal } from './signals.js';
 import { arithForPart, traceArith, traceCase, traceFor, written } from './trace.js';
 
 // A compound command, with its redirections applied for its duration.
@@ -53,14 +53,7 @@ async function body(r: RunnerApi, command: Compound): Promise<number> {
       }
       return command.otherwise ? r.list(command.otherwise) : 0;
     case 'while':
-      return loop(
-        r,
-        async () => {
-          const status = await r.exempt(() => r.list(command.cond));
-          return command.until ? status !== 0 : status === 0;
-        },
-        command.body,
-      );
+      return whileLoop(r, command);
     case 'for':
       // Its words are expanded at its own line (bash's $LINENO there).
       r.sh.lineno = command.start.line;
@@ -102,42 +95,6 @@ async function subshell(r: RunnerApi, command: Compound & { kind: 'subshell' }):
   });
 }
 
-// One pass of a loop body, with break and continue handled: 'break' to leave the loop.
-async function pass(
-  r: RunnerApi,
-  stmts: readonly Stmt[],
-  k: number,
-): Promise<{ status: number; stop: boolean }> {
-  r.sh.iterations.push(k);
-  r.sh.loopDepth++;
-  try {
-    return { status: await r.list(stmts), stop: false };
-  } catch (error) {
-    if (error instanceof BreakSignal) {
-      if (error.levels > 1) throw new BreakSignal(error.levels - 1);
-      return { status: 0, stop: true };
-    }
-    if (error instanceof ContinueSignal) {
-      if (error.levels > 1) throw new ContinueSignal(error.levels - 1);
-      return { status: 0, stop: false };
-    }
-    throw error;
-  } finally {
-    r.sh.loopDepth--;
-    r.sh.iterations.pop();
-  }
-}
-
-async function loop(r: RunnerApi, test: () => Promise<boolean>, stmts: readonly Stmt[]): Promise<number> {
-  let status = 0;
-  for (let k = 1; ; k++) {
-    if (!(await test())) return status;
-    const result = await pass(r, stmts, k);
-    status = result.status;
-    if (result.stop) return status;
-  }
-}
-
 async function forIn(
   r: RunnerApi,
   name: string,
@@ -155,7 +112,7 @@ async function forIn(
   for (const [k, value] of values.entries()) {
     await traceFor(r, name, items);
     try {
-      r.sh.vars.assign(name, value);
+      assignControl(r, name, value);
     } catch (error) {
       if (error instanceof ExpansionError) return r.expansionFailed(error);
       if (!(error instanceof VarError)) throw error;

@@ -5,7 +5,7 @@ import type { CondExpr } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { collate, compareIntegers } from './builtins/test.js';
 import { matchesExpanded } from './case-match.js';
-import { fileCompare, unaryTest } from './file-tests.js';
+import { fileCompare, unaryTestIn } from './file-tests.js';
 import { traceText } from './trace.js';
 
 // [[ expression ]]: words neither split nor globbed; == and != match patterns, =~ extended regular
@@ -42,7 +42,7 @@ async function test(r: RunnerApi, expr: Test, inverted: boolean): Promise<number
   const value = await r.ex.value(expr.kind === 'cond-word' ? expr.word : expr.operand);
   const op = expr.kind === 'cond-word' ? '-n' : expr.op;
   await traceCond(r, inverted, [op, value]);
-  return (expr.kind === 'cond-word' ? value !== '' : unaryTest(op, value, r.sh)) ? 0 : 1;
+  return (expr.kind === 'cond-word' ? value !== '' : await unaryTestIn(r, op, value)) ? 0 : 1;
 }
 
 async function binary(

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import tty from 'node:tty';
+import { elementIsSet, shellArray } from '../expand/param-lookup.js';
 import type { Bytes } from '../syntax/source.js';
+import type { RunnerApi } from './api.js';
 import type { Shell } from './shell.js';
 
 const UNARY_FILE = new Set([
@@ -51,7 +53,7 @@ function access(path: Bytes, sh: Shell, mode: number): boolean {
 }
 
 // A unary test of test and [[ ]]: files, strings, options, variables.
-export function unaryTest(op: string, arg: Bytes, sh: Shell): boolean {
+function unaryTest(op: string, arg: Bytes, sh: Shell): boolean {
   const s = () => statOf(arg, sh);
   switch (op) {
     case '-a':
@@ -109,23 +111,25 @@ export function unaryTest(op: string, arg: Bytes, sh: Shell): boolean {
   }
 }
 
-// -v NAME (or NAME[index]): the variable (or element) is set.
+// -v NAME: the variable is set (an array's element 0); -v NAME[SUB] is testVariable's.
 function isSet(arg: Bytes, sh: Shell): boolean {
   // A positional parameter: -v 1 is set when $1 is ($0 always is).
-  if (/^[0-9]+$/.test(arg)) return Number(arg) <= sh.positional.length;
-  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/.exec(arg);
-  if (!match) return false;
-  const variable = sh.vars.get(match[1]!);
-  const value = variable?.value;
+  if (/^\s*[-+]?[0-9]+\s*$/.test(arg)) return Number(arg) >= 0 && Number(arg) <= sh.positional.length;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(arg)) return false;
+  const value = sh.vars.get(arg)?.value;
   if (!value) return false;
-  const index = match[2];
-  if (index === undefined)
-    return value.kind === 'scalar' || (value.kind === 'indexed' ? value.items.has(0) : value.items.has('0'));
-  if (index === '@' || index === '*')
-    return value.kind === 'scalar' || (value.kind === 'indexed' ? value.items.size : value.items.count) !== 0;
-  if (value.kind === 'assoc') return value.items.has(index);
-  if (value.kind === 'scalar') return index === '0';
-  return value.items.has(Number(index));
+  return value.kind === 'scalar' || (value.kind === 'indexed' ? value.items.has(0) : value.items.has('0'));
+}
+
+// test's and [[ ]]'s unary operators, -v NAME[SUB] with its subscript expanded and evaluated.
+export async function unaryTestIn(r: RunnerApi, op: Bytes, arg: Bytes): Promise<boolean> {
+  const element = op === '-v' ? /^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$/s.exec(arg) : null;
+  if (element) return elementIsSet(r.ex, element[1]!, element[2]!);
+  // The variables the shell computes ($LINENO, $BASH_VERSION, $_) are set; its arrays (FUNCNAME,
+  // DIRSTACK) as their element 0 is.
+  if (op === '-v' && (arg === '_' || r.ex.env.dynamic(arg) !== undefined)) return true;
+  if (op === '-v' && shellArray(r.ex.env, arg)) return elementIsSet(r.ex, arg, '0');
+  return unaryTest(op, arg, r.sh);
 }
 
 // -nt -ot -ef.

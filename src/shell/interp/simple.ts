@@ -125,7 +125,14 @@ async function expandArgs(
     if (assign && assign.array === null && !(word.raw ?? '').includes('{')) {
       const value = assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
       const raw = word.raw ?? `${assign.name}=`;
-      args.push(`${raw.slice(0, raw.indexOf('=') + 1)}${value}`);
+      // (NAME[SUB]=: SUB expanded too, as bash expands the whole word.)
+      const sub =
+        assign.index && raw.includes('=') ? `[${await r.ex.value(assign.index, { subscript: true })}]` : null;
+      const head =
+        sub === null
+          ? raw.slice(0, raw.indexOf('=') + 1)
+          : `${assign.name}${sub}${assign.append ? '+=' : '='}`;
+      args.push(`${head}${value}`);
       decl.push(assign);
     } else if (assign?.array) {
       args.push(`${assign.name}${assign.append ? '+=' : '='}`);

@@ -138,7 +138,7 @@ function checkPart(part: WordPart, refuse: Refuse): void {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source, not a template
       'inside ${...} is a process substitution, which safe-run does not run yet',
     );
-  if (part.transform && part.bad === null && 'PKk'.includes(part.transform)) {
+  if (part.transform === 'P' && part.bad === null) {
     refuse(
       'syntax.parameter',
       `\${...@${part.transform}}`,

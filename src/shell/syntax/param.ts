@@ -21,7 +21,8 @@ export function readBraced(s: Scanner, quoted = false): ParamExp {
   if (s.peek() === '[' && exp.name !== '' && !/^[0-9]+$|^[@*#?$!-]$/.test(exp.name)) {
     const index = readIndex(s, open);
     // A subscript not closed before the expansion's } (${x[}) is a bad substitution too.
-    if (index === null) return badUpToBrace(s, exp, open);
+    // So is an empty one (${a[]}).
+    if (index === null || index.parts.length === 0) return badUpToBrace(s, exp, open);
     exp.index = index;
   }
   // A length takes no operator (${#a[@]:1}).

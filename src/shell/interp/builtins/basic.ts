@@ -99,7 +99,7 @@ export async function printf(ctx: BuiltinContext): Promise<number> {
       );
     args = args.slice(2);
     if (args[0] === '--') args = args.slice(1);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(target))
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\[.+\])?$/s.test(target))
       return ctx.fail(`\`${target}': not a valid identifier`, 2);
   } else if (!ended && args[0]?.startsWith('-') && args[0] !== '-') {
     return ctx.fail(`${args[0]}: invalid option\nprintf: usage: printf [-v var] format [arguments]`, 2);

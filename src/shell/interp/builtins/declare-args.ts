@@ -16,6 +16,8 @@ export interface Written {
   name: string;
   array: Assign | null;
   value: { text: Bytes; append: boolean; index: Bytes | null } | null;
+  // NAME[SUB] with no value: declares NAME an array (bash's declare a[1] is declare -a a).
+  element?: boolean;
 }
 
 export function writtenAs(text: Bytes, assign: Assign | null): Written | null {
@@ -23,7 +25,10 @@ export function writtenAs(text: Bytes, assign: Assign | null): Written | null {
   const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*?)\])?(?:(\+?)=(.*))?$/s.exec(text);
   if (!match) return null;
   const [, name, index, plus, value] = match;
-  if (value === undefined) return index === undefined ? { name: name!, array: null, value: null } : null;
+  if (value === undefined) {
+    if (index === undefined) return { name: name!, array: null, value: null };
+    return index === '' ? null : { name: name!, array: null, value: null, element: true };
+  }
   return { name: name!, array: null, value: { text: value, append: plus === '+', index: index ?? null } };
 }
 

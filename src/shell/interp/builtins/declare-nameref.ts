@@ -38,13 +38,19 @@ export function checkNamerefTarget(variable: Variable, name: string, assigns: bo
 // The last nameref of the chain from `name` (declare +n turns that one back into a variable), or
 // undefined when `name` is none.
 export function lastNameref(vars: Variables, name: string): Variable | undefined {
-  let found: Variable | undefined;
-  let current = vars.getRaw(name);
-  for (let hops = 0; hops < 8 && current?.attrs.nameref; hops++) {
+  const last = lastNamerefName(vars, name);
+  return last === undefined ? undefined : vars.getRaw(last);
+}
+
+// Its name.
+export function lastNamerefName(vars: Variables, name: string): string | undefined {
+  let found: string | undefined;
+  let current = name;
+  for (let hops = 0; hops < 8 && vars.getRaw(current)?.attrs.nameref; hops++) {
     found = current;
-    const value = current.value;
+    const value = vars.getRaw(current)!.value;
     if (value?.kind !== 'scalar' || value.value === '') break;
-    current = vars.getRaw(value.value);
+    current = value.value;
   }
   return found;
 }

@@ -70,9 +70,9 @@ async function declareName(
 ): Promise<number> {
   const written = writtenAs(text, assign);
   const global = ctx.name === 'readonly' || ctx.name === 'export';
-  if (!written || (global && written.value?.index != null))
+  if (!written || (global && (written.value?.index != null || written.element)))
     return ctx.fail(
-      `\`${written ? `${written.name}[${written.value!.index}]` : text}': not a valid identifier`,
+      `\`${written?.value ? `${written.name}[${written.value.index}]` : text}': not a valid identifier`,
     );
   // (Nor a nameref to an array's element: said, with status 0.)
   const ref = global && !written.array && !written.value ? ctx.sh.vars.elementRef(written.name) : null;
@@ -80,7 +80,9 @@ async function declareName(
   const letters =
     global && !written.array && !written.value
       ? { ...parsed, on: new Set([...parsed.on].filter((c) => c !== 'a' && c !== 'A')) }
-      : parsed;
+      : written.element && !parsed.on.has('A') && !isAssoc(ctx, written.name)
+        ? { ...parsed, on: new Set([...parsed.on, 'a']) }
+        : parsed;
   try {
     await declareOne(ctx, written, letters, local);
     return 0;
@@ -91,6 +93,11 @@ async function declareName(
     await ctx.r.error(error.message);
     return 1;
   }
+}
+
+function isAssoc(ctx: BuiltinContext, name: string): boolean {
+  const variable = ctx.sh.vars.get(name);
+  return variable?.attrs.array === 'assoc' || variable?.value?.kind === 'assoc';
 }
 
 async function declareOne(
@@ -185,6 +192,9 @@ async function assignValue(
     ctx.sh.vars.assign(name, value.text, { append: value.append });
     return;
   }
+  // (An empty subscript, as written or expanded, names no element: bash says so, status 1.)
+  if (value.index === '' || (/^[@*]$/.test(value.index) && !isAssoc(ctx, name)))
+    throw new VarError(`${name}[${value.index}]: bad array subscript`);
   const index = subscriptOf(ctx.r, name, value.index);
   ctx.sh.vars.assign(name, value.text, { append: value.append, index });
 }

@@ -1,4 +1,5 @@
 import { scalarOf } from '../../expand/variable.js';
+import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
 import type { BuiltinContext } from './context.js';
 
@@ -22,10 +23,23 @@ export async function getopts(ctx: BuiltinContext): Promise<number> {
   if (cursor.optind > args.length + 1) cursor.optind = args.length + 1;
   const c = nextLetter(args, cursor);
   const answer = c === null ? '?' : await answerFor(ctx, spec, args, c, cursor);
-  sh.vars.assign(name, answer);
+  const bound = await bindName(ctx, name, answer);
   sh.vars.assign('OPTIND', String(cursor.optind));
   sh.getopts = { optind: cursor.optind, char: cursor.char };
-  return c === null ? 1 : 0;
+  return c === null ? 1 : bound;
+}
+
+// NAME gets the answer: a name that is no identifier (an array's element neither) is said, status 1;
+// a read-only one, status 2 (past the last option, the status is 1 whatever happens here).
+async function bindName(ctx: BuiltinContext, name: Bytes, answer: Bytes): Promise<number> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return ctx.fail(`\`${name}': not a valid identifier`);
+  try {
+    ctx.sh.vars.assign(name, answer);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof VarError)) throw error;
+    return ctx.fail(error.message, 2, false);
+  }
 }
 
 // OPTIND as the shell has it now, read as C's atoi does (0, a negative number or no number start
@@ -39,7 +53,13 @@ function cursorOf({ sh }: BuiltinContext): Cursor {
 }
 
 // The next option letter, the cursor moved past it; null where the options end (after a --).
+// (OPTIND past the arguments: back to one past the last, as bash sets it.)
 function nextLetter(args: readonly Bytes[], cursor: Cursor): string | null {
+  if (cursor.optind > args.length) {
+    cursor.optind = args.length + 1;
+    cursor.char = 0;
+    return null;
+  }
   if (cursor.char === 0) {
     const arg = args[cursor.optind - 1];
     if (arg === undefined || !arg.startsWith('-') || arg === '-') return null;

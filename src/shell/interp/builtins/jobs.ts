@@ -3,7 +3,7 @@ import type { Bytes } from '../../syntax/source.js';
 import { sendToJob } from '../job-signals.js';
 import { Jobs } from '../jobs-table.js';
 import type { BuiltinContext } from './context.js';
-import { killList } from './kill-list.js';
+import { killList, signalTable } from './kill-list.js';
 import { signalShell } from './self-signal.js';
 
 const SIGNALS = os.constants.signals as Record<string, number>;
@@ -63,8 +63,10 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
   if (ctx.args[k] === '--') k++;
   else if (/^-./.test(ctx.args[k] ?? '')) return ctx.usage(usage, `${ctx.args[k]}: invalid option`);
   const args = ctx.args.slice(k);
-  if (flags.has('l'))
-    ctx.refuse("lists the signals by bash's own names and numbers, which safe-run does not do");
+  if (flags.has('l')) {
+    await ctx.out(signalTable());
+    return ctx.finish(0);
+  }
   if (args.length === 0 || flags.has('p')) return printTraps(ctx, args);
   if (args.length === 1 && (args[0] === '-' || signalName(args[0]!) === null)) return ctx.usage(usage);
   const reset = args.length === 1 || args[0] === '-' || /^[0-9]+$/.test(args[0]!);

@@ -98,16 +98,19 @@ async function elementIndex(
   if (sub === '@' || sub === '*') {
     if (variable?.attrs.readonly)
       return { status: await ctx.fail(`${name}: cannot unset: readonly variable`) };
+    // (Of a scalar, bash says it is none.)
+    if (value?.kind !== 'indexed' && !variable.attrs.array)
+      return { status: await ctx.fail(`${name}: not an array variable`) };
     if (value?.kind === 'indexed') value.items.clear();
     return null;
   }
   let at = ctx.r.ex.subscript(sub);
-  if (at < 0) {
+  const indexed = value?.kind === 'indexed' || variable.attrs.array === 'indexed';
+  if (at < 0 && indexed) {
     at += lastIndex(variable) + 1;
     if (at < 0) return { status: await ctx.fail(`[${sub}]: bad array subscript`) };
   }
-  if (value?.kind === 'scalar' && at !== 0)
-    return { status: await ctx.fail(`${name}: not an array variable`) };
+  if (!indexed && at !== 0) return { status: await ctx.fail(`${name}: not an array variable`) };
   return at;
 }
 

@@ -1,6 +1,6 @@
 import { COND_BINARY } from '../../syntax/cond.js';
 import type { Bytes } from '../../syntax/source.js';
-import { fileCompare, isUnaryOp, unaryTest } from '../file-tests.js';
+import { fileCompare, isUnaryOp, unaryTestIn } from '../file-tests.js';
 import type { Shell } from '../shell.js';
 import type { BuiltinContext } from './context.js';
 
@@ -57,9 +57,9 @@ class TestEval {
     return value;
   }
 
-  private two(first: Bytes, second: Bytes): boolean {
+  private async two(first: Bytes, second: Bytes): Promise<boolean> {
     if (first === '!') return second === '';
-    if (isUnaryOp(first)) return unaryTest(first, second, this.sh);
+    if (isUnaryOp(first)) return unaryTestIn(this.ctx.r, first, second);
     throw new TestError(`${first}: unary operator expected`);
   }
 
@@ -67,7 +67,7 @@ class TestEval {
     if (BINARY.has(op)) return this.binary(a, op, b);
     if (op === '-a') return a !== '' && b !== '';
     if (op === '-o') return a !== '' || b !== '';
-    if (a === '!') return !this.two(op, b);
+    if (a === '!') return !(await this.two(op, b));
     if (a === '(' && b === ')') return op !== '';
     throw new TestError(`${op}: binary operator expected`);
   }
@@ -117,7 +117,7 @@ class TestEval {
     }
     if (isUnaryOp(word) && this.i + 1 < a.length) {
       this.i += 2;
-      return unaryTest(word, a[this.i - 1]!, this.sh);
+      return unaryTestIn(this.ctx.r, word, a[this.i - 1]!);
     }
     this.i++;
     return word !== '';
