@@ -272,6 +272,32 @@ describe('an invalid spec', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('that is not UTF-8 text (a binary, a Latin-1 byte) is refused in one line, from a file, stdin or a FIFO', async () => {
+    const dir = freshDir();
+    const latin = Buffer.from('version: 1\nstages:\n  - run: [echo, "caf\xe9"]\n', 'latin1');
+    const file = write(dir, 'latin.yaml', latin.toString('latin1'));
+    fs.writeFileSync(file, latin);
+    const binary = path.join(dir, 'binary.yaml');
+    fs.writeFileSync(
+      binary,
+      Buffer.concat([Buffer.from('version: 1\n'), Buffer.from([0, 0xff, 0x0a, 0x41])]),
+    );
+    const notText = '; a spec file is YAML or JSON in UTF-8\n';
+    const fromFile = await runCli(['--no-facts', '-f', file]);
+    expect([fromFile.code, fromFile.stdout]).toEqual([125, '']);
+    expect(fromFile.stderr).toBe(
+      `safe-run: ${file}: is not text: a byte that is not UTF-8 at offset 39${notText}`,
+    );
+    const fromStdin = await runCli(['--no-facts', '-f', '-'], { input: latin });
+    expect([fromStdin.code, fromStdin.stdout]).toEqual([125, '']);
+    expect(fromStdin.stderr).toBe(
+      `safe-run: <stdin>: is not text: a byte that is not UTF-8 at offset 39${notText}`,
+    );
+    const nul = await runCli(['--no-facts', '-f', binary]);
+    expect(nul.code).toBe(125);
+    expect(nul.stderr).toBe(`safe-run: ${binary}: is not text: a NUL byte at offset 11${notText}`);
+  });
+
   it('that does not exist is said so in one line', async () => {
     const result = await runCli(['--no-facts', '-f', 'no-such-pipeline.yaml']);
     expect(result.code).toBe(125);
