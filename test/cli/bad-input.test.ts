@@ -34,6 +34,18 @@ describe('bad input that used to be accepted', () => {
     });
   }
 
+  for (const flag of ['-c', '--command', '-f', '--script', '--output']) {
+    it(`refuses ${flag} given twice instead of running only the second`, async () => {
+      const result = await runCli(['--no-facts', flag, `touch ${marker}`, flag, 'true']);
+      expect(result.code).toBe(125);
+      const short = flag === '--command' ? '-c' : flag;
+      expect(result.stderr).toMatch(
+        new RegExp(`^safe-run: .*${short} was given twice, and only one is used; give it once .*\n$`),
+      );
+      expect(fs.existsSync(marker)).toBe(false);
+    });
+  }
+
   it('refuses __proto__ as a spec env key instead of dropping it', async () => {
     const result = await runCli(['--no-facts', '-f', protoSpec]);
     expect(result.code).toBe(125);
