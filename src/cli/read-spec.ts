@@ -5,6 +5,7 @@ import tty from 'node:tty';
 import { RequestError, StoppedError } from '../errors.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import type { SpecInput } from '../inputs/assemble-plan.js';
+import { statOrNone } from '../inputs/check-paths.js';
 import { MAX_TEXT_BYTES, specText } from '../inputs/limits.js';
 import { openFifoBounded, stopOnSignals } from '../io/open-bounded.js';
 import { signalNumber } from '../policy/signals.js';
@@ -58,7 +59,7 @@ async function readBounded(file: string, waitMs: number, stop: Promise<string>):
   let fd: number;
   if (file === '-') fd = 0;
   else {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    const stat = statOrNone(file);
     if (!stat || stat.isDirectory()) return null;
     if (stat.isFile()) {
       if (stat.size > MAX_SPEC_BYTES) throw tooLarge(label);

@@ -22,6 +22,23 @@ describe('bad input that used to be accepted', () => {
     ['a fraction of a byte', ['--max-stdout', '1.5'], /^--max-stdout: "1.5" is not a whole number of bytes/],
     ['an empty --mask', ['--mask', ''], /^--mask "": not a variable name/],
     ['a value given to --mask', ['--mask', 'A=B'], /^--mask "A=B": not a variable name/],
+    ['--stdin under a file', ['--stdin', '/dev/null/x'], /^stdin \/dev\/null\/x: no such file$/],
+    ['--cwd under a file', ['--cwd', '/dev/null/x'], /^--cwd \/dev\/null\/x: no such directory$/],
+    [
+      '--report under a file',
+      ['--report', '/dev/null/x'],
+      /^--report \/dev\/null\/x: directory \/dev\/null does not/,
+    ],
+    [
+      '--junit under a file',
+      ['--junit', '/dev/null/x'],
+      /^--junit \/dev\/null\/x: directory \/dev\/null does not/,
+    ],
+    [
+      '--output under a file',
+      ['--output', '/dev/null/x'],
+      /^--output \/dev\/null\/x: directory \/dev\/null does not/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what}`, async () => {
@@ -45,6 +62,19 @@ describe('bad input that used to be accepted', () => {
       expect(fs.existsSync(marker)).toBe(false);
     });
   }
+
+  it('refuses a spec under a file (-f /dev/null/x) in one line', async () => {
+    const result = await runCli(['--no-facts', '-f', '/dev/null/x']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe('safe-run: /dev/null/x: no such file (a parent is not a directory)\n');
+  });
+
+  it('refuses an empty --session before the text runs', async () => {
+    const result = await runCli(['--no-facts', '--session', '', '-c', `touch ${marker}`]);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe('safe-run: --session: empty; name a file\n');
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 
   it('refuses __proto__ as a spec env key instead of dropping it', async () => {
     const result = await runCli(['--no-facts', '-f', protoSpec]);
