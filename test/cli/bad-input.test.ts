@@ -22,6 +22,11 @@ describe('bad input that used to be accepted', () => {
     ['a fraction of a byte', ['--max-stdout', '1.5'], /^--max-stdout: "1.5" is not a whole number of bytes/],
     ['an empty --mask', ['--mask', ''], /^--mask "": not a variable name/],
     ['a value given to --mask', ['--mask', 'A=B'], /^--mask "A=B": not a variable name/],
+    [
+      'an empty --expect-cmd',
+      ['--output', marker, '--expect-cmd', ''],
+      /^expect-cmd "": empty; name a checker program$/,
+    ],
     ['--stdin under a file', ['--stdin', '/dev/null/x'], /^stdin \/dev\/null\/x: no such file$/],
     ['--cwd under a file', ['--cwd', '/dev/null/x'], /^--cwd \/dev\/null\/x: no such directory$/],
     [
