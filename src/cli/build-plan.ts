@@ -44,10 +44,14 @@ function commandStages(options: CliOptions, spec: SpecInput | null): [Plan['sour
 }
 
 // The settings the command line sets. The ledger is on by default for the CLI only (the library
-// keeps none unless told).
-function flagSettings(options: CliOptions, env: NodeJS.ProcessEnv): Partial<Settings> {
+// keeps none unless told), unless SAFE_RUN_OPTIONS (`defaults`) names one or says --no-facts.
+function flagSettings(
+  options: CliOptions,
+  env: NodeJS.ProcessEnv,
+  defaults: Partial<Settings>,
+): Partial<Settings> {
   const settings = settingsFromFlags((flag) => options.settings[flag]);
-  if (settings.facts === undefined) settings.facts = defaultLedgerPath(env);
+  if (settings.facts === undefined && defaults.facts === undefined) settings.facts = defaultLedgerPath(env);
   return settings;
 }
 
@@ -83,7 +87,7 @@ export function buildPlan(
       agent,
       stdinTaken,
       spec?.settings ?? {},
-      flagSettings(options, env),
+      flagSettings(options, env, defaults),
     ],
     okCodes: (options.okCodes ?? []).map(readOkCodes),
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),
