@@ -83,8 +83,9 @@ export function buildPlan(
   const request = {
     layers: [
       ciRunSettings(options, env),
-      defaults,
+      // --agent's values are defaults too: a flag given in SAFE_RUN_OPTIONS is explicit and wins.
       agent,
+      defaults,
       stdinTaken,
       spec?.settings ?? {},
       flagSettings(options, env, defaults),

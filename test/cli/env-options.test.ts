@@ -28,6 +28,19 @@ describe('splitting SAFE_RUN_OPTIONS into words', () => {
 });
 
 describe('SAFE_RUN_OPTIONS', () => {
+  it("an explicit flag there wins over --agent's defaults, wherever --agent was given", async () => {
+    for (const [args, options] of [
+      [[], '--agent --timeout 5m'],
+      [['--agent'], '--timeout 5m'],
+    ] as const) {
+      const { result, report } = await runJson(['--no-facts', ...args, '--', 'true'], {
+        env: { SAFE_RUN_OPTIONS: options },
+      });
+      expect(result.code).toBe(0);
+      expect(report.settings).toMatchObject({ timeoutMs: 300_000, promptWaitMs: 2000 });
+    }
+  });
+
   it('--no-facts and --facts FILE there are honoured (the default ledger was used anyway)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-env-facts-'));
     const usual = path.join(dir, 'usual.jsonl');
