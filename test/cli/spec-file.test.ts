@@ -488,6 +488,14 @@ describe('safe-run schema', () => {
     const published = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/schema/spec.schema.json'), 'utf8'));
     expect(JSON.parse(result.stdout)).toEqual(published);
   });
+
+  it('refuses words it does not take in one line, exit 125, as facts and mcp do', async () => {
+    const result = await runCli(['schema', 'pipeline.yaml']);
+    expect([result.code, result.stdout]).toEqual([125, '']);
+    expect(result.stderr).toBe(
+      'safe-run: schema takes no arguments; got "pipeline.yaml" (usage: safe-run schema)\n',
+    );
+  });
 });
 
 // Generated documents at the CLI: each stage only creates its own file, so a file that exists
