@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '../errors.js';
 import type { SpecDelivery } from '../inputs/assemble-plan.js';
+import { statOrNone } from '../inputs/check-paths.js';
 import { parseExpectation } from '../inputs/read-expectation.js';
 import { parseCheckCommand } from '../output/check-command.js';
 import type { DeliveryPlan } from '../output/deliver.js';
@@ -85,7 +86,7 @@ function checkOutputFile(file: string, plan: Plan, redirect: FinalRedirect | nul
       '--output takes the product whole; drop --live-stdout capped (or live-stdout in the spec)',
     );
   }
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  const stat = statOrNone(file);
   if (stat && !stat.isFile()) {
     throw new RequestError(
       'usage.output',

@@ -44,10 +44,17 @@ function commandStages(options: CliOptions, spec: SpecInput | null): [Plan['sour
 }
 
 // The settings the command line sets. The ledger is on by default for the CLI only (the library
-// keeps none unless told), and off when its default place is inside the working directory.
-function flagSettings(options: CliOptions, env: NodeJS.ProcessEnv): Partial<Settings> {
+// keeps none unless told), unless SAFE_RUN_OPTIONS (`defaults`) names one or says --no-facts; off
+// when its default place is inside the working directory.
+function flagSettings(
+  options: CliOptions,
+  env: NodeJS.ProcessEnv,
+  defaults: Partial<Settings>,
+): Partial<Settings> {
   const settings = settingsFromFlags((flag) => options.settings[flag]);
-  if (settings.facts === undefined) settings.facts = commandLineLedger(env, process.cwd());
+  if (settings.facts === undefined && defaults.facts === undefined) {
+    settings.facts = commandLineLedger(env, process.cwd());
+  }
   return settings;
 }
 
@@ -79,11 +86,12 @@ export function buildPlan(
   const request = {
     layers: [
       ciRunSettings(options, env),
-      defaults,
+      // --agent's values are defaults too: a flag given in SAFE_RUN_OPTIONS is explicit and wins.
       agent,
+      defaults,
       stdinTaken,
       spec?.settings ?? {},
-      flagSettings(options, env),
+      flagSettings(options, env, defaults),
     ],
     okCodes: (options.okCodes ?? []).map(readOkCodes),
     cwd: options.cwd === undefined ? null : cwdPath(options.cwd),

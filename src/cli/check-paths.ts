@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { RequestError } from '../errors.js';
+import { statOrNone } from '../inputs/check-paths.js';
 import type { Plan } from '../types.js';
 
 // The facts ledger is opened synchronously (read, then appended to): a FIFO there would block
@@ -8,7 +9,7 @@ import type { Plan } from '../types.js';
 export function refuseBlockingPaths(plan: Plan): void {
   const ledger = plan.settings.facts;
   if (ledger === null) return;
-  const stat = fs.statSync(ledger, { throwIfNoEntry: false });
+  const stat = statOrNone(ledger);
   if (stat?.isFIFO()) {
     throw new RequestError(
       'usage.facts',

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { checkLogDir, checkWritableFile } from '../inputs/check-paths.js';
+import { checkLogDir, checkWritableFile, statOrNone } from '../inputs/check-paths.js';
 import type { Destination } from '../reporters/reporter.js';
 
 // --junit FILE writes FILE; --junit DIR/ (a trailing slash, or a directory that exists) writes a
@@ -8,7 +8,7 @@ import type { Destination } from '../reporters/reporter.js';
 // (GITHUB_ACTION) or the GitLab job (CI_JOB_NAME) when there is one.
 
 function isDirectoryTarget(target: string): boolean {
-  return target.endsWith('/') || fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() === true;
+  return target.endsWith('/') || statOrNone(target)?.isDirectory() === true;
 }
 
 // Checked before anything starts: a file in a writable directory, or a directory that can be made.

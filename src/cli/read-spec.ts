@@ -5,7 +5,8 @@ import tty from 'node:tty';
 import { RequestError, StoppedError } from '../errors.js';
 import { formatBytes, formatDuration } from '../format-units.js';
 import type { SpecInput } from '../inputs/assemble-plan.js';
-import { MAX_TEXT_BYTES } from '../inputs/limits.js';
+import { statOrNone } from '../inputs/check-paths.js';
+import { MAX_TEXT_BYTES, specText } from '../inputs/limits.js';
 import { openFifoBounded, stopOnSignals } from '../io/open-bounded.js';
 import { signalNumber } from '../policy/signals.js';
 import { parseDuration } from '../settings/read-units.js';
@@ -58,7 +59,7 @@ async function readBounded(file: string, waitMs: number, stop: Promise<string>):
   let fd: number;
   if (file === '-') fd = 0;
   else {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    const stat = statOrNone(file);
     if (!stat || stat.isDirectory()) return null;
     if (stat.isFile()) {
       if (stat.size > MAX_SPEC_BYTES) throw tooLarge(label);
@@ -112,7 +113,13 @@ function readStream(fd: number, label: string, waitMs: number, stop: Promise<str
       if (total > MAX_SPEC_BYTES) finish(tooLarge(label));
       else chunks.push(chunk);
     });
-    stream.on('end', () => finish(null, Buffer.concat(chunks).toString('utf8')));
+    stream.on('end', () => {
+      try {
+        finish(null, specText(Buffer.concat(chunks), fd === 0 ? '<stdin>' : label));
+      } catch (error) {
+        finish(error as Error);
+      }
+    });
     stream.on('error', (error: NodeJS.ErrnoException) =>
       finish(
         new RequestError('spec.unreadable', `${label}: cannot be read (${error.code ?? error.message})`),

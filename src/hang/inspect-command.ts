@@ -29,7 +29,8 @@ function parseArgs(args: readonly string[]): InspectArgs {
   }
   const bad = rest.find((arg) => arg.startsWith('-'));
   if (bad) throw new RequestError('inspect.option', `inspect: unknown option ${bad}; ${USAGE}`);
-  if (rest.length !== 1 || !/^[1-9]\d*$/.test(rest[0]!)) {
+  // Linux pids are at most 2^22 (pid_max); a longer number would be rounded into another one.
+  if (rest.length !== 1 || !/^[1-9]\d{0,6}$/.test(rest[0]!) || Number(rest[0]) > 4_194_304) {
     const got = rest.length === 0 ? 'no PID' : `"${rest.join(' ')}"`;
     throw new RequestError('inspect.pid', `inspect: expected one process id, got ${got}; ${USAGE}`);
   }

@@ -4,8 +4,19 @@ import { RequestError } from '../errors.js';
 
 // Paths a plan names, checked before anything starts: each problem is one RequestError line.
 
+// What is at `file`, or undefined when nothing is: also when a part of the path before the last is a
+// file (`/dev/null/x`, ENOTDIR), which statSync throws for even with throwIfNoEntry off.
+export function statOrNone(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
 export function checkStdinFile(file: string): void {
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  const stat = statOrNone(file);
   if (!stat) throw new RequestError('usage.stdin', `stdin ${file}: no such file`);
   if (stat.isDirectory()) {
     throw new RequestError('usage.stdin', `stdin ${file}: is a directory; name a file, or null for no input`);
@@ -14,7 +25,7 @@ export function checkStdinFile(file: string): void {
 
 // --cwd: a directory that exists and can be entered.
 export function checkRunCwd(dir: string): void {
-  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  const stat = statOrNone(dir);
   if (!stat) throw new RequestError('usage.cwd', `--cwd ${dir}: no such directory`);
   if (!stat.isDirectory()) throw new RequestError('usage.cwd', `--cwd ${dir}: not a directory`);
   try {
@@ -27,11 +38,12 @@ export function checkRunCwd(dir: string): void {
 // A file safe-run will write (--report): not a directory, in a writable directory.
 export function checkWritableFile(file: string, flag: string): void {
   if (file === '') throw new RequestError('usage.path', `${flag}: empty; name a file`);
-  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+  if (statOrNone(file)?.isDirectory()) {
     throw new RequestError('usage.path', `${flag} ${file}: is a directory; name a file`);
   }
   const dir = path.dirname(path.resolve(file));
   try {
+    if (!statOrNone(dir)?.isDirectory()) throw new Error('not a directory');
     fs.accessSync(dir, fs.constants.W_OK);
   } catch {
     throw new RequestError(

@@ -23,6 +23,11 @@ export interface CheckCommand {
 }
 
 export function parseCheckCommand(text: string, env: NodeJS.ProcessEnv, where: string): CheckCommand {
+  if (text.trim() === '')
+    throw new RequestError(
+      'usage.expect-cmd',
+      `${where} ${JSON.stringify(text)}: empty; name a checker program`,
+    );
   const stages = parseInline(text);
   if (stages.length !== 1) {
     throw new RequestError(

@@ -79,6 +79,7 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
 // the variables), with the EXIT trap that tells a bash fallback's end state. Throws RequestError for
 // another kind of input or a file that is not a session.
 export function openSession(file: string, plan: Plan, env: NodeJS.ProcessEnv): SessionRun {
+  if (file === '') throw new RequestError('usage.session', '--session: empty; name a file');
   if (!plan.shell && !plan.fallback) refuse(file, 'applies to -c text only');
   // A bash stage of its own (text refused before it ran) carries the agent variables on the stage.
   const baseline = plan.env ?? { ...definedOnly(env), ...plan.stages[0]?.env };

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { isRequestError } from '../errors.js';
-import { MAX_TEXT_BYTES, textTooLarge } from '../inputs/limits.js';
+import { MAX_TEXT_BYTES, specText, textTooLarge } from '../inputs/limits.js';
 import type { RequestErrorCode } from '../types.js';
 import { specError } from './format-problems.js';
 import type { SpecFormat } from './parse-text.js';
@@ -86,5 +86,5 @@ export function readBounded(fd: number, label: string): string {
     length += read;
     if (length > MAX_TEXT_BYTES) throw textTooLarge(label);
   }
-  return buffer.toString('utf8', 0, length);
+  return specText(buffer.subarray(0, length), label);
 }

@@ -22,6 +22,28 @@ describe('bad input that used to be accepted', () => {
     ['a fraction of a byte', ['--max-stdout', '1.5'], /^--max-stdout: "1.5" is not a whole number of bytes/],
     ['an empty --mask', ['--mask', ''], /^--mask "": not a variable name/],
     ['a value given to --mask', ['--mask', 'A=B'], /^--mask "A=B": not a variable name/],
+    [
+      'an empty --expect-cmd',
+      ['--output', marker, '--expect-cmd', ''],
+      /^expect-cmd "": empty; name a checker program$/,
+    ],
+    ['--stdin under a file', ['--stdin', '/dev/null/x'], /^stdin \/dev\/null\/x: no such file$/],
+    ['--cwd under a file', ['--cwd', '/dev/null/x'], /^--cwd \/dev\/null\/x: no such directory$/],
+    [
+      '--report under a file',
+      ['--report', '/dev/null/x'],
+      /^--report \/dev\/null\/x: directory \/dev\/null does not/,
+    ],
+    [
+      '--junit under a file',
+      ['--junit', '/dev/null/x'],
+      /^--junit \/dev\/null\/x: directory \/dev\/null does not/,
+    ],
+    [
+      '--output under a file',
+      ['--output', '/dev/null/x'],
+      /^--output \/dev\/null\/x: directory \/dev\/null does not/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what}`, async () => {
@@ -33,6 +55,31 @@ describe('bad input that used to be accepted', () => {
       expect(fs.existsSync(marker)).toBe(false);
     });
   }
+
+  for (const flag of ['-c', '--command', '-f', '--script', '--output']) {
+    it(`refuses ${flag} given twice instead of running only the second`, async () => {
+      const result = await runCli(['--no-facts', flag, `touch ${marker}`, flag, 'true']);
+      expect(result.code).toBe(125);
+      const short = flag === '--command' ? '-c' : flag;
+      expect(result.stderr).toMatch(
+        new RegExp(`^safe-run: .*${short} was given twice, and only one is used; give it once .*\n$`),
+      );
+      expect(fs.existsSync(marker)).toBe(false);
+    });
+  }
+
+  it('refuses a spec under a file (-f /dev/null/x) in one line', async () => {
+    const result = await runCli(['--no-facts', '-f', '/dev/null/x']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe('safe-run: /dev/null/x: no such file (a parent is not a directory)\n');
+  });
+
+  it('refuses an empty --session before the text runs', async () => {
+    const result = await runCli(['--no-facts', '--session', '', '-c', `touch ${marker}`]);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe('safe-run: --session: empty; name a file\n');
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 
   it('refuses __proto__ as a spec env key instead of dropping it', async () => {
     const result = await runCli(['--no-facts', '-f', protoSpec]);

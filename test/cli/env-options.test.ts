@@ -28,6 +28,39 @@ describe('splitting SAFE_RUN_OPTIONS into words', () => {
 });
 
 describe('SAFE_RUN_OPTIONS', () => {
+  it("an explicit flag there wins over --agent's defaults, wherever --agent was given", async () => {
+    for (const [args, options] of [
+      [[], '--agent --timeout 5m'],
+      [['--agent'], '--timeout 5m'],
+    ] as const) {
+      const { result, report } = await runJson(['--no-facts', ...args, '--', 'true'], {
+        env: { SAFE_RUN_OPTIONS: options },
+      });
+      expect(result.code).toBe(0);
+      expect(report.settings).toMatchObject({ timeoutMs: 300_000, promptWaitMs: 2000 });
+    }
+  });
+
+  it('--no-facts and --facts FILE there are honoured (the default ledger was used anyway)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-env-facts-'));
+    const usual = path.join(dir, 'usual.jsonl');
+    const named = path.join(dir, 'named.jsonl');
+    const missing = ['--', 'no-such-program-env-facts'];
+    const off = await runCli(missing, { env: { SAFE_RUN_FACTS: usual, SAFE_RUN_OPTIONS: '--no-facts' } });
+    expect(off.code).toBe(127);
+    expect(fs.existsSync(usual)).toBe(false);
+    const there = await runCli(missing, {
+      env: { SAFE_RUN_FACTS: usual, SAFE_RUN_OPTIONS: `--facts ${named}` },
+    });
+    expect(there.code).toBe(127);
+    expect(fs.existsSync(usual)).toBe(false);
+    expect(fs.readFileSync(named, 'utf8')).toContain('"program":"no-such-program-env-facts"');
+    // The command line still wins over the environment.
+    const flag = await runCli(['--facts', usual, ...missing], { env: { SAFE_RUN_OPTIONS: '--no-facts' } });
+    expect(flag.code).toBe(127);
+    expect(fs.existsSync(usual)).toBe(true);
+  });
+
   it('sets defaults for every run, below a spec file and the command line', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-run-env-options-'));
     const spec = path.join(dir, 'p.yaml');

@@ -322,4 +322,12 @@ describe('safe-run inspect', () => {
       'safe-run: inspect: expected one process id, got "abc"; usage: safe-run inspect PID [--json] [--mask NAME]...\n',
     );
   });
+
+  it('refuses a process id past pid_max as it was typed (it was rounded: "no process 100000000000000000000")', async () => {
+    const result = await runCli(['inspect', '99999999999999999999']);
+    expect(result.code).toBe(125);
+    expect(result.stderr).toBe(
+      'safe-run: inspect: expected one process id, got "99999999999999999999"; usage: safe-run inspect PID [--json] [--mask NAME]...\n',
+    );
+  });
 });

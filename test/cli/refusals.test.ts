@@ -36,6 +36,9 @@ describe('a refused request under --json', () => {
       schemaVersion: 1,
       ok: false,
       exitCode: 125,
+      reason:
+        'refused before anything ran: --timeout: "42D" is not a duration; write seconds (10, 2.5) or a number with a unit: 250ms, 5s, 2m, 1h, 1d',
+      next: 'nothing ran: fix the command line as the reason says (`safe-run --help` lists every flag), then run it again',
       error: {
         code: 'usage.duration',
         column: null,

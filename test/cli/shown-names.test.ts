@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,22 @@ describe('names with control characters', () => {
     expect(stderr).toContain('ENOENT: `ba\\e[31md\\nname` was not found on PATH');
     // Every line is a line of the table or of a message: the newline in the name forged none.
     expect(stderr.split('\n').filter((line) => line.startsWith('name'))).toEqual([]);
+  });
+
+  it("are written as bash's $'...' on the command: line, which bash reads back as the same words", async () => {
+    const words = ['printf', '%s|', 'ba\x1b[31md\nname', "it's", 'a\tb\\c'];
+    const { code, stderr } = await runCli(['--no-facts', '--', ...words]);
+    expect(code).toBe(0);
+    const line = stderr.split('\n').find((l) => l.startsWith('command: '))!;
+    expect(line).toBe("command: printf '%s|' $'ba\\x1b[31md\\nname' 'it'\\''s' $'a\\tb\\\\c'");
+    // The same text given to real bash prints the same bytes as the words themselves.
+    const again = spawnSync('bash', ['-c', line.slice('command: '.length)]);
+    expect(again.stdout.toString()).toBe(
+      words
+        .slice(2)
+        .map((w) => `${w}|`)
+        .join(''),
+    );
   });
 
   it('are escaped in the stage-name prefix of live stderr lines', async () => {

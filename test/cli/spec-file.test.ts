@@ -272,6 +272,32 @@ describe('an invalid spec', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('that is not UTF-8 text (a binary, a Latin-1 byte) is refused in one line, from a file, stdin or a FIFO', async () => {
+    const dir = freshDir();
+    const latin = Buffer.from('version: 1\nstages:\n  - run: [echo, "caf\xe9"]\n', 'latin1');
+    const file = write(dir, 'latin.yaml', latin.toString('latin1'));
+    fs.writeFileSync(file, latin);
+    const binary = path.join(dir, 'binary.yaml');
+    fs.writeFileSync(
+      binary,
+      Buffer.concat([Buffer.from('version: 1\n'), Buffer.from([0, 0xff, 0x0a, 0x41])]),
+    );
+    const notText = '; a spec file is YAML or JSON in UTF-8\n';
+    const fromFile = await runCli(['--no-facts', '-f', file]);
+    expect([fromFile.code, fromFile.stdout]).toEqual([125, '']);
+    expect(fromFile.stderr).toBe(
+      `safe-run: ${file}: is not text: a byte that is not UTF-8 at offset 39${notText}`,
+    );
+    const fromStdin = await runCli(['--no-facts', '-f', '-'], { input: latin });
+    expect([fromStdin.code, fromStdin.stdout]).toEqual([125, '']);
+    expect(fromStdin.stderr).toBe(
+      `safe-run: <stdin>: is not text: a byte that is not UTF-8 at offset 39${notText}`,
+    );
+    const nul = await runCli(['--no-facts', '-f', binary]);
+    expect(nul.code).toBe(125);
+    expect(nul.stderr).toBe(`safe-run: ${binary}: is not text: a NUL byte at offset 11${notText}`);
+  });
+
   it('that does not exist is said so in one line', async () => {
     const result = await runCli(['--no-facts', '-f', 'no-such-pipeline.yaml']);
     expect(result.code).toBe(125);
@@ -461,6 +487,14 @@ describe('safe-run schema', () => {
     expect(result.stderr).toBe('');
     const published = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/schema/spec.schema.json'), 'utf8'));
     expect(JSON.parse(result.stdout)).toEqual(published);
+  });
+
+  it('refuses words it does not take in one line, exit 125, as facts and mcp do', async () => {
+    const result = await runCli(['schema', 'pipeline.yaml']);
+    expect([result.code, result.stdout]).toEqual([125, '']);
+    expect(result.stderr).toBe(
+      'safe-run: schema takes no arguments; got "pipeline.yaml" (usage: safe-run schema)\n',
+    );
   });
 });
 

@@ -66,6 +66,8 @@ describe('refusals under --json', () => {
       schemaVersion: 1,
       ok: false,
       exitCode: 125,
+      reason: expect.stringMatching(/^refused before anything ran: -c: coproc at column 11 /),
+      next: 'nothing ran: change the text at column 11, or the flags, as the reason says, then run it again',
       error: {
         code: 'syntax.coproc',
         column: 11,

@@ -22,7 +22,7 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
-  input?: string;
+  input?: string | Buffer;
   // Kill safe-run if it has not finished by then: a hang fails the test instead of the suite.
   deadlineMs?: number;
   onStart?: (pid: number) => void;

@@ -5,6 +5,7 @@ import { stopReason, targetText } from '../../outcome-text/render.js';
 import { signalNumber } from '../../policy/signals.js';
 import { classifyEnding } from '../../policy/stage-status.js';
 import { decideVerdict, successes } from '../../policy/verdict.js';
+import { quoteWord } from '../../quote-word.js';
 import type {
   Interruption,
   Plan,
@@ -98,10 +99,6 @@ export function buildReport(plan: Plan, runs: readonly StageRun[], ending: RunEn
 function stepText(plan: Plan): string {
   if (plan.source === 'argv') return plan.stages[0]?.argv.map(quoteWord).join(' ') ?? '';
   return plan.stages.map((stage) => stage.argv.map(quoteWord).join(' ')).join(' | ');
-}
-
-function quoteWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 // A stream a redirection sent elsewhere: where, as data and in words.
