@@ -1,3 +1,4 @@
+import { keptText } from '../../../capture/escape-bytes.js';
 import { targetText } from '../../../outcome-text/render.js';
 import type { StreamReport, StreamTarget } from '../../../types.js';
 import { ExpansionError, TopLevelError } from '../../expand/env.js';
@@ -100,13 +101,15 @@ function streamOf(text: Bytes, elsewhere: StreamTarget | null): StreamReport {
       ...to,
     };
   }
-  const shown = fromBytes(text.length > KEPT ? text.slice(-KEPT) : text);
+  // Kept as a program's stream is: bytes that are not UTF-8 as \xHH, or none when they are data.
+  const shown = keptText(Buffer.from(text.length > KEPT ? text.slice(-KEPT) : text, 'latin1'));
   return {
     bytes: text.length,
     truncated: text.length > KEPT,
     omittedBytes: Math.max(0, text.length - KEPT),
-    text: shown,
-    binary: false,
+    text: shown?.text ?? null,
+    binary: shown === null,
+    ...(shown && shown.escaped > 0 ? { escapedBytes: shown.escaped } : {}),
     logFile: null,
   };
 }
