@@ -169,7 +169,9 @@ function renderPlan(document: DryRunDocument): string {
   for (const step of document.steps ?? []) {
     if (step.stages.length === 0 || (document.steps?.length ?? 0) > 1) {
       const joined = step.connector ? `${step.connector} ` : '';
-      lines.push(`step ${step.index}: ${joined}${step.text}`);
+      // "command", not "step": a dry run lists every command alone, where a run's step is a whole
+      // pipeline or list element.
+      lines.push(`command ${step.index}: ${joined}${step.text}`);
       for (const e of step.expansions) lines.push(`  expands   ${e.word} -> ${JSON.stringify(e.fields)}`);
       if (step.caveat && step.expansions.length > 0) lines.push(`  note      ${step.caveat}`);
     }
@@ -177,7 +179,7 @@ function renderPlan(document: DryRunDocument): string {
   for (const stage of document.stages) {
     const step = stepOf.get(stage.index);
     lines.push(
-      `stage ${stage.index} "${stage.name}"${step && (document.steps?.length ?? 0) > 1 ? ` (step ${step.index})` : ''}`,
+      `stage ${stage.index} "${stage.name}"${step && (document.steps?.length ?? 0) > 1 ? ` (command ${step.index})` : ''}`,
     );
     const row = (label: string, value: string) => lines.push(`  ${label.padEnd(10)} ${value}`);
     row('program', programText(stage));

@@ -192,7 +192,7 @@ describe('a dry run when preflight would fail', () => {
     const marker = path.join(dir, 'started');
     const result = await dryRun(['-c', `touch ${marker} | no-such-program-xyz`]);
     expect(result.code).toBe(127);
-    expect(result.stdout).toMatch(/stage 2 "no-such-program-xyz" \(step \d\)\n {2}program {4}not found\n/);
+    expect(result.stdout).toMatch(/stage 2 "no-such-program-xyz" \(command \d\)\n {2}program {4}not found\n/);
     expect(result.stdout).toMatch(/ {2}error {6}ENOENT: `no-such-program-xyz` was not found on PATH/);
     expect(result.stdout).toMatch(
       /\ndry run: not ok, exit 127 \(stage 2 "no-such-program-xyz" cannot be started: ENOENT\); a run would run the text and fail each such command alone, as bash does\n$/,
