@@ -1,3 +1,4 @@
+import { RequestError } from '../errors.js';
 import type { StageSpec } from '../types.js';
 import { parseInline } from './inline-grammar.js';
 import { checkStageCount, checkTextSize } from './limits.js';
@@ -18,7 +19,15 @@ export function blankStage(): Omit<StageSpec, 'name' | 'argv'> {
   };
 }
 
+// An empty program name is bad input (exit 125 before anything starts), as in a spec file: no
+// machine could run it, so it is no environment problem to remember.
 export function stagesFromArgv(argv: string[]): StageSpec[] {
+  if (argv[0] === '') {
+    throw new RequestError(
+      'usage.no-pipeline',
+      'the program name after -- is empty; give the program to run as the first word after --',
+    );
+  }
   const [name] = assignStageNames([argv[0] ?? '']);
   return [{ ...blankStage(), name: name!, argv }];
 }

@@ -12,6 +12,8 @@ const cases: { args: string[]; env?: Record<string, string>; code: string; colum
   { args: ['--polcy', 'last', '--', 'true'], code: 'commander.unknownOption', column: null },
   { args: ['--policy', 'bogus', '--', 'true'], code: 'commander.invalidArgument', column: null },
   { args: [], code: 'usage.no-pipeline', column: null },
+  // An empty program name is bad input, as in a spec file (it was a 127 "environment problem").
+  { args: ['--', '', 'x'], code: 'usage.no-pipeline', column: null },
   { args: ['--cwd', '/nonexistent-safe-run-dir', '--', 'pwd'], code: 'usage.cwd', column: null },
   { args: ['-f', 'no-such-spec.yaml'], code: 'spec.not-found', column: null },
   { args: ['-c', 'select x in a; do :; done'], code: 'syntax.select', column: 1 },
