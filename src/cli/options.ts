@@ -46,10 +46,12 @@ function settingOptions(): Option[] {
 function buildProgram(version: string): Command {
   const program = new Command('safe-run')
     .usage(
-      '[options] -- PROGRAM [ARG...]\n       safe-run [options] -c "A | B | C"\n       safe-run [options] -f pipeline.yaml',
+      "[options] -- PROGRAM [ARG...]\n       safe-run [options] -c 'cd app && npm test 2>&1 | tail -n 40'\n" +
+        '       safe-run [options] [-e] --script FILE [-- ARG...]\n       safe-run [options] -f pipeline.yaml\n' +
+        '       safe-run mcp',
     )
     .description(
-      'Run a pipeline without a shell: real pipes, every stage reported, an exit code by an explicit policy.\n' +
+      'Run a command line as bash would, each program in its own process group on real pipes: every stage reported, an exit code by an explicit policy, nothing left running.\n' +
         'Defaults for every run: SAFE_RUN_OPTIONS="--timeout 10m --log-dir logs" (flags, lowest precedence).\n' +
         'More: safe-run schema (the spec format), safe-run facts (programs this machine could not start).',
     )
