@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Texts on which safe-run once answered differently from bash -o pipefail, found by a generator of
+// random texts (here-documents, case, extended patterns, parameter expansions, printf, brace
+// expansion, IFS, read, getopts, traps, arithmetic, [[ ]], $'...', echo; 2026-12-04). Each row is
+// run by both in a fresh directory and must give bash's exit code and stdout, written in the row too.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gen2-found-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+describe('found by the generator', () => {
+  it.each([
+    [
+      'a RETURN trap runs as the function that set it ends, with $? of the last command before',
+      "f() { trap 'echo ret $?' RETURN; echo in; return 3; }; f; echo after $?; f\ng() { trap 'echo r $?; false' RETURN; false; }; g; echo $?",
+      'in\nret 0\nafter 3\nin\nret 0\nr 1\n1\n',
+    ],
+    [
+      'a function starts without the RETURN trap, and the caller keeps its own',
+      "f() { trap 'echo r1' RETURN; g; }; g() { echo g; }; f; trap - RETURN; f\ntrap 'echo A' RETURN; h() { trap - RETURN; }; h; trap -p RETURN; set -T; k() { echo k; }; k",
+      "g\nr1\ng\nr1\ntrap -- 'echo A' RETURN\nk\nA\n",
+    ],
+    [
+      'a RETURN trap runs as a sourced file ends',
+      "trap 'echo R $?' RETURN; echo 'false; return 3' > s.sh; . ./s.sh; echo after $?",
+      'R 1\nafter 3\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
