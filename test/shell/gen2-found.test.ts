@@ -32,6 +32,11 @@ describe('found by the generator', () => {
       "trap 'echo R $?' RETURN; echo 'false; return 3' > s.sh; . ./s.sh; echo after $?",
       'R 1\nafter 3\n',
     ],
+    [
+      'an empty "" next to an unquoted expansion\'s leading or trailing white space is a word of its own',
+      'v=" a b "; printf "<%s>" ""$v"" x""$v; echo; w=""; printf "<%s>" ""$w"" ""; echo',
+      '<><a><b><><x><a><b>\n<><>\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
