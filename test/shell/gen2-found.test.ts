@@ -37,6 +37,11 @@ describe('found by the generator', () => {
       'v=" a b "; printf "<%s>" ""$v"" x""$v; echo; w=""; printf "<%s>" ""$w"" ""; echo',
       '<><a><b><><x><a><b>\n<><>\n',
     ],
+    [
+      "unquoted $* and $@ are joined by IFS's first character and split as one text",
+      'IFS=a; set -- a "b c" d; printf "<%s>" $*; echo; IFS=:; set -- "a:" "" b; printf "<%s>" $@ ${@#a}; echo; set -- "" ""; printf "<%s>" $@; x=$@; echo "[$x]"',
+      '<><><b c><d>\n<a><><><b><><><><b>\n<>[ ]\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
