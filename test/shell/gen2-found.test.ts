@@ -42,6 +42,11 @@ describe('found by the generator', () => {
       'IFS=a; set -- a "b c" d; printf "<%s>" $*; echo; IFS=:; set -- "a:" "" b; printf "<%s>" $@ ${@#a}; echo; set -- "" ""; printf "<%s>" $@; x=$@; echo "[$x]"',
       '<><><b c><d>\n<a><><><b><><><><b>\n<>[ ]\n',
     ],
+    [
+      "set -x prints a printable non-ASCII character as it is, a control character in $'...'",
+      "{ set -x; : éA $'a\\x01b' $'\\x7f' ~x a~ a^b; set +x; } 2>&1",
+      "+ : éA $'a\\001b' $'\\177' '~x' a~ 'a^b'\n+ set +x\n",
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

@@ -1,16 +1,18 @@
 import { ExpansionError } from '../expand/env.js';
+import { isUtf8Locale } from '../expand/oracle-state.js';
 import type { ArrayElem, Assign, Span, Word } from '../syntax/nodes.js';
 import { parsePromptText } from '../syntax/parse.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
 import { writeTo } from './output.js';
+import { traceQuote } from './trace-quote.js';
 import { xtraceTarget } from './xtrace-fd.js';
 
 // set -x: what is about to run on stderr, after PS4 ("+ "), as bash prints it: a command's words
 // quoted where bash quotes them, each assignment on a line of its own, and the heads of compound
 // commands (for, case, ((, arithmetic for) as written.
 export async function traceCommand(r: RunnerApi, args: readonly Bytes[]): Promise<void> {
-  if (r.sh.option('xtrace')) await traceText(r, args.map(traceQuote).join(' '));
+  if (r.sh.option('xtrace')) await traceText(r, args.map((arg) => traceQuote(arg, utf8(r))).join(' '));
 }
 
 // export and readonly (not declare, local, typeset) trace each NAME=value they were given again, as
@@ -26,7 +28,7 @@ export async function traceDeclared(
     if (!assign || assign.array || arg === undefined) continue;
     const at = arg.indexOf('=');
     const value = arg.slice(at + 1);
-    await traceText(r, `${arg.slice(0, at + 1)}${value === '' ? '' : traceQuote(value)}`);
+    await traceText(r, `${arg.slice(0, at + 1)}${value === '' ? '' : traceQuote(value, utf8(r))}`);
   }
 }
 
@@ -39,7 +41,7 @@ export async function traceAssign(r: RunnerApi, assign: Assign, value: Bytes | n
     ? `(${assign.array.map((element: ArrayElem) => written(r, element)).join(' ')})`
     : value === '' || value === null
       ? ''
-      : traceQuote(value);
+      : traceQuote(value, utf8(r));
   await traceText(r, `${assign.name}${index}${op}${rhs}`);
 }
 
@@ -96,8 +98,4 @@ async function ps4(r: RunnerApi): Promise<string> {
   }
 }
 
-function traceQuote(word: Bytes): string {
-  if (word === '') return "''";
-  if (/^[A-Za-z0-9_./:=@%+,^-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
+const utf8 = (r: RunnerApi): boolean => isUtf8Locale(r.ex.env);
