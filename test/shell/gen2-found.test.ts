@@ -47,6 +47,16 @@ describe('found by the generator', () => {
       "{ set -x; : éA $'a\\x01b' $'\\x7f' ~x a~ a^b; set +x; } 2>&1",
       "+ : éA $'a\\001b' $'\\177' '~x' a~ 'a^b'\n+ set +x\n",
     ],
+    [
+      "a declaration builtin's NAME=( ... ) is expanded before it runs: set -x shows its elements quoted first",
+      "{ set -x; a=b; declare -a z=([3]=x \"it's\" '' *.none) y=2; declare -A m=([$a]=v); set +x; } 2>&1",
+      "+ a=b\n+ z=(['3']='x' 'it'\\''s' '' '*.none')\n+ declare -a z y=2\n+ m=(['b']='v')\n+ declare -A m\n+ set +x\n",
+    ],
+    [
+      'the words of NAME=( ... ) are all expanded before any subscript is worked out',
+      'i=0; z=([i++]=$i [i++]=$i); declare -a y=([i++]=$i); declare -p z y i',
+      'declare -a z=([0]="0" [1]="0")\ndeclare -a y=([2]="2")\ndeclare -- i="3"\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

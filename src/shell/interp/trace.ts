@@ -4,6 +4,7 @@ import type { ArrayElem, Assign, Span, Word } from '../syntax/nodes.js';
 import { parsePromptText } from '../syntax/parse.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { declaredArray } from './declared-arrays.js';
 import { writeTo } from './output.js';
 import { traceQuote } from './trace-quote.js';
 import { xtraceTarget } from './xtrace-fd.js';
@@ -29,6 +30,22 @@ export async function traceDeclared(
     const at = arg.indexOf('=');
     const value = arg.slice(at + 1);
     await traceText(r, `${arg.slice(0, at + 1)}${value === '' ? '' : traceQuote(value, utf8(r))}`);
+  }
+}
+
+// A declaration builtin's NAME=( ... ) arguments, before its own line, as bash shows them: each
+// expanded element in single quotes, a key too (`z=(['3']='x' 'a b')`).
+export async function traceDeclaredArrays(
+  r: RunnerApi,
+  decl: readonly (Assign | null)[] | null,
+): Promise<void> {
+  if (!r.sh.option('xtrace') || !decl) return;
+  const quote = (text: Bytes) => `'${text.replaceAll("'", `'\\''`)}'`;
+  for (const assign of decl) {
+    const raw = assign?.array ? declaredArray(assign) : undefined;
+    if (!assign || raw === undefined) continue;
+    const elements = raw.map(({ key, value }) => (key === null ? '' : `[${quote(key)}]=`) + quote(value));
+    await traceText(r, `${assign.name}${assign.append ? '+=' : '='}(${elements.join(' ')})`);
   }
 }
 
