@@ -57,6 +57,11 @@ describe('found by the generator', () => {
       'i=0; z=([i++]=$i [i++]=$i); declare -a y=([i++]=$i); declare -p z y i',
       'declare -a z=([0]="0" [1]="0")\ndeclare -a y=([2]="2")\ndeclare -- i="3"\n',
     ],
+    [
+      'in an unquoted here-document, a line ending in \\ goes on on the next, which is then no delimiter',
+      'cat <<EOF\nplain \\\nEOF\nEO\\\nF\necho "$LINENO"\ncat <<-EOF\n\ta \\\n\tb\n\tEOF\n',
+      'plain EOF\n6\na \tb\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
