@@ -62,6 +62,11 @@ describe('found by the generator', () => {
       'cat <<EOF\nplain \\\nEOF\nEO\\\nF\necho "$LINENO"\ncat <<-EOF\n\ta \\\n\tb\n\tEOF\n',
       'plain EOF\n6\na \tb\n',
     ],
+    [
+      "$'\\x{HH}' takes every hex digit up to the brace",
+      "printf '<%s>' $'\\x{41}' $'\\x{4142}z' $'a\\x{}b'; echo",
+      '<A><Bz><a>\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

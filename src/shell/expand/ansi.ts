@@ -81,6 +81,13 @@ export function escapeAt(
       next: start + digits.length,
     };
   }
+  if (c === 'x' && style === 'ansi' && raw[at + 1] === '{') {
+    // $'\x{HHH}': every hex digit up to a `}` (which is dropped), the value's low byte; none is NUL.
+    const digits = /^[0-9a-fA-F]*/.exec(raw.slice(at + 2))![0];
+    const end = at + 2 + digits.length;
+    const value = digits === '' ? 0 : Number.parseInt(digits.slice(-2), 16);
+    return { text: String.fromCharCode(value), next: raw[end] === '}' ? end + 1 : end };
+  }
   if (c === 'x') {
     const digits = /^[0-9a-fA-F]{1,2}/.exec(raw.slice(at + 1, at + 3))?.[0];
     if (!digits) return { text: '\\x', next: at + 1 };
