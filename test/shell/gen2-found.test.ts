@@ -67,6 +67,11 @@ describe('found by the generator', () => {
       "printf '<%s>' $'\\x{41}' $'\\x{4142}z' $'a\\x{}b'; echo",
       '<A><Bz><a>\n',
     ],
+    [
+      'a ${...} ends at the first } that closes no nested ${, a bare { in its word opening nothing',
+      'x=v; echo ${x:-{a,b}}.{c,d} "${x:-{a}}"; echo ${u:-a{b c}d}; y=a{b}c; echo ${y#a{} ${y/{b}/Q}',
+      'v}.c v}.d v}\na{b cd}\nb}c a}c/Q}\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
