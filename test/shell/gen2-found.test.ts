@@ -72,6 +72,11 @@ describe('found by the generator', () => {
       'x=v; echo ${x:-{a,b}}.{c,d} "${x:-{a}}"; echo ${u:-a{b c}d}; y=a{b}c; echo ${y#a{} ${y/{b}/Q}',
       'v}.c v}.d v}\na{b cd}\nb}c a}c/Q}\n',
     ],
+    [
+      "$'\\c\\\\' is control-backslash, its escaped backslash one character",
+      "printf '<%s>' $'\\c\\\\' $'\\c\\\\x' | od -An -tx1",
+      ' 3c 1c 3e 3c 1c 78 3e\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

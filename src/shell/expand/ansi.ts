@@ -71,7 +71,8 @@ export function escapeAt(
   if (c === 'c' && style === 'ansi' && at + 1 < raw.length) {
     const ch = raw[at + 1]!;
     const code = ch === '?' ? 0x7f : ch.toUpperCase().charCodeAt(0) & 0x1f;
-    return { text: String.fromCharCode(code), next: at + 2 };
+    // (\c\\ is control-backslash: the escaped backslash is one character.)
+    return { text: String.fromCharCode(code), next: ch === '\\' && raw[at + 2] === '\\' ? at + 3 : at + 2 };
   }
   if (/[0-7]/.test(c) || (style === 'echo' && c === '0')) {
     const start = style === 'echo' && c === '0' ? at + 1 : at;
