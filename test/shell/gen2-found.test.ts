@@ -77,6 +77,11 @@ describe('found by the generator', () => {
       "printf '<%s>' $'\\c\\\\' $'\\c\\\\x' | od -An -tx1",
       ' 3c 1c 3e 3c 1c 78 3e\n',
     ],
+    [
+      'getopts reads OPTIND as bash does: past the arguments it is put after them, 0 or text starts over',
+      'OPTIND=5; getopts a o -a -b; echo "$? $o $OPTIND"; OPTIND=0; getopts a o -a; echo "$? $o $OPTIND"; OPTIND=x; getopts a o -a; echo "$? $o $OPTIND"',
+      '1 ? 3\n0 a 2\n0 a 2\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

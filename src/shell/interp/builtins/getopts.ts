@@ -17,6 +17,8 @@ export async function getopts(ctx: BuiltinContext): Promise<number> {
   const { sh } = ctx;
   const args = given.length > 0 ? given : sh.positional;
   const cursor = cursorOf(ctx);
+  // Past the arguments' end, OPTIND is put just after it.
+  if (cursor.optind > args.length + 1) cursor.optind = args.length + 1;
   const c = nextLetter(args, cursor);
   const answer = c === null ? '?' : await answerFor(ctx, spec, args, c, cursor);
   sh.vars.assign(name, answer);
@@ -27,8 +29,9 @@ export async function getopts(ctx: BuiltinContext): Promise<number> {
 
 // OPTIND as the shell has it now; the place inside a group only while OPTIND is where getopts left it.
 function cursorOf({ sh }: BuiltinContext): Cursor {
+  // As bash's atoi reads it: leading blanks, a sign, digits (OPTIND=x is 0); 1 or less starts over.
   const optindText = scalarOf(sh.vars.get('OPTIND')) ?? '1';
-  const optind = /^[0-9]+$/.test(optindText) ? Number(optindText) : 1;
+  const optind = Math.max(1, Number(/^\s*([+-]?\d+)/.exec(optindText)?.[1] ?? 0));
   if (optind !== sh.getopts.optind) sh.getopts = { optind, char: 0 };
   return { optind, char: sh.getopts.char };
 }
