@@ -82,6 +82,11 @@ describe('found by the generator', () => {
       'OPTIND=5; getopts a o -a -b; echo "$? $o $OPTIND"; OPTIND=0; getopts a o -a; echo "$? $o $OPTIND"; OPTIND=x; getopts a o -a; echo "$? $o $OPTIND"',
       '1 ? 3\n0 a 2\n0 a 2\n',
     ],
+    [
+      'a local hiding an exported variable is exported; one without a value leaves the hidden one in the environment',
+      'export X=1; f() { local X=2; env | grep ^X=; declare -p X; }; f; g() { local X; env | grep ^X=; local +x Y=2; }; g; h() { local +x X=3; env | grep ^X=; }; h',
+      'X=2\ndeclare -x X="2"\nX=1\nX=1\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
