@@ -87,6 +87,11 @@ describe('found by the generator', () => {
       'export X=1; f() { local X=2; env | grep ^X=; declare -p X; }; f; g() { local X; env | grep ^X=; local +x Y=2; }; g; h() { local +x X=3; env | grep ^X=; }; h',
       'X=2\ndeclare -x X="2"\nX=1\nX=1\n',
     ],
+    [
+      'read -t 0 only asks whether there is input, and sets no name',
+      'v=keep; read -t 0 v <<< x; echo "$? $v"; read -t 0 w <<< ""; echo "[${w-unset}]"; a=(1); read -t 0 -a a <<< x; echo "${a[@]}"',
+      '0 keep\n[unset]\n1\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
