@@ -92,6 +92,11 @@ describe('found by the generator', () => {
       'v=keep; read -t 0 v <<< x; echo "$? $v"; read -t 0 w <<< ""; echo "[${w-unset}]"; a=(1); read -t 0 -a a <<< x; echo "${a[@]}"',
       '0 keep\n[unset]\n1\n',
     ],
+    [
+      'in a UTF-8 locale a character of IFS may be several bytes, and white space before it makes a field',
+      'IFS=é; v=aéb; printf "<%s>" $v; echo; v=aééb; printf "<%s>" $v; echo; IFS="é "; v="a é b"; printf "<%s>" $v; echo',
+      '<a><b>\n<a><><b>\n<a><><b>\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

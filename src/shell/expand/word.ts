@@ -48,7 +48,7 @@ export class Expander implements ExpanderApi {
       word.parts,
       like ? { ...WORD, tilde: 'assignment', assignmentLike: true } : WORD,
     );
-    const split = splitFields(built, this.ifs());
+    const split = splitFields(built, this.ifs(), isUtf8Locale(this.env));
     const out: Bytes[] = [];
     for (const field of split) pushAll(out, await this.glob(field));
     return out;
