@@ -97,6 +97,11 @@ describe('found by the generator', () => {
       'IFS=é; v=aéb; printf "<%s>" $v; echo; v=aééb; printf "<%s>" $v; echo; IFS="é "; v="a é b"; printf "<%s>" $v; echo',
       '<a><b>\n<a><><b>\n<a><><b>\n',
     ],
+    [
+      "a failing $(( )) in a word of [[ ]] ends the line as in any command; -eq's own arithmetic fails [[ ]] only",
+      '[[ 1 -eq 1+ ]]; echo "rc=$?"\n[[ "$(( 1 + ))" < a ]] || echo or; echo same-line\necho next',
+      'rc=1\nnext\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
