@@ -71,7 +71,8 @@ export function escapeAt(
   if (c === 'c' && style === 'ansi' && at + 1 < raw.length) {
     const ch = raw[at + 1]!;
     const code = ch === '?' ? 0x7f : ch.toUpperCase().charCodeAt(0) & 0x1f;
-    return { text: String.fromCharCode(code), next: at + 2 };
+    // (\c\\ is control-backslash: the escaped backslash is one character.)
+    return { text: String.fromCharCode(code), next: ch === '\\' && raw[at + 2] === '\\' ? at + 3 : at + 2 };
   }
   if (/[0-7]/.test(c) || (style === 'echo' && c === '0')) {
     const start = style === 'echo' && c === '0' ? at + 1 : at;
@@ -80,6 +81,13 @@ export function escapeAt(
       text: String.fromCharCode(Number.parseInt(digits || '0', 8) & 0xff),
       next: start + digits.length,
     };
+  }
+  if (c === 'x' && style === 'ansi' && raw[at + 1] === '{') {
+    // $'\x{HHH}': every hex digit up to a `}` (which is dropped), the value's low byte; none is NUL.
+    const digits = /^[0-9a-fA-F]*/.exec(raw.slice(at + 2))![0];
+    const end = at + 2 + digits.length;
+    const value = digits === '' ? 0 : Number.parseInt(digits.slice(-2), 16);
+    return { text: String.fromCharCode(value), next: raw[end] === '}' ? end + 1 : end };
   }
   if (c === 'x') {
     const digits = /^[0-9a-fA-F]{1,2}/.exec(raw.slice(at + 1, at + 3))?.[0];

@@ -1,4 +1,5 @@
 import type { Bytes } from '../syntax/source.js';
+import { charsOf } from './param-text.js';
 
 // A piece of an expanded word: its text, whether it was quoted (neither split nor globbed), and
 // whether it came from an unquoted expansion (then IFS splits it). Unquoted text written in the word
@@ -29,20 +30,22 @@ const IFS_WHITE = ' \t\n';
 // fields; runs of IFS white space count once and are dropped at the edges; each other IFS character
 // ends a field, so two in a row make an empty field between them. `ifs` null: IFS unset (space, tab,
 // newline).
-export function splitFields(fields: readonly Field[], ifs: Bytes | null): Field[] {
-  const separators = ifs ?? IFS_WHITE;
+// `utf8`: the locale's characters are UTF-8, so a character of IFS may be several bytes (IFS=é).
+export function splitFields(fields: readonly Field[], ifs: Bytes | null, utf8 = false): Field[] {
+  const wide = utf8 && /[\x80-\xff]/.test(ifs ?? '');
+  const separators = wide ? charsOf(ifs!, true) : (ifs ?? IFS_WHITE);
   const out: Field[] = [];
   for (const field of fields) {
-    if (separators === '' || !field.chunks.some((chunk) => chunk.split && chunk.text !== '')) {
+    if (separators.length === 0 || !field.chunks.some((chunk) => chunk.split && chunk.text !== '')) {
       if (field.kept || field.chunks.some((chunk) => chunk.text !== '')) out.push(field);
       continue;
     }
-    splitOne(field, separators, out);
+    splitOne(field, separators, out, wide);
   }
   return out;
 }
 
-function splitOne(field: Field, separators: Bytes, out: Field[]): void {
+function splitOne(field: Field, separators: Bytes | readonly Bytes[], out: Field[], wide: boolean): void {
   let current: Field | null = field.kept ? newField() : null;
   if (current) current.kept = true;
   // 'start': nothing yet; 'white': after IFS white space; 'delim': after another IFS character.
@@ -66,7 +69,7 @@ function splitOne(field: Field, separators: Bytes, out: Field[]): void {
       current.chunks.push({ text: run, quoted: false, split: true });
       run = '';
     };
-    for (const c of chunk.text) {
+    for (const c of wide ? charsOf(chunk.text, true) : chunk.text) {
       if (!separators.includes(c)) {
         run += c;
         state = 'text';
@@ -78,7 +81,8 @@ function splitOne(field: Field, separators: Bytes, out: Field[]): void {
         if (state !== 'delim') state = state === 'start' ? 'start' : 'white';
       } else {
         if (state === 'text') end();
-        else if (state === 'start' || state === 'delim') out.push(newEmpty());
+        // (bash joins white space before a character of IFS to it only when it is one byte.)
+        else if (state === 'start' || state === 'delim' || c.length > 1) out.push(newEmpty());
         state = 'delim';
       }
     }

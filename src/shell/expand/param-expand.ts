@@ -84,13 +84,16 @@ function emit(base: Base, b: Builder, ctx: PartContext, ex: ExpanderApi): void {
     b.add(base.items[0] ?? '', quoted, !quoted);
     return;
   }
+  const ifs = ex.ifs();
+  const first = ifs === null ? ' ' : (charsOf(ifs, isUtf8Locale(ex.env))[0] ?? '');
   if ((quoted || ctx.single) && base.star) {
-    const ifs = ex.ifs();
-    const first = ifs === null ? ' ' : (charsOf(ifs, isUtf8Locale(ex.env))[0] ?? '');
     b.add(base.items.join(first), true, false);
     return;
   }
-  b.addValues(base.items, quoted, !quoted);
+  // Unquoted, bash joins the values by IFS's first character and splits the whole: where that is not
+  // white space, `a:` and `b` with IFS=: give a, '' and b, and two empty values one empty word.
+  if (!quoted && !ctx.single && /^[^ \t\n\x80-\xff]$/.test(first)) b.add(base.items.join(first), false, true);
+  else b.addValues(base.items, quoted, !quoted);
 }
 
 // ${x-w} ${x:-w} ${x=w} ${x?w} ${x+w} and their colon forms (which also treat empty as unset).

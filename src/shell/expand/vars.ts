@@ -219,12 +219,15 @@ export class Variables {
     return [...names].sort();
   }
 
-  // Exported variables with a value, as the environment of a command (arrays are not exported).
+  // The environment of a command: for each name the innermost exported scalar with a value, as in bash
+  // (a local without a value, or not exported, leaves the variable it hides there; arrays are not).
   environment(): Record<string, Bytes> {
     const env: Record<string, Bytes> = {};
+    const inner = [...this.scopes].reverse();
     for (const name of this.names()) {
-      const variable = this.lookup(name)!;
-      if (variable.attrs.exported && variable.value?.kind === 'scalar') env[name] = variable.value.value;
+      const found = inner.find((scope) => scope.get(name)?.attrs.exported && scope.get(name)!.value);
+      const value = found?.get(name)?.value;
+      if (value?.kind === 'scalar') env[name] = value.value;
     }
     return env;
   }

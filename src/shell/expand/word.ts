@@ -48,7 +48,7 @@ export class Expander implements ExpanderApi {
       word.parts,
       like ? { ...WORD, tilde: 'assignment', assignmentLike: true } : WORD,
     );
-    const split = splitFields(built, this.ifs());
+    const split = splitFields(built, this.ifs(), isUtf8Locale(this.env));
     const out: Bytes[] = [];
     for (const field of split) pushAll(out, await this.glob(field));
     return out;
@@ -164,7 +164,11 @@ export class Expander implements ExpanderApi {
     const empty = inner.fields.length === 1 && inner.current.chunks.every((chunk) => chunk.text === '');
     const onlyEmptyAt = empty && parts.some(isAtForm) && !inner.current.kept;
     b.addFields(inner.fields);
-    if (!onlyEmptyAt) b.keep();
+    if (onlyEmptyAt) return;
+    // An empty "" is a quoted part all the same: next to an unquoted expansion's IFS white space it
+    // is a word of its own (`""$v` with v=' a' gives '' and a), as bash's quoted null is.
+    if (empty) b.add('', true, false);
+    b.keep();
   }
 
   private substitution(output: Bytes, b: Builder, quoted: boolean): void {

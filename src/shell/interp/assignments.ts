@@ -4,6 +4,7 @@ import { lastIndex } from '../expand/variable.js';
 import type { Assign, Span } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { declaredArray, keepDeclaredArray, type RawElement, takeDeclaredArray } from './declared-arrays.js';
 import { traceAssign } from './trace.js';
 
 // NAME=value, NAME+=value, NAME[i]=value and NAME=(...), expanded and assigned left to right, each
@@ -26,6 +27,8 @@ export async function assignInOrder(
     }
     // Expanded before a command's own variable of that name exists (`X=$X cmd`, `PATH=$PATH:x cmd`
     // read the shell's value: they read an empty one before).
+    // (A declaration builtin's, expanded with its words, set -x showed with them.)
+    const shown = declared && declaredArray(assign) !== undefined;
     const elements = assign.array ? await arrayElements(r, assign, declared) : null;
     const value = !assign.array && assign.value ? await r.ex.value(assign.value, { assignment: true }) : '';
     if (KEPT_ARRAYS.has(assign.name) && !declared) {
@@ -36,7 +39,7 @@ export async function assignInOrder(
       if (!(await temporaryVariable(r, assign))) continue;
     } else if (sh.option('allexport')) sh.vars.target(assign.name).attrs.exported = true;
     if (elements) {
-      if (!untraced) await traceAssign(r, assign, null);
+      if (!untraced && !shown) await traceAssign(r, assign, null);
       const kind = isAssoc(r, assign.name) ? 'assoc' : 'indexed';
       for (const left of sh.vars.assignArray(assign.name, elements, assign.append, kind))
         await r.error(`[${left.key}]=${left.value}: bad array subscript`);
@@ -102,6 +105,27 @@ async function subscript(
   return resolved;
 }
 
+// A declaration builtin's NAME=( ... ), expanded with its other words.
+export async function expandDeclaredArray(r: RunnerApi, assign: Assign): Promise<void> {
+  keepDeclaredArray(assign, await rawElements(r, assign));
+}
+
+// The words of NAME=( ... ) expanded, all of them before any subscript is worked out (as bash does:
+// `z=([i++]=$i [i++]=$i)` gives both elements i's value before).
+async function rawElements(r: RunnerApi, assign: Assign): Promise<RawElement[]> {
+  const out: RawElement[] = [];
+  for (const element of assign.array!) {
+    if (element.index)
+      out.push({
+        key: await r.ex.value(element.index, { subscript: true }),
+        value: await r.ex.value(element.value, { assignment: true }),
+        ...(isAllWritten(r, element.index) ? { allWritten: writtenText(r, element) } : {}),
+      });
+    else for (const value of await r.ex.fields([element.value])) out.push({ key: null, value });
+  }
+  return out;
+}
+
 // The elements of NAME=( ... ): plain words are split and globbed like a command's; [key]=value
 // elements are values.
 // For an associative array whose first element is a plain word, the words are keys and values in
@@ -112,41 +136,29 @@ async function arrayElements(
   assign: Assign,
   declared: boolean,
 ): Promise<{ key: Bytes | null; value: Bytes }[]> {
+  const raw = takeDeclaredArray(assign) ?? (await rawElements(r, assign));
   const out: { key: Bytes | null; value: Bytes }[] = [];
   const assoc = isAssoc(r, assign.name);
-  if (assoc && assign.array!.length > 0 && !assign.array![0]!.index) return keyValuePairs(r, assign);
-  for (const element of assign.array!) {
-    if (element.index) {
-      const keyText = await r.ex.value(element.index, { subscript: true });
-      // ([*]=v) in an indexed array: said, and left out.
-      if (!assoc && isAllWritten(r, element.index)) {
-        await r.error(`${writtenText(r, element)}: cannot assign to non-numeric index`);
-        continue;
-      }
-      const key = assoc ? keyText : String(r.ex.subscript(keyText));
-      out.push({ key, value: await r.ex.value(element.value, { assignment: true }) });
-    } else {
-      for (const value of await r.ex.fields([element.value])) {
-        if (!assoc) out.push({ key: null, value });
-        else {
-          const shown = declared ? `'${value}'` : value;
-          await r.error(`${assign.name}: ${shown}: must use subscript when assigning associative array`);
-        }
-      }
+  if (assoc && assign.array!.length > 0 && !assign.array![0]!.index) return keyValuePairs(r, raw);
+  for (const { key, value, allWritten } of raw) {
+    // ([*]=v) in an indexed array: said, and left out.
+    if (key !== null && !assoc && allWritten !== undefined)
+      await r.error(`${allWritten}: cannot assign to non-numeric index`);
+    else if (key !== null) out.push({ key: assoc ? key : String(r.ex.subscript(key)), value });
+    else if (!assoc) out.push({ key: null, value });
+    else {
+      const shown = declared ? `'${value}'` : value;
+      await r.error(`${assign.name}: ${shown}: must use subscript when assigning associative array`);
     }
   }
   return out;
 }
 
-async function keyValuePairs(r: RunnerApi, assign: Assign): Promise<{ key: Bytes | null; value: Bytes }[]> {
-  const words: Bytes[] = [];
-  for (const element of assign.array!) {
-    if (element.index)
-      words.push(
-        `[${await r.ex.value(element.index, { subscript: true })}]=${await r.ex.value(element.value, { assignment: true })}`,
-      );
-    else words.push(...(await r.ex.fields([element.value])));
-  }
+async function keyValuePairs(
+  r: RunnerApi,
+  raw: readonly RawElement[],
+): Promise<{ key: Bytes | null; value: Bytes }[]> {
+  const words = raw.map(({ key, value }) => (key === null ? value : `[${key}]=${value}`));
   const out: { key: Bytes | null; value: Bytes }[] = [];
   for (let i = 0; i < words.length; i += 2) {
     if (words[i] === '') await r.error(`'': bad array subscript`);

@@ -192,12 +192,14 @@ async function arithFailed(r: RunnerApi, error: unknown): Promise<number> {
   return 1;
 }
 
+// [[ ]]: a failing $(( )) in a word is the shell's, as in any command; -eq's own arithmetic is not.
 async function cond(r: RunnerApi, command: Extract<Compound, { kind: 'cond' }>): Promise<number> {
   r.sh.lineno = command.start.line;
   try {
     return await evalCond(r, command.expr);
   } catch (error) {
     if (!(error instanceof ExpansionError)) throw error;
+    if (error.discard === 'arith' && !(error instanceof ArithmeticError)) return r.expansionFailed(error);
     if (error.discard === 'top' || (!error.discard && error.status !== 2)) return r.expansionFailed(error);
     await r.error(error.message);
     return 2;

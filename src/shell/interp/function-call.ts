@@ -1,7 +1,9 @@
 import { scalarOf } from '../expand/variable.js';
+import type { Compound } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
 import { runCompound } from './compound.js';
 import { recordUnredirected } from './record-step.js';
+import { enterReturnScope, runReturnTrap } from './return-trap.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
 
 // How deep calls may nest when FUNCNEST does not say: bash has no limit of its own and dies of a
@@ -41,11 +43,12 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
   sh.sources.unshift(sh.functionSources.get(name) ?? 'environment');
   sh.sourceLines.unshift(line);
   sh.vars.pushScope();
+  const restoreReturnTrap = enterReturnScope(sh);
   let ending: ExitSignal | null = null;
   try {
-    const failed = recordUnredirected(r, def.body, name, 'shell function');
-    const body = { ...def.body, redirects: [] };
-    return await r.withRedirects(def.body.redirects, () => runCompound(r, body), failed);
+    const status = await runBody(r, def.body, name);
+    await runReturnTrap(r);
+    return status;
   } catch (error) {
     if (error instanceof ExitSignal && error.why !== 'stopped' && !error.discard) ending = error;
     if (!(error instanceof ReturnSignal)) throw error;
@@ -64,6 +67,18 @@ export async function callFunction(r: RunnerApi, name: string, args: string[]): 
     if (ending === null && sh.localOptions) sh.options = new Set(sh.localOptions);
     sh.localOptions = localOptions;
     if (errTrap !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', errTrap);
+    restoreReturnTrap();
+  }
+}
+
+// The function's body with its redirections; `return` in it ends it with its status.
+async function runBody(r: RunnerApi, body: Compound, name: string): Promise<number> {
+  try {
+    const failed = recordUnredirected(r, body, name, 'shell function');
+    return await r.withRedirects(body.redirects, () => runCompound(r, { ...body, redirects: [] }), failed);
+  } catch (error) {
+    if (!(error instanceof ReturnSignal)) throw error;
+    return error.status;
   }
 }
 

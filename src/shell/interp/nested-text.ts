@@ -5,6 +5,7 @@ import type { Bytes } from '../syntax/source.js';
 import { ShellSyntaxError } from '../syntax/syntax-error.js';
 import type { RunnerApi } from './api.js';
 import { runLines } from './extglob-check.js';
+import { runReturnTrap } from './return-trap.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
 import { checkSupported } from './support.js';
 
@@ -90,10 +91,9 @@ async function runParsed(
     sh.sourceLines.unshift(sh.lineno);
   }
   try {
-    return await runLines(runner, parsed.stmts, parsed.warnings);
-  } catch (error) {
-    if (options.sourced !== undefined && error instanceof ReturnSignal) return error.status;
-    throw error;
+    const status = await sourcedStatus(runner, parsed, options.sourced !== undefined);
+    if (options.sourced !== undefined) await runReturnTrap(r);
+    return status;
   } finally {
     if (options.sourced !== undefined) {
       sh.sourceDepth--;
@@ -104,5 +104,15 @@ async function runParsed(
     if (command) sh.lastCommand = command;
     // `source FILE ARGS`: $1... are restored, unless `set` changed them in the file outside a function.
     if (options.args && (sh.funcNames.length > 0 || sh.positionalSets === sets)) sh.positional = saved;
+  }
+}
+
+// The text's status; in a sourced file, `return` ends it with its status.
+async function sourcedStatus(runner: RunnerApi, parsed: Script, sourced: boolean): Promise<number> {
+  try {
+    return await runLines(runner, parsed.stmts, parsed.warnings);
+  } catch (error) {
+    if (sourced && error instanceof ReturnSignal) return error.status;
+    throw error;
   }
 }

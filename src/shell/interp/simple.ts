@@ -4,7 +4,7 @@ import { VarError } from '../expand/vars.js';
 import type { Assign, SimpleCommand } from '../syntax/nodes.js';
 import type { Bytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
-import { assignInOrder } from './assignments.js';
+import { assignInOrder, expandDeclaredArray } from './assignments.js';
 import { noteInShell } from './background.js';
 import { noteCommand } from './bash-command.js';
 import { BUILTINS } from './builtins/registry.js';
@@ -15,7 +15,7 @@ import type { StepMarks } from './recorder.js';
 import type { RedirectFailure } from './redirect-failure.js';
 import { refuseStep } from './refuse-step.js';
 import { ExitSignal } from './signals.js';
-import { traceCommand, traceDeclared } from './trace.js';
+import { traceCommand, traceDeclared, traceDeclaredArrays } from './trace.js';
 
 // A simple command, in bash's order: its words expanded, then its redirections, then its assignments;
 // then a function, a builtin, or a program, looked up in that order.
@@ -63,7 +63,8 @@ async function runExpanded(r: RunnerApi, command: SimpleCommand): Promise<number
     }
     r.checkStopped(command);
     r.rt.recorder.marks = marks;
-    await traceCommand(r, args);
+    await traceDeclaredArrays(r, decl);
+    await traceCommand(r, decl ? args.map((arg, i) => (decl[i]?.array ? decl[i].name : arg)) : args);
     await traceDeclared(r, args, decl);
     return await dispatch(r, command, args, decl, { functions: true });
   } finally {
@@ -135,6 +136,7 @@ async function expandArgs(
       args.push(`${head}${value}`);
       decl.push(assign);
     } else if (assign?.array) {
+      await expandDeclaredArray(r, assign);
       args.push(`${assign.name}${assign.append ? '+=' : '='}`);
       decl.push(assign);
     } else {

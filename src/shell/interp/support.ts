@@ -96,8 +96,8 @@ function checkCommand(command: Command, refuse: Refuse): void {
     );
 }
 
-// trap ACTION DEBUG|RETURN: bash runs those around every command and on every return; safe-run's
-// interpreter does not, so such a trap is refused rather than accepted and never run.
+// trap ACTION DEBUG: bash runs it before every command; safe-run's interpreter does not, so such a
+// trap is refused rather than accepted and never run.
 function checkTrap(words: readonly Word[], refuse: Refuse): void {
   const texts = words.map((word) =>
     word.parts.length === 1 && word.parts[0]!.kind === 'lit' ? word.parts[0]!.value : '',
@@ -106,7 +106,7 @@ function checkTrap(words: readonly Word[], refuse: Refuse): void {
   const specs = words.length === 2 ? [1] : texts.map((_, i) => i).slice(2);
   for (const i of specs) {
     const signal = texts[i]!.toUpperCase();
-    if (signal !== 'DEBUG' && signal !== 'RETURN') continue;
+    if (signal !== 'DEBUG') continue;
     refuse(
       'syntax.trap',
       `trap ... ${texts[i]}`,

@@ -1,16 +1,19 @@
 import { ExpansionError } from '../expand/env.js';
+import { isUtf8Locale } from '../expand/oracle-state.js';
 import type { ArrayElem, Assign, Span, Word } from '../syntax/nodes.js';
 import { parsePromptText } from '../syntax/parse.js';
 import { type Bytes, fromBytes } from '../syntax/source.js';
 import type { RunnerApi } from './api.js';
+import { declaredArray } from './declared-arrays.js';
 import { writeTo } from './output.js';
+import { traceQuote } from './trace-quote.js';
 import { xtraceTarget } from './xtrace-fd.js';
 
 // set -x: what is about to run on stderr, after PS4 ("+ "), as bash prints it: a command's words
 // quoted where bash quotes them, each assignment on a line of its own, and the heads of compound
 // commands (for, case, ((, arithmetic for) as written.
 export async function traceCommand(r: RunnerApi, args: readonly Bytes[]): Promise<void> {
-  if (r.sh.option('xtrace')) await traceText(r, args.map(traceQuote).join(' '));
+  if (r.sh.option('xtrace')) await traceText(r, args.map((arg) => traceQuote(arg, utf8(r))).join(' '));
 }
 
 // export and readonly (not declare, local, typeset) trace each NAME=value they were given again, as
@@ -26,7 +29,23 @@ export async function traceDeclared(
     if (!assign || assign.array || arg === undefined) continue;
     const at = arg.indexOf('=');
     const value = arg.slice(at + 1);
-    await traceText(r, `${arg.slice(0, at + 1)}${value === '' ? '' : traceQuote(value)}`);
+    await traceText(r, `${arg.slice(0, at + 1)}${value === '' ? '' : traceQuote(value, utf8(r))}`);
+  }
+}
+
+// A declaration builtin's NAME=( ... ) arguments, before its own line, as bash shows them: each
+// expanded element in single quotes, a key too (`z=(['3']='x' 'a b')`).
+export async function traceDeclaredArrays(
+  r: RunnerApi,
+  decl: readonly (Assign | null)[] | null,
+): Promise<void> {
+  if (!r.sh.option('xtrace') || !decl) return;
+  const quote = (text: Bytes) => `'${text.replaceAll("'", `'\\''`)}'`;
+  for (const assign of decl) {
+    const raw = assign?.array ? declaredArray(assign) : undefined;
+    if (!assign || raw === undefined) continue;
+    const elements = raw.map(({ key, value }) => (key === null ? '' : `[${quote(key)}]=`) + quote(value));
+    await traceText(r, `${assign.name}${assign.append ? '+=' : '='}(${elements.join(' ')})`);
   }
 }
 
@@ -39,7 +58,7 @@ export async function traceAssign(r: RunnerApi, assign: Assign, value: Bytes | n
     ? `(${assign.array.map((element: ArrayElem) => written(r, element)).join(' ')})`
     : value === '' || value === null
       ? ''
-      : traceQuote(value);
+      : traceQuote(value, utf8(r));
   await traceText(r, `${assign.name}${index}${op}${rhs}`);
 }
 
@@ -96,8 +115,4 @@ async function ps4(r: RunnerApi): Promise<string> {
   }
 }
 
-function traceQuote(word: Bytes): string {
-  if (word === '') return "''";
-  if (/^[A-Za-z0-9_./:=@%+,^-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
+const utf8 = (r: RunnerApi): boolean => isUtf8Locale(r.ex.env);

@@ -1,11 +1,13 @@
 // Where the brackets of a ${...} close, found in its text as bash matches them at parse time.
 
-// The } matching the ${ whose contents start at `from`, counting nested braces and skipping quotes.
+// The } matching the ${ whose contents start at `from`: a nested ${ counted (a bare { is not, as in
+// bash: ${x:-{a,b}} ends at the first }, the second is text after it), quotes skipped.
 export function closingBrace(text: string, from: number): number {
-  return closingOf(text, from, '{', '}');
+  return closingOf(text, from, '${', '}');
 }
 
-// The `close` matching an `open` just before `from`: nested pairs counted, a backslash's character
+// The `close` matching an `open` just before `from` (an `open` of two characters: its last is the
+// bracket): nested pairs counted, a backslash's character
 // and single-quoted text skipped; -1 when there is none.
 export function closingOf(text: string, from: number, open: string, close: string): number {
   let depth = 0;
@@ -16,8 +18,10 @@ export function closingOf(text: string, from: number, open: string, close: strin
       const end = text.indexOf("'", i + 1);
       if (end < 0) return -1;
       i = end;
-    } else if (c === open) depth++;
-    else if (c === close) {
+    } else if (text.startsWith(open, i)) {
+      depth++;
+      i += open.length - 1;
+    } else if (c === close) {
       if (depth === 0) return i;
       depth--;
     }

@@ -199,7 +199,7 @@ function readOperand(s: Scanner, quotes: boolean, quoted: boolean, slash: boolea
     stop: (sc) => sc.peek() === '}' || (slash && sc.peek() === '/'),
     singleQuotes: !quoted || quotes,
     doubleQuotes: true,
-    braces: true,
+    braces: false,
   });
   return { parts, start: s.pos(start), end: s.pos() };
 }

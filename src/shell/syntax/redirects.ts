@@ -86,6 +86,17 @@ export function readHeredocBody(s: Scanner, doc: PendingHeredoc): void {
     if (end < 0) end = s.src.length;
     let line = s.text.slice(i, end);
     if (stripTabs) line = line.replace(/^\t+/, '');
+    // Unquoted, a line that ends in an unescaped \ goes on on the next one, and the delimiter is looked
+    // for in the joined line (bash reads the body's lines without their backslash-newlines).
+    let written = line;
+    while (!heredoc.quoted && /(^|[^\\])(\\\\)*\\$/.test(line) && end < s.src.length) {
+      let after = s.text.indexOf('\n', end + 1);
+      if (after < 0) after = s.src.length;
+      const more = s.text.slice(end + 1, after);
+      line = line.slice(0, -1) + more;
+      written += `\n${more}`;
+      end = after;
+    }
     const next = Math.min(end + 1, s.src.length);
     if (line === heredoc.delimiter) {
       terminated = true;
@@ -100,7 +111,7 @@ export function readHeredocBody(s: Scanner, doc: PendingHeredoc): void {
       terminated = true;
       break;
     }
-    text += `${line}\n`;
+    text += `${written}\n`;
     lastLine = i;
     i = next;
   }

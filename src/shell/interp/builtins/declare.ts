@@ -120,8 +120,10 @@ async function declareOne(
   // local -I: a new local starts as a copy of the variable it hides (not as a nameref).
   const inherited =
     local && parsed.on.has('I') && !sh.vars.inLocalScope(name) ? sh.vars.getRaw(name) : undefined;
+  // A new local hiding an exported variable is exported too, as bash makes it.
+  const hidesExported = local && !sh.vars.inLocalScope(name) && sh.vars.getRaw(name)?.attrs.exported === true;
   const variable = local
-    ? sh.vars.declareLocal(name)
+    ? sh.vars.declareLocal(name, hidesExported ? { exported: true } : {})
     : ((itself ? sh.vars.getRaw(name) : undefined) ?? sh.vars.target(name));
   if (inherited) {
     variable.value = cloneVariable(inherited).value;

@@ -78,8 +78,7 @@ export async function trap(ctx: BuiltinContext): Promise<number> {
       status = await ctx.fail(`${spec}: invalid signal specification`);
       continue;
     }
-    if (signal === 'DEBUG' || signal === 'RETURN')
-      ctx.refuse(`sets a ${signal} trap, which safe-run's interpreter does not run`);
+    if (signal === 'DEBUG') ctx.refuse(`sets a ${signal} trap, which safe-run's interpreter does not run`);
     if (action === null) sh.traps.delete(signal);
     else sh.traps.set(signal, action);
   }

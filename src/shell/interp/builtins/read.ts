@@ -79,6 +79,8 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
   if (stderr) await ctx.err(stderr);
   const noArray = arrayProblem(ctx, options);
   if (noArray !== null) return ctx.fail(noArray);
+  // -t 0 only asks whether there is input: nothing is read, no name is set.
+  if (Number(options.timeout) === 0) return status;
   const { vars } = ctx.sh;
   try {
     if (options.array !== null)
