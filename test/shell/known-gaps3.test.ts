@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { expectSameAsBash } from '../helpers/against-bash.js';
+
+// Known differences from bash -o pipefail -c (2026-12-04), each row run by both in a fresh directory:
+// safe-run must give bash's exit code and stdout, and bash's stdout is written in the row.
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'known-gaps3-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+
+const same = (text: string, expected: string) => expectSameAsBash(text, expected, root, env);
+
+describe('read and word splitting with a character of IFS of several bytes (UTF-8)', () => {
+  it.each([
+    ['read splits at the whole character', 'IFS=é; read a b <<< "xéy"; echo "[$a][$b]"', '[x][y]\n'],
+    [
+      'the last name: one field and its delimiter, or the rest',
+      'IFS=é; read a b <<< "xéyé"; echo "[$a][$b]"; read a b c <<< "xééy"; echo "[$a][$b][$c]"; read a b <<< "xéyéé"; echo "[$a][$b]"',
+      '[x][y]\n[x][][y]\n[x][yéé]\n',
+    ],
+    [
+      'read -a, and white space before the character',
+      'IFS=é; read -a a <<< "xéyéézé"; echo ${#a[@]} "${a[@]}"; IFS="é "; read -a a <<< "x é y"; echo ${#a[@]} "${a[@]}"',
+      '4 x y  z\n3 x  y\n',
+    ],
+    [
+      'a lone byte of IFS separates, a character of the same bytes does not',
+      `IFS=é; read a b <<< $'x\\xa9y'; echo "[$a][$b]"; read a b <<< "xãy"; echo "[$a][$b]"; LANG=C; read a b <<< "xãy"; echo "[$a][\${#b}]"`,
+      '[x][y]\n[xãy][]\n[x][2]\n',
+    ],
+    [
+      'read -n counts characters',
+      'read -n 2 a <<< "ééx"; echo "[$a]"; read -N 1 a <<< "€x"; echo "[$a]"',
+      '[éé]\n[€]\n',
+    ],
+    [
+      'isspace white space of IFS, and an escaped trailing space',
+      `IFS=$'\\r:'; read a b <<< $'\\r\\rx\\r:\\ry\\r'; echo "[$a][$b]"; unset IFS; read a b <<< 'x y z\\ '; echo "[$b]"`,
+      '[x][y]\n[y z]\n',
+    ],
+    [
+      'expansions: a lone byte of IFS',
+      `IFS=é; v=$'a\\xc3b'; printf "<%s>" $v; v=$'a\\xa9b\\xc3'; printf "<%s>" $v; echo`,
+      '<a><b><a><b>\n',
+    ],
+    [
+      'expansions: white space before a character of three bytes',
+      `IFS='€ '; v='x € y'; printf "<%s>" $v; echo`,
+      '<x><><><y>\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
