@@ -55,3 +55,20 @@ describe('read and word splitting with a character of IFS of several bytes (UTF-
     await same(text, expected);
   });
 });
+
+describe('${!ref@X} transforms the parameter ref names, as ${name@X}', () => {
+  it.each([
+    [
+      '@K and @k of an array',
+      `a=(1 2); r='a[@]'; echo \${!r@K}; echo "\${!r@k}"; declare -A m=([x]=1); r='m[*]'; echo "\${!r@K}"`,
+      '0 "1" 1 "2"\n0 1 1 2\nx "1" \n',
+    ],
+    [
+      '@A and @a (its declaration and attributes), @Q of each element',
+      `a=(1 2); r='a[@]'; echo \${!r@A}; echo \${!r@a} \${!r@Q}; declare -ir x=5; r=x; echo \${!r@A} \${!r@a}; set -- y; r=1; echo \${!r@A}`,
+      "declare -a a=([0]=\"1\" [1]=\"2\")\na a '1' '2'\ndeclare -ir x='5' ir\n\n",
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
