@@ -72,3 +72,20 @@ describe('${!ref@X} transforms the parameter ref names, as ${name@X}', () => {
     await same(text, expected);
   });
 });
+
+describe('arithmetic error messages, as bash words them (stderr into stdout)', () => {
+  it.each([
+    [
+      'recursion: the expression at bash’s limit, and the name from it',
+      '{ i=j; j=k; k=i; echo $(( i + 1 )); } 2>&1\n{ x="1+(x)"; (( x )); echo $?; } 2>&1\n{ a=b; b="a*2"; (( b )); } 2>&1',
+      'bash: line 1: i: expression recursion level exceeded (error token is "i")\nbash: line 2: ((: 1+(x): expression recursion level exceeded (error token is "x)")\n1\nbash: line 3: ((: a*2: expression recursion level exceeded (error token is "a*2")\n',
+    ],
+    [
+      '++ or -- right after a pre-increment',
+      '{ x=0; echo $(( ++x++ )); } 2>&1\n{ (( --x-- + 1 )); echo $? $x; } 2>&1',
+      'bash: line 1: ++x++ : ++: assignment requires lvalue (error token is "++ ")\nbash: line 2: ((: --x-- + 1 : --: assignment requires lvalue (error token is "-- + 1 ")\n1 0\n',
+    ],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+});
