@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
-import { expectSameAsBash } from '../helpers/against-bash.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameAsBash, stdoutBothWays } from '../helpers/against-bash.js';
 
 // Known differences from bash -o pipefail -c (2026-12-04), each row run by both in a fresh directory:
 // safe-run must give bash's exit code and stdout, and bash's stdout is written in the row.
@@ -87,5 +87,33 @@ describe('arithmetic error messages, as bash words them (stderr into stdout)', (
     ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
+  });
+});
+
+describe('kill -SIG $$ in a subshell signals the text’s shell, not the subshell', () => {
+  it.each([
+    [
+      'its trap runs once the subshell ended, not the subshell’s',
+      "trap 'echo main' INT; ( trap 'echo sub' INT; kill -INT $$; echo after ); echo rc=$?\ntrap '' INT; ( kill -INT $$; echo a ); echo b",
+      'after\nmain\nrc=0\na\nb\n',
+    ],
+    [
+      'untrapped SIGINT while the shell waits for the subshell: it goes on (the subshell did not die of it)',
+      "( trap 'echo sub' INT; sleep 0.2; kill -INT $$; echo after ); echo rc=$?\n{ sleep 0.2; kill -INT $$; echo a; } | cat; echo $?",
+      'after\nrc=0\na\n0\n',
+    ],
+    ['SIGQUIT is ignored', 'kill -QUIT $$; echo after; x=$(kill -QUIT $$; echo in); echo $x', 'after\nin\n'],
+  ])('%s', async (_what, text, expected) => {
+    await same(text, expected);
+  });
+  // (bash dies of the signal: setsid -w gives no exit code for it, safe-run gives 128+n.)
+  it.each([
+    ["( trap 'echo sub' TERM; sleep 0.2; kill -TERM $$; echo after ); echo rc=$?", 'after\n', 143],
+    ['x=$(sleep 0.2; kill -INT $$; echo in); echo "[$x]"', '', 130],
+  ])('the shell dies of an untrapped signal: %s', async (text, stdout, code) => {
+    const { bash, ours } = await stdoutBothWays(text, root, env);
+    expect(bash.stdout).toBe(stdout);
+    expect([null, code]).toContain(bash.code);
+    expect(ours).toEqual({ code, stdout });
   });
 });
