@@ -81,6 +81,7 @@ function dryRuntime(plan: Plan, support: RunSupport, env: Record<string, string>
     openStop: new Promise(() => {}),
     running: new Set(),
     jobs: new Jobs(),
+    shellSignals: new Map(),
     vouched: null,
     okCodesFor: () => null,
     scratch: () => {

@@ -1,3 +1,4 @@
+import { type Level, limitMessage, MAX_DEPTH } from './arith-depth.js';
 import { ArithError, ArithLexer, type ArithToken } from './arith-lexer.js';
 import { ASSIGN_OPS, binaryOp, LEVELS, truth, wrap } from './arith-ops.js';
 
@@ -10,13 +11,13 @@ export interface ArithScope {
 // An arithmetic error as bash prints it: "EXPR: WHY (error token is "REST")".
 export class ArithEvalError extends Error {}
 
-const MAX_DEPTH = 1024;
-
 // Evaluates bash arithmetic (after the text was expanded): 64-bit signed integers that wrap, bash's
 // operators and precedence, variables whose values are expressions themselves, lazy && || and ?:.
-export function evalArith(text: string, scope: ArithScope, depth = 0): bigint {
-  if (depth > MAX_DEPTH) throw new ArithError('expression recursion level exceeded', text);
-  const evaluator = new Evaluator(text, scope, depth);
+// `trail`: each level's expression, and where the name whose value is evaluated below it starts.
+export function evalArith(text: string, scope: ArithScope, depth = 0, trail: Level[] = []): bigint {
+  trail.length = depth;
+  trail.push({ text, at: 0 });
+  const evaluator = new Evaluator(text, scope, depth, trail);
   try {
     return evaluator.run();
   } catch (error) {
@@ -24,12 +25,8 @@ export function evalArith(text: string, scope: ArithScope, depth = 0): bigint {
       const expression = text.slice(0, error.cut).trimStart();
       throw new ArithEvalError(`${expression}: ${error.why} (error token is "${error.token}")`);
     }
-    // A variable that names itself, deeper than the stack allows before bash's own limit.
-    if (error instanceof RangeError && depth === 0) {
-      throw new ArithEvalError(
-        `${text}: expression recursion level exceeded (error token is "${text.trim()}")`,
-      );
-    }
+    // Variables that name each other, deeper than the stack allows before bash's own limit.
+    if (error instanceof RangeError && depth === 0) throw new ArithEvalError(limitMessage(trail));
     throw error;
   }
 }
@@ -42,6 +39,7 @@ class Evaluator {
     text: string,
     private readonly scope: ArithScope,
     private readonly depth: number,
+    private readonly trail: Level[],
   ) {
     this.lex = new ArithLexer(text);
   }
@@ -198,7 +196,10 @@ class Evaluator {
       if (target.kind !== 'id') this.lex.fail('identifier expected after pre-increment or pre-decrement');
       const value = wrap(this.valueOf(target.name, target.subscript) + (tok.op === '++' ? 1n : -1n));
       if (!this.noeval) this.scope.write(target.name, target.subscript, value);
-      this.lex.next();
+      const after = this.lex.next();
+      // (++x++: bash reads the second ++ as a step of what is no longer a name)
+      if (after.kind === 'op' && (after.op === '++' || after.op === '--'))
+        this.lex.fail(`${after.op}: assignment requires lvalue`);
       return value;
     }
     if (tok.kind === 'op' && tok.op === '(') {
@@ -232,8 +233,9 @@ class Evaluator {
     const text = this.scope.read(name, subscript);
     if (text === null || text.trim() === '') return 0n;
     if (/^[0-9]+$/.test(text) && !text.startsWith('0')) return wrap(BigInt(text));
-    if (this.depth + 1 > MAX_DEPTH) this.lex.fail('expression recursion level exceeded');
-    return evalArith(text, this.scope, this.depth + 1);
+    if (this.depth >= MAX_DEPTH) this.lex.fail('expression recursion level exceeded');
+    this.trail[this.depth]!.at = this.lex.lasttp;
+    return evalArith(text, this.scope, this.depth + 1, this.trail);
   }
 
   private binary(op: string, a: bigint, b: bigint): bigint {

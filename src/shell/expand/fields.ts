@@ -40,12 +40,16 @@ export function splitFields(fields: readonly Field[], ifs: Bytes | null, utf8 = 
       if (field.kept || field.chunks.some((chunk) => chunk.text !== '')) out.push(field);
       continue;
     }
-    splitOne(field, separators, out, wide);
+    // (a lone byte that is not a whole character separates when it is one of IFS's bytes, as in bash)
+    const isSeparator = wide
+      ? (c: Bytes) => (c.length > 1 ? separators.includes(c) : ifs!.includes(c))
+      : (c: Bytes) => separators.includes(c);
+    splitOne(field, isSeparator, out, wide);
   }
   return out;
 }
 
-function splitOne(field: Field, separators: Bytes | readonly Bytes[], out: Field[], wide: boolean): void {
+function splitOne(field: Field, isSeparator: (c: Bytes) => boolean, out: Field[], wide: boolean): void {
   let current: Field | null = field.kept ? newField() : null;
   if (current) current.kept = true;
   // 'start': nothing yet; 'white': after IFS white space; 'delim': after another IFS character.
@@ -70,7 +74,7 @@ function splitOne(field: Field, separators: Bytes | readonly Bytes[], out: Field
       run = '';
     };
     for (const c of wide ? charsOf(chunk.text, true) : chunk.text) {
-      if (!separators.includes(c)) {
+      if (!isSeparator(c)) {
         run += c;
         state = 'text';
         continue;
@@ -81,8 +85,10 @@ function splitOne(field: Field, separators: Bytes | readonly Bytes[], out: Field
         if (state !== 'delim') state = state === 'start' ? 'start' : 'white';
       } else {
         if (state === 'text') end();
-        // (bash joins white space before a character of IFS to it only when it is one byte.)
-        else if (state === 'start' || state === 'delim' || c.length > 1) out.push(newEmpty());
+        else if (state === 'start' || state === 'delim') out.push(newEmpty());
+        // (bash joins white space to the first byte of a character of IFS after it: each of the
+        // character's other bytes is then a lone byte of IFS, with an empty field before it.)
+        else for (let k = 1; k < c.length; k++) out.push(newEmpty());
         state = 'delim';
       }
     }

@@ -23,6 +23,8 @@ export interface Base {
   // A negative subscript that names no element: before an indexed array's first, or any on a
   // scalar or an unset name (bash counts back from the end of arrays only).
   bad?: boolean;
+  // ${!ref}: the parameter ref named (its transforms, @A, @a, @K, are of it).
+  target?: { name: string; index: Word | null };
 }
 
 const single = (value: Bytes | null, variable: string | null = null): Base => ({
@@ -80,9 +82,10 @@ async function indirect(ex: ExpanderApi, part: ParamExp): Promise<Base> {
   const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/s.exec(ref);
   if (match) {
     const index = match[2] === undefined ? null : subscriptWord(match[2]);
-    return named(ex, match[1]!, index);
+    return { ...(await named(ex, match[1]!, index)), target: { name: match[1]!, index } };
   }
-  if (/^([0-9]+|[@*#?$!-])$/.test(ref)) return named(ex, ref, null);
+  if (/^([0-9]+|[@*#?$!-])$/.test(ref))
+    return { ...(await named(ex, ref, null)), target: { name: ref, index: null } };
   throw new ExpansionError(`${ref}: invalid variable name`, 1, true);
 }
 

@@ -10,7 +10,9 @@ import { attributeLetters, isAllIndex } from './param-text.js';
 import { sortedKeys } from './variable.js';
 
 // ${x@Q} and its kin.
-export async function transform(ex: ExpanderApi, part: ParamExp, base: Base): Promise<Base> {
+// ${!ref@X} transforms the parameter ref names as ${name@X} would.
+export async function transform(ex: ExpanderApi, written: ParamExp, base: Base): Promise<Base> {
+  const part = base.target ? { ...written, ...base.target, indirect: false } : written;
   const op = part.transform!;
   if (op === 'a') {
     const variable = ex.env.vars.get(part.name);

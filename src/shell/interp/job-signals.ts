@@ -1,6 +1,7 @@
 import { signalNumber } from '../../policy/signals.js';
 import type { AndOr, Compound } from '../syntax/nodes.js';
 import type { RunnerApi } from './api.js';
+import { takeSignals } from './builtins/self-signal.js';
 import type { Job } from './jobs-table.js';
 
 const ASYNC_IGNORED = new Set(['INT', 'QUIT']);
@@ -23,8 +24,9 @@ export function sendToJob(job: Job, signal: string): 'trapped' | 'ignored' | 'fa
 }
 
 // Runs the traps of the signals sent to the job's shell since its last command, when `r` is that
-// shell; $? is kept unless a trap exits.
+// shell; $? is kept unless a trap exits. The text's shell takes those its subshells sent it.
 export async function runPendingTraps(r: RunnerApi): Promise<void> {
+  await takeSignals(r);
   const { job } = r.place;
   if (!job || job.shell !== r.sh) return;
   while (job.pending.size > 0) {

@@ -2,6 +2,7 @@ import { monotonicMs } from '../../monotonic-ms.js';
 import type { StepReport } from '../../types.js';
 import type { Script } from '../syntax/nodes.js';
 import { readAnsiLine } from './ansi-lines.js';
+import { takeSignals } from './builtins/self-signal.js';
 import { checkExtglobLine } from './extglob-check.js';
 import type { Job } from './jobs-table.js';
 import { recordSkippedStmt } from './record-step.js';
@@ -35,6 +36,7 @@ export async function runAll(runner: Runner, script: Script): Promise<Ending> {
       k = line.last;
       discarded = line.discarded;
     }
+    await takeSignals(runner);
     ending = { status: runner.sh.status, why: 'end', at: discarded };
   } catch (error) {
     if (!(error instanceof ExitSignal)) throw error;

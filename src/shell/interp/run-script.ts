@@ -121,6 +121,7 @@ function newRuntime(
     openStop: stopper.stop,
     running: new Set(),
     jobs: new Jobs(),
+    shellSignals: new Map(),
     vouched: initial.vouched ?? null,
     okCodesFor: plan.okCodes,
     scratch: () => {

@@ -48,6 +48,9 @@ export interface Runtime {
   readonly running: Set<RunHandle>;
   // The text's background jobs.
   readonly jobs: Jobs;
+  // Signals a subshell sent to the text's shell (kill -SIG $$): it takes them once the command it
+  // waits for has ended (self-signal.ts); false: not fatal untrapped.
+  readonly shellSignals: Map<string, boolean>;
   // Processes outside the run that `kill` may signal (StartState.vouched): the MCP session's jobs.
   readonly vouched: ((pid: number) => boolean) | null;
   // A private directory for the run's scratch files (made when first asked for).

@@ -177,7 +177,7 @@ async function killOne(ctx: BuiltinContext, target: Bytes, signal: string): Prom
   if (ownGroup && signal !== 'EXIT')
     for (const job of rt.jobs.running())
       if (sendToJob(job, signal) === 'fatal') job.cancel(`SIG${signal}` as NodeJS.Signals, 'kill');
-  if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal);
+  if (ownGroup || target === String(rt.pid)) return signalShell(ctx, signal, ownGroup);
   const spec = target.startsWith('-') ? target.slice(1) : target;
   // Without job control a job is no process group of its own (bash: "No such process").
   if (/^-[0-9]+$/.test(target) && rt.jobs.find(spec)) return ctx.fail(`(${target}) - No such process`);

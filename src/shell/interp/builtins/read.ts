@@ -1,3 +1,4 @@
+import { scalarOf } from '../../expand/variable.js';
 import { VarError } from '../../expand/vars.js';
 import type { Bytes } from '../../syntax/source.js';
 import { assignTarget, expandedTarget } from '../assign-named.js';
@@ -5,6 +6,7 @@ import { readWithHelper } from '../read-helper.js';
 import { waitStop } from '../wait-stop.js';
 import type { BuiltinContext } from './context.js';
 import { arrayProblem, parseOptions, type ReadOptions } from './read-options.js';
+import { type Ch, continues, owed, ReadSplitter } from './read-split.js';
 
 // read [-r] [-a array] [-d delim] [-n|-N count] [-u fd] [-p prompt] [names]: one record from the
 // input, never a byte past it, split by IFS into the names as bash splits it.
@@ -29,27 +31,8 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     assignFields(ctx, options, []);
     return 0;
   }
-  const chars: { c: string; escaped: boolean }[] = [];
-  let pendingEscape = false;
-  let taken = 0;
-  const record = await ctx.readInput(input.fd, (byte) => {
-    const c = String.fromCharCode(byte);
-    if (byte === 0 && options.delim !== 0) return false;
-    if (pendingEscape) {
-      pendingEscape = false;
-      if (c !== '\n') chars.push({ c, escaped: true });
-      taken++;
-      return options.count !== null && taken >= options.count;
-    }
-    if (!options.exact && byte === options.delim) return true;
-    if (!options.raw && c === '\\') {
-      pendingEscape = true;
-      return false;
-    }
-    chars.push({ c, escaped: false });
-    taken++;
-    return options.count !== null && taken >= options.count;
-  });
+  const { chars, take } = recordTaker(options, utf8Here(ctx));
+  const record = await ctx.readInput(input.fd, take);
   if ('unreadable' in record) return ctx.fail(`read error: ${options.fd}: Bad file descriptor`);
   const noArray = arrayProblem(ctx, options);
   if (noArray !== null) return ctx.fail(noArray);
@@ -60,6 +43,59 @@ export async function read(ctx: BuiltinContext): Promise<number> {
     throw error;
   }
   return record.eof ? 1 : 0;
+}
+
+// The record's bytes as read takes them, and the test of each byte read (true: the record ends
+// there). In a UTF-8 locale a byte that starts a multi-byte character brings the bytes after it as
+// they come (bash 5.2 takes a delimiter or backslash there too, and the byte that spoils the character);
+// -n and -N count characters.
+function recordTaker(options: ReadOptions, utf8: boolean): { chars: Ch[]; take: (byte: number) => boolean } {
+  const chars: Ch[] = [];
+  let pendingEscape = false;
+  let taken = 0;
+  let started: number[] | null = null;
+  const counted = () => {
+    taken++;
+    return options.count !== null && taken >= options.count;
+  };
+  const add = (byte: number, escaped: boolean) => {
+    chars.push({ c: String.fromCharCode(byte), escaped });
+    if (utf8 && byte >= 0x80 && owed([byte]) > 0) {
+      started = [byte];
+      return false;
+    }
+    return counted();
+  };
+  const take = (byte: number): boolean => {
+    if (started !== null) {
+      chars.push({ c: String.fromCharCode(byte), escaped: false });
+      const more = continues(byte);
+      if (more) started.push(byte);
+      if (more && owed(started) > 0) return false;
+      started = null;
+      return counted();
+    }
+    if (byte === 0 && options.delim !== 0) return false;
+    if (pendingEscape) {
+      pendingEscape = false;
+      return byte === 10 ? counted() : add(byte, true);
+    }
+    if (!options.exact && byte === options.delim) return true;
+    if (!options.raw && byte === 92) {
+      pendingEscape = true;
+      return false;
+    }
+    return add(byte, false);
+  };
+  return { chars, take };
+}
+
+function utf8Here(ctx: BuiltinContext): boolean {
+  for (const name of ['LC_ALL', 'LC_CTYPE', 'LANG']) {
+    const value = scalarOf(ctx.sh.vars.get(name));
+    if (value) return /utf-?8/i.test(value);
+  }
+  return false;
 }
 
 // read -t: the record read by bash itself (read-helper.ts), its values assigned here.
@@ -99,82 +135,39 @@ async function readInTime(ctx: BuiltinContext, options: ReadOptions, fd: number)
   return status;
 }
 
-type Ch = { c: string; escaped: boolean };
-
-// bash's splitting of a read record: IFS white space trimmed around fields; each name but the last
-// takes one field; the last takes the rest, unless the rest is one field and a delimiter.
+// bash's splitting of a read record (read-split.ts): each name but the last takes one field; the last
+// takes the rest, unless the rest is one field and a delimiter.
 function assignFields(ctx: BuiltinContext, options: ReadOptions, chars: Ch[]): void {
   const { vars } = ctx.sh;
   const ifsVar = vars.get('IFS');
   const ifs = ifsVar?.value?.kind === 'scalar' ? ifsVar.value.value : ifsVar ? '' : ' \t\n';
+  const whole = () => chars.map((ch) => ch.c).join('');
   // -N: not split, the first name (or element) takes exactly what was read, the others nothing.
   if (options.exact) {
-    const whole = chars.map((ch) => ch.c).join('');
     const [first, ...rest] = options.names.length > 0 ? options.names : ['REPLY'];
     if (options.array !== null)
-      vars.assignArray(options.array, [{ key: null, value: whole }], false, 'indexed');
-    else for (const name of [first!, ...rest]) vars.assign(name, name === first ? whole : '');
+      vars.assignArray(options.array, [{ key: null, value: whole() }], false, 'indexed');
+    else for (const name of [first!, ...rest]) vars.assign(name, name === first ? whole() : '');
     return;
   }
+  const split = new ReadSplitter(chars, ifs, utf8Here(ctx));
   if (options.array !== null) {
-    const fields: Bytes[] = [];
-    let at = skipWhite(chars, 0, ifs);
-    while (at < chars.length) {
-      const { word, next } = takeWord(chars, at, ifs);
-      fields.push(word);
-      at = next;
-    }
-    vars.assignArray(
-      options.array,
-      fields.map((value) => ({ key: null, value })),
-      false,
-      'indexed',
-    );
+    const fields = split.fields().map((value) => ({ key: null, value }));
+    vars.assignArray(options.array, fields, false, 'indexed');
     return;
   }
   if (options.names.length === 0) {
-    vars.assign('REPLY', chars.map((ch) => ch.c).join(''));
+    vars.assign('REPLY', whole());
     return;
   }
-  let at = skipWhite(chars, 0, ifs);
+  let at = split.lead();
   options.names.forEach((name, k) => {
     if (k < options.names.length - 1) {
-      const { word, next } = takeWord(chars, at, ifs);
-      assignTarget(ctx.r, name, word);
+      const { word, next } = split.word(at);
+      assignTarget(ctx.r, name, word ?? '');
       at = next;
       return;
     }
-    assignTarget(ctx.r, name, lastField(chars.slice(at), ifs));
+    assignTarget(ctx.r, name, split.last(at));
   });
-}
-
-const white = (c: string, ifs: string) => (c === ' ' || c === '\t' || c === '\n') && ifs.includes(c);
-
-function skipWhite(chars: Ch[], from: number, ifs: string): number {
-  let at = from;
-  while (at < chars.length && !chars[at]!.escaped && white(chars[at]!.c, ifs)) at++;
-  return at;
-}
-
-// One field from `from`, and where the next starts (past its delimiter and the white space around it).
-function takeWord(chars: Ch[], from: number, ifs: string): { word: Bytes; next: number } {
-  let at = from;
-  let word = '';
-  while (at < chars.length && (chars[at]!.escaped || !ifs.includes(chars[at]!.c))) word += chars[at++]!.c;
-  at = skipWhite(chars, at, ifs);
-  if (at < chars.length && !chars[at]!.escaped && ifs.includes(chars[at]!.c) && !white(chars[at]!.c, ifs)) {
-    at = skipWhite(chars, at + 1, ifs);
-  }
-  return { word, next: at };
-}
-
-function lastField(rest: Ch[], ifs: string): Bytes {
-  const { word, next } = takeWord(rest, 0, ifs);
-  if (next >= rest.length) return word;
-  let end = rest.length;
-  while (end > 0 && !rest[end - 1]!.escaped && white(rest[end - 1]!.c, ifs)) end--;
-  return rest
-    .slice(0, end)
-    .map((ch) => ch.c)
-    .join('');
 }

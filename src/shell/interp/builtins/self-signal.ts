@@ -1,11 +1,13 @@
 import os from 'node:os';
+import type { RunnerApi } from '../api.js';
 import { ExitSignal } from '../signals.js';
 import type { BuiltinContext } from './context.js';
 
 const SIGNALS = os.constants.signals as Record<string, number>;
 
 // Signals whose default action leaves a process running (bash's own defaults for them).
-const HARMLESS = new Set(['CHLD', 'URG', 'WINCH', 'CONT']);
+// (bash ignores SIGQUIT.)
+const HARMLESS = new Set(['CHLD', 'URG', 'WINCH', 'CONT', 'QUIT']);
 // Signals whose default action stops a process: the interpreted shell has no way to be stopped.
 const STOPPING = new Set(['STOP', 'TSTP', 'TTIN', 'TTOU']);
 
@@ -13,9 +15,17 @@ const STOPPING = new Set(['STOP', 'TSTP', 'TTIN', 'TTOU']);
 // the signal is delivered to the interpreted shell as bash would take it. Signal 0 (`EXIT` here)
 // only asks whether the shell is there; a trapped signal runs its trap; an ignored one does
 // nothing; an untrapped fatal one ends the text with 128+n, as bash dies of it.
-export async function signalShell(ctx: BuiltinContext, signal: string): Promise<number> {
+// From a subshell, $$ is the text's shell, not the subshell: the signal waits for it (takeSignals).
+export async function signalShell(ctx: BuiltinContext, signal: string, group = false): Promise<number> {
   const { sh } = ctx;
   if (signal === 'EXIT') return 0;
+  if (sh.subshell > 0 && !group) {
+    // Waiting for a subshell (not a substitution's, nor a job's), bash takes an untrapped SIGINT as
+    // the subshell's, which did not die of it, and goes on.
+    const waited = sh.substBase === null && !ctx.r.place.job;
+    ctx.r.rt.shellSignals.set(signal, !(waited && signal === 'INT'));
+    return 0;
+  }
   const action = sh.traps.get(signal);
   if (action === '') return 0;
   if (action !== undefined) {
@@ -33,4 +43,29 @@ export async function signalShell(ctx: BuiltinContext, signal: string): Promise<
     `${sh.messageName()}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`,
   );
   throw new ExitSignal(128 + number, 'signal');
+}
+
+// The text's shell, once the command it waited for has ended, takes the signals its subshells sent
+// it, as bash does when they come while it waits: a trapped one runs its trap ($? kept), an
+// untrapped fatal one ends the text with 128+n (bash dies of it then, or sooner).
+export async function takeSignals(r: RunnerApi): Promise<void> {
+  const { sh, rt } = r;
+  if (sh.subshell > 0 || rt.shellSignals.size === 0) return;
+  const byNumber = ([a]: [string, boolean], [b]: [string, boolean]) =>
+    (SIGNALS[`SIG${a}`] ?? 0) - (SIGNALS[`SIG${b}`] ?? 0);
+  for (const [signal, fatal] of [...rt.shellSignals].sort(byNumber)) {
+    rt.shellSignals.delete(signal);
+    const action = sh.traps.get(signal);
+    const harmless = !fatal || HARMLESS.has(signal) || STOPPING.has(signal);
+    if (action === '' || (action === undefined && harmless)) continue;
+    if (action !== undefined) {
+      const status = sh.status;
+      await r.runText(action, { label: 'trap' });
+      sh.status = status;
+      continue;
+    }
+    const number = SIGNALS[`SIG${signal}`] ?? 15;
+    await r.error(`the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})`);
+    throw new ExitSignal(128 + number, 'signal');
+  }
 }
