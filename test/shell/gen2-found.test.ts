@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it } from 'vitest';
-import { expectSameAsBash } from '../helpers/against-bash.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameAsBash, stdoutBothWays } from '../helpers/against-bash.js';
 
 // Texts on which safe-run once answered differently from bash -o pipefail, found by a generator of
 // random texts (here-documents, case, extended patterns, parameter expansions, printf, brace
@@ -105,4 +105,18 @@ describe('found by the generator', () => {
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });
+});
+
+describe('a text that dies of a signal it sends to its own shell (bash dies of it: no exit code)', () => {
+  it.each([
+    ['{ echo a; kill -USR1 $$; echo no; } 2>&1', 'a\n', 138],
+    ['f() { ( kill -HUP $$; echo in ); echo no; } 2>&1; f; echo no', 'in\n', 129],
+  ])(
+    "safe-run's note on its death goes to its own stderr, never into the text's redirected stderr: %s",
+    async (text, expected, code) => {
+      const { bash, ours } = await stdoutBothWays(text, root, env);
+      expect(bash).toEqual({ code: null, stdout: expected });
+      expect(ours).toEqual({ code, stdout: expected });
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { RunnerApi } from '../api.js';
+import { writeTo } from '../output.js';
 import { ExitSignal } from '../signals.js';
 import type { BuiltinContext } from './context.js';
 
@@ -39,9 +40,11 @@ export async function signalShell(ctx: BuiltinContext, signal: string, group = f
   if (STOPPING.has(signal))
     return ctx.fail(`SIG${signal} to the shell itself: safe-run's interpreter cannot be stopped`);
   const number = SIGNALS[`SIG${signal}`] ?? 15;
-  await ctx.err(
-    `${sh.messageName()}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`,
-  );
+  const note = `${sh.messageName()}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`;
+  // (On the run's own stderr even where the text sent its stderr elsewhere: `{ kill $$; } 2>&1`.)
+  const ref = sh.fds.get(2);
+  if (ref.kind === 'run' && ref.fd === 2) await ctx.err(note);
+  else await writeTo(ctx.r.rt, { kind: 'run', fd: 2 }, note);
   throw new ExitSignal(128 + number, 'signal');
 }
 
@@ -65,7 +68,11 @@ export async function takeSignals(r: RunnerApi): Promise<void> {
       continue;
     }
     const number = SIGNALS[`SIG${signal}`] ?? 15;
-    await r.error(`the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})`);
+    const note = `the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})`;
+    // (On the run's own stderr even where the text sent its stderr elsewhere, as above.)
+    const ref = sh.fds.get(2);
+    if (ref.kind === 'run' && ref.fd === 2) await r.error(note);
+    else await writeTo(rt, { kind: 'run', fd: 2 }, `${sh.messageName()}: line ${sh.lineno}: ${note}\n`);
     throw new ExitSignal(128 + number, 'signal');
   }
 }
