@@ -103,6 +103,11 @@ describe('kill -SIG $$ in a subshell signals the text’s shell, not the subshel
       'after\nrc=0\na\n0\n',
     ],
     ['SIGQUIT is ignored', 'kill -QUIT $$; echo after; x=$(kill -QUIT $$; echo in); echo $x', 'after\nin\n'],
+    [
+      'untrapped SIGINT from a job while the shell waits for a program: it goes on',
+      '( sleep 0.1; kill -INT $$ ) & sleep 0.6; echo end $?',
+      'end 0\n',
+    ],
   ])('%s', async (_what, text, expected) => {
     await same(text, expected);
   });

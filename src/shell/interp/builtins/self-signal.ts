@@ -21,9 +21,11 @@ export async function signalShell(ctx: BuiltinContext, signal: string, group = f
   const { sh } = ctx;
   if (signal === 'EXIT') return 0;
   if (sh.subshell > 0 && !group) {
-    // Waiting for a subshell (not a substitution's, nor a job's), bash takes an untrapped SIGINT as
-    // the subshell's, which did not die of it, and goes on.
-    const waited = sh.substBase === null && !ctx.r.place.job;
+    // Waiting for a subshell or a program (not a substitution), bash takes an untrapped SIGINT as
+    // the child's, which did not die of it, and goes on: sent by a job, that is bash's answer when it
+    // waits for a foreground program (`( sleep 1; kill -INT $$ ) & sleep 5; echo end` prints end),
+    // and safe-run gives it also where bash, running builtins at that moment, would die.
+    const waited = sh.substBase === null;
     ctx.r.rt.shellSignals.set(signal, !(waited && signal === 'INT'));
     return 0;
   }
