@@ -36,10 +36,10 @@ const FIFO_WAIT_MS = 60_000;
 async function runSubcommand(args: string[], io: CliIO): Promise<number | null> {
   if (args[0] === 'schema') {
     if (args.length > 1) {
-      io.stderr.write(
-        `safe-run: schema takes no arguments; got ${JSON.stringify(args[1])} (usage: safe-run schema)\n`,
+      throw new RequestError(
+        'commander.excessArguments',
+        `schema takes no arguments; got ${JSON.stringify(args[1])} (usage: safe-run schema)`,
       );
-      return 125;
     }
     const { specJsonSchema } = await import('../spec-file/schema.js');
     io.stdout.write(`${JSON.stringify(specJsonSchema(), null, 2)}\n`);

@@ -26,12 +26,13 @@ export function commandLineLedger(env: Record<string, string | undefined>, cwd: 
   return inside.startsWith('..') || isAbsolute(inside) ? file : null;
 }
 
-// The path with its longest existing leading part resolved through symbolic links.
+// The path with its longest existing leading part resolved through symbolic links (one system call
+// when it exists: this runs at every start of the command line).
 function realPath(file: string): string {
   const full = resolve(file);
   const parent = dirname(full);
   try {
-    return realpathSync(full);
+    return realpathSync.native(full);
   } catch {
     return parent === full ? full : join(realPath(parent), basename(full));
   }

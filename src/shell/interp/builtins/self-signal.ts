@@ -41,12 +41,18 @@ export async function signalShell(ctx: BuiltinContext, signal: string, group = f
   if (HARMLESS.has(signal)) return 0;
   if (STOPPING.has(signal))
     return ctx.fail(`SIG${signal} to the shell itself: safe-run's interpreter cannot be stopped`);
+  return dieOf(ctx.r, signal, (line) => ctx.err(line));
+}
+
+// The shell dies of `signal`: safe-run's note of it goes to the run's own stderr even where the text
+// sent its stderr elsewhere (`{ kill $$; } 2>&1`: bash, dead, prints nothing there); `tell` writes it
+// when that is the shell's stderr (kill's own stderr, kept with its stage, when kill sent it).
+async function dieOf(r: RunnerApi, signal: string, tell: (line: string) => Promise<unknown>): Promise<never> {
+  const { sh } = r;
   const number = SIGNALS[`SIG${signal}`] ?? 15;
-  const note = `${sh.messageName()}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`;
-  // (On the run's own stderr even where the text sent its stderr elsewhere: `{ kill $$; } 2>&1`.)
+  const line = `${sh.messageName()}: line ${sh.lineno}: the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})\n`;
   const ref = sh.fds.get(2);
-  if (ref.kind === 'run' && ref.fd === 2) await ctx.err(note);
-  else await writeTo(ctx.r.rt, { kind: 'run', fd: 2 }, note);
+  await (ref.kind === 'run' && ref.fd === 2 ? tell(line) : writeTo(r.rt, { kind: 'run', fd: 2 }, line));
   throw new ExitSignal(128 + number, 'signal');
 }
 
@@ -69,12 +75,6 @@ export async function takeSignals(r: RunnerApi): Promise<void> {
       sh.status = status;
       continue;
     }
-    const number = SIGNALS[`SIG${signal}`] ?? 15;
-    const note = `the shell was ended by SIG${signal}, which kill sent to it (status ${128 + number})`;
-    // (On the run's own stderr even where the text sent its stderr elsewhere, as above.)
-    const ref = sh.fds.get(2);
-    if (ref.kind === 'run' && ref.fd === 2) await r.error(note);
-    else await writeTo(rt, { kind: 'run', fd: 2 }, `${sh.messageName()}: line ${sh.lineno}: ${note}\n`);
-    throw new ExitSignal(128 + number, 'signal');
+    await dieOf(r, signal, (line) => writeTo(rt, sh.fds.get(2), line));
   }
 }
